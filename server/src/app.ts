@@ -1,0 +1,42 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { JSON_BODY_LIMIT_BYTES, IMAGE_MAX_BYTES } from '@fankurve/shared';
+import { bodyLimit } from 'hono/body-limit';
+import { secureHeaders } from 'hono/secure-headers';
+import { attendanceRoutes } from './http/attendance.js';
+import { authRoutes } from './http/auth.js';
+import type { Api, AppDeps, AppEnv } from './http/context.js';
+import { failure, handleError, validationFailure } from './http/errors.js';
+import { eventRoutes } from './http/events.js';
+import { metaRoutes } from './http/meta.js';
+import { loadSession } from './http/session.js';
+import { staticRoutes } from './http/static.js';
+import { syncRoutes } from './sync/routes.js';
+
+/** Uploads (multipart) get the image limit plus room for the form framing; everything else the JSON limit. */
+const isUpload = (path: string) => /\/(image|logo)$/.test(path);
+
+export function createApp(deps: AppDeps): Api {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result, c) => (result.success ? undefined : validationFailure(c, result.error)),
+  });
+
+  app.onError(handleError);
+  app.use('*', secureHeaders({ crossOriginEmbedderPolicy: false, contentSecurityPolicy: undefined }));
+  const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT_BYTES, onError: (c) => failure(c, 413, 'bodyTooLarge') });
+  const uploadLimit = bodyLimit({ maxSize: IMAGE_MAX_BYTES + 64 * 1024, onError: (c) => failure(c, 413, 'bodyTooLarge') });
+  app.use('/api/*', (c, next) => (isUpload(c.req.path) ? uploadLimit(c, next) : jsonLimit(c, next)));
+  app.use('/api/*', loadSession(deps));
+
+  metaRoutes(app, deps);
+  authRoutes(app, deps);
+  eventRoutes(app, deps);
+  attendanceRoutes(app, deps);
+  syncRoutes(app, deps);
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Fankurve API', version: deps.version } });
+  app.all('/api/*', (c) => failure(c, 404, 'notFound'));
+  staticRoutes(app, deps);
+  app.notFound((c) => failure(c, 404, 'notFound'));
+  return app;
+}

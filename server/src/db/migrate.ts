@@ -1,0 +1,30 @@
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import * as initial from './migrations/001_initial.js';
+
+/** A static import map (no folder scan), so bundling or moving files cannot lose a migration. */
+const MIGRATIONS: Record<string, Migration> = {
+  '001_initial': initial,
+};
+
+/** Kysely runs migrations in a transaction only where DDL is transactional by its account; SQLite is, so wrap there too. */
+function inTransaction(migration: Migration): Migration {
+  return {
+    up: (db) => (db.isTransaction ? migration.up(db) : db.transaction().execute((trx) => migration.up(trx))),
+  };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists
+export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: {
+      getMigrations: async () =>
+        Object.fromEntries(Object.entries(MIGRATIONS).map(([name, migration]) => [name, inTransaction(migration)])),
+    },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+  }
+}

@@ -1,0 +1,185 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Table types of the whole data model (ARCHITECTURE.md). Booleans are 0/1 integers and timestamps ISO
+ * text on SQLite and PostgreSQL alike; money is integer cents. Replicated tables carry seq and deleted.
+ */
+type Bool = number;
+
+interface Replicated {
+  seq: number;
+  deleted: Generated<Bool>;
+}
+
+export interface CountersTable {
+  name: string;
+  value: number;
+}
+
+export interface UsersTable extends Replicated {
+  id: string;
+  username: string;
+  email: string;
+  password_hash: string;
+  scope: 'admin' | 'user';
+  status: 'pending' | 'active';
+  language: 'de' | 'en';
+  must_change_password: Bool;
+  token_version: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PasswordResetsTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  expires_at: string;
+  used: Bool;
+  created_at: string;
+}
+
+export interface StadiumsTable {
+  id: string;
+  team_name: string;
+  stadium_name: string;
+  city: string;
+  capacity: number;
+  guest_block_capacity: number;
+  address: string | null;
+  ticket_price_cents: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StadiumTicketPricesTable {
+  id: string;
+  stadium_id: string;
+  price_cents: number;
+  ticket_type: string;
+  created_at: string;
+}
+
+export interface EventsTable extends Replicated {
+  id: string;
+  title: string;
+  description: string | null;
+  date: string;
+  location: string;
+  stadium_id: string | null;
+  ticket_price_cents: number;
+  ticket_buyer: string | null;
+  is_updated: Bool;
+  created_by: string | null;
+  image_filename: string | null;
+  external_match_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AttendeesTable extends Replicated {
+  id: string;
+  event_id: string;
+  user_id: string | null;
+  guest_name: string | null;
+  brought_by: string | null;
+  status: 'going' | 'maybe';
+  needs_ticket: Bool;
+  has_ticket: Bool;
+  needs_transport: Bool;
+  transfer_status: 'outstanding' | 'reserved' | 'waiting_list' | null;
+  paid_by: string | null;
+  ticket_price_id: string | null;
+  ticket_type: string | null;
+  price_cents: number | null;
+  is_free: Bool;
+  is_price_tbd: Bool;
+  bought: Bool;
+  paid: Bool;
+  received: Bool;
+  paid_requested: Bool;
+  paid_requested_at: string | null;
+  received_requested: Bool;
+  received_requested_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TransportsTable extends Replicated {
+  id: string;
+  event_id: string;
+  name: string;
+  price_per_seat_cents: number;
+  is_free: Bool;
+  is_price_tbd: Bool;
+  departure_datetime: string | null;
+  departure_location: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CommentsTable extends Replicated {
+  id: string;
+  event_id: string;
+  user_id: string;
+  comment: string;
+  requires_answer: Bool;
+  is_resolved: Bool;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MentionsTable extends Replicated {
+  id: string;
+  comment_id: string;
+  event_id: string;
+  user_id: string;
+  is_read: Bool;
+  created_at: string;
+}
+
+export interface PushSubscriptionsTable {
+  id: string;
+  user_id: string;
+  endpoint: string;
+  subscription_json: string;
+  device_name: string | null;
+  created_at: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface NoticesTable extends Replicated {
+  id: string;
+  user_id: string;
+  code: string;
+  message: string;
+  created_at: string;
+}
+
+export interface Database {
+  counters: CountersTable;
+  users: UsersTable;
+  password_resets: PasswordResetsTable;
+  stadiums: StadiumsTable;
+  stadium_ticket_prices: StadiumTicketPricesTable;
+  events: EventsTable;
+  attendees: AttendeesTable;
+  transports: TransportsTable;
+  comments: CommentsTable;
+  mentions: MentionsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  settings: SettingsTable;
+  notices: NoticesTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type EventRow = Selectable<EventsTable>;
+export type AttendeeRow = Selectable<AttendeesTable>;
+export type NewAttendee = Insertable<AttendeesTable>;
+export type AttendeeUpdate = Updateable<AttendeesTable>;
+export type NoticeRow = Selectable<NoticesTable>;
+export type ReplicatedTable = 'users' | 'events' | 'attendees' | 'transports' | 'comments' | 'mentions' | 'notices';

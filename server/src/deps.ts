@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { LoginThrottle } from './auth/throttle.js';
+import { loadOrCreateSecret, randomSecret } from './auth/secrets.js';
+import { TokenService } from './auth/tokens.js';
+import type { Config } from './config.js';
+import { openConnection, type Connection } from './db/connection.js';
+import { migrateToLatest } from './db/migrate.js';
+import { ChangeFeed, type Store } from './db/store.js';
+import { ensureBootstrapAdmin } from './domain/users.js';
+import type { AppDeps } from './http/context.js';
+
+function readVersion(): string {
+  const file = path.resolve(import.meta.dirname, '../../package.json');
+  return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
+}
+
+export interface Runtime {
+  deps: AppDeps;
+  connection: Connection;
+  /** The bootstrap admin's generated password, when one was just created (print it once). */
+  bootstrapPassword: string | null;
+}
+
+/** Opens the database, runs migrations, creates the first admin: everything createApp needs. */
+export async function prepareRuntime(config: Config): Promise<Runtime> {
+  const connection = openConnection(config);
+  await migrateToLatest(connection.db);
+  const store: Store = { db: connection.db, dialect: connection.dialect, changes: new ChangeFeed() };
+  const admin = await ensureBootstrapAdmin(store, { username: config.adminUsername, password: config.adminPassword });
+  const jwtSecret = loadOrCreateSecret(config.dataDir, 'jwt-secret', config.jwtSecret, randomSecret);
+  const deps: AppDeps = { config, store, tokens: new TokenService(jwtSecret), throttle: new LoginThrottle(), version: readVersion() };
+  return { deps, connection, bootstrapPassword: admin.password };
+}

@@ -1,0 +1,176 @@
+import {
+  mergeAttendanceAnswer,
+  newId,
+  type AttendanceStatus,
+  type MemberAttendanceFields,
+} from '@fankurve/shared';
+import type { Kysely } from 'kysely';
+import type { AttendeeRow, Database } from '../db/schema.js';
+import { toBool, toInt, type WriteContext } from '../db/store.js';
+import type { Actor } from './actor.js';
+import { badInput, conflict, DomainError, notFound } from './errors.js';
+
+/*
+ * A member's own attendance (SPEC 4 Attendance, Debt block). The REST routes and the attendees sync
+ * push call these same functions. Each checks everything before its first write, so a caller may
+ * catch a DomainError and go on in the same transaction (the push does, row by row).
+ */
+
+export interface OwnAttendanceChange extends Partial<Omit<MemberAttendanceFields, 'status'>> {
+  status: AttendanceStatus;
+  /** Requests are member-owned too; they only take effect on a bought ticket (paid) or a ticket not yet received. */
+  paid_requested?: boolean;
+  received_requested?: boolean;
+}
+
+async function requireLiveEvent(db: Kysely<Database>, eventId: string): Promise<void> {
+  const event = await db.selectFrom('events').select('id').where('id', '=', eventId).where('deleted', '=', 0).executeTakeFirst();
+  if (!event) throw notFound('eventNotFound');
+}
+
+export async function findOwnAttendance(db: Kysely<Database>, eventId: string, userId: string): Promise<AttendeeRow | undefined> {
+  return db
+    .selectFrom('attendees')
+    .selectAll()
+    .where('event_id', '=', eventId)
+    .where('user_id', '=', userId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
+}
+
+/** A debt is a bought, unpaid ticket owed by the attendee, or for a guest by the member who brought them. */
+export async function hasUnpaidDebts(db: Kysely<Database>, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('attendees')
+    .select('id')
+    .where('deleted', '=', 0)
+    .where('bought', '=', 1)
+    .where('paid', '=', 0)
+    .where((eb) => eb.or([eb('user_id', '=', userId), eb.and([eb('user_id', 'is', null), eb('brought_by', '=', userId)])]))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Sets, or changes, the actor's own attendance at an event. Taking up a new attendance is refused
+ * while the member has unpaid debts; changing an existing answer is not (the debt may be this very
+ * match's ticket). `id` is the id a client chose for a row it created offline.
+ */
+export async function setOwnAttendance(
+  w: WriteContext,
+  actor: Actor,
+  eventId: string,
+  change: OwnAttendanceChange,
+  id?: string,
+): Promise<AttendeeRow> {
+  await requireLiveEvent(w.db, eventId);
+  const existing = await findOwnAttendance(w.db, eventId, actor.id);
+  if (!existing && (await hasUnpaidDebts(w.db, actor.id))) throw new DomainError('unpaidDebts', 403);
+  const merged = mergeAttendanceAnswer(
+    existing
+      ? { needs_ticket: toBool(existing.needs_ticket), has_ticket: toBool(existing.has_ticket), needs_transport: toBool(existing.needs_transport) }
+      : null,
+    change,
+  );
+  if (!merged.ok) throw badInput(merged.code);
+  const answer = merged.value;
+  const fields = {
+    status: answer.status,
+    needs_ticket: toInt(answer.needs_ticket),
+    has_ticket: toInt(answer.has_ticket),
+    needs_transport: toInt(answer.needs_transport),
+    ...requestFields(w.now, existing, change),
+    updated_at: w.now,
+    seq: await w.nextSeq('attendees'),
+  };
+  if (existing) {
+    await w.db.updateTable('attendees').set(fields).where('id', '=', existing.id).execute();
+    return { ...existing, ...fields };
+  }
+  const row: AttendeeRow = {
+    id: id ?? newId(),
+    event_id: eventId,
+    user_id: actor.id,
+    guest_name: null,
+    brought_by: null,
+    transfer_status: answer.needs_transport ? 'outstanding' : null,
+    paid_by: null,
+    ticket_price_id: null,
+    ticket_type: null,
+    price_cents: null,
+    is_free: 0,
+    is_price_tbd: 0,
+    bought: 0,
+    paid: 0,
+    received: 0,
+    paid_requested: 0,
+    paid_requested_at: null,
+    received_requested: 0,
+    received_requested_at: null,
+    created_at: w.now,
+    deleted: 0,
+    ...fields,
+  };
+  await w.db.insertInto('attendees').values(row).execute();
+  return row;
+}
+
+/** Paid and received requests only mean something on a bought ticket that is not yet paid / received. */
+function requestFields(now: string, existing: AttendeeRow | undefined, change: OwnAttendanceChange) {
+  const fields: Partial<AttendeeRow> = {};
+  if (!existing || !toBool(existing.bought)) return fields;
+  if (change.paid_requested !== undefined && !toBool(existing.paid) && change.paid_requested !== toBool(existing.paid_requested)) {
+    fields.paid_requested = toInt(change.paid_requested);
+    fields.paid_requested_at = change.paid_requested ? now : null;
+  }
+  if (
+    change.received_requested !== undefined &&
+    !toBool(existing.received) &&
+    change.received_requested !== toBool(existing.received_requested)
+  ) {
+    fields.received_requested = toInt(change.received_requested);
+    fields.received_requested_at = change.received_requested ? now : null;
+  }
+  return fields;
+}
+
+/** Removes the actor's own attendance (= not going). A bought ticket stays until an admin removes it. */
+export async function removeOwnAttendance(w: WriteContext, actor: Actor, eventId: string): Promise<void> {
+  await requireLiveEvent(w.db, eventId);
+  const existing = await findOwnAttendance(w.db, eventId, actor.id);
+  if (!existing) throw notFound('attendanceNotFound');
+  if (toBool(existing.bought)) throw conflict('ticketAlreadyBought');
+  await w.db
+    .updateTable('attendees')
+    .set({ deleted: 1, updated_at: w.now, seq: await w.nextSeq('attendees') })
+    .where('id', '=', existing.id)
+    .execute();
+}
+
+/** The actor's live attendances, with event title and date, newest event first. */
+export async function listOwnAttendance(db: Kysely<Database>, actor: Actor) {
+  return db
+    .selectFrom('attendees as a')
+    .innerJoin('events as e', 'e.id', 'a.event_id')
+    .selectAll('a')
+    .select(['e.title as event_title', 'e.date as event_date', 'e.location as event_location'])
+    .where('a.user_id', '=', actor.id)
+    .where('a.deleted', '=', 0)
+    .where('e.deleted', '=', 0)
+    .orderBy('e.date', 'desc')
+    .execute();
+}
+
+/** Attendees of one event with usernames (REST event detail). */
+export async function listEventAttendees(db: Kysely<Database>, eventId: string) {
+  return db
+    .selectFrom('attendees as a')
+    .leftJoin('users as u', 'u.id', 'a.user_id')
+    .leftJoin('users as b', 'b.id', 'a.brought_by')
+    .selectAll('a')
+    .select(['u.username as username', 'b.username as brought_by_username'])
+    .where('a.event_id', '=', eventId)
+    .where('a.deleted', '=', 0)
+    .orderBy('a.created_at')
+    .execute();
+}

@@ -1,0 +1,228 @@
+import {
+  checkNewPassword,
+  newId,
+  type ChangePasswordInput,
+  type LoginInput,
+  type RegisterInput,
+  type UpdateUserInput,
+} from '@fankurve/shared';
+import { sql, type Kysely } from 'kysely';
+import { hashPassword, randomPassword, verifyPassword } from '../auth/passwords.js';
+import type { Database, UserRow } from '../db/schema.js';
+import { toBool, write, type Store, type WriteContext } from '../db/store.js';
+import { isAdmin, requireAdmin, type Actor } from './actor.js';
+import { badInput, conflict, DomainError, forbidden, notFound } from './errors.js';
+
+/** A user as the API shows it (never the password hash). */
+export interface PublicUser {
+  id: string;
+  username: string;
+  email: string;
+  scope: 'admin' | 'user';
+  status: 'pending' | 'active';
+  language: 'de' | 'en';
+  must_change_password: boolean;
+  created_at: string;
+}
+
+export function toPublicUser(row: UserRow): PublicUser {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    scope: row.scope,
+    status: row.status,
+    language: row.language,
+    must_change_password: toBool(row.must_change_password),
+    created_at: row.created_at,
+  };
+}
+
+export const toActor = (user: UserRow): Actor => ({ id: user.id, username: user.username, scope: user.scope });
+
+export async function findLiveUser(db: Kysely<Database>, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+}
+
+async function findByUsername(db: Kysely<Database>, username: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where(sql`lower(username)`, '=', username.toLowerCase())
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
+}
+
+async function assertNamesFree(db: Kysely<Database>, username: string | undefined, email: string | undefined, exceptId?: string) {
+  if (username !== undefined) {
+    const taken = await findByUsername(db, username);
+    if (taken && taken.id !== exceptId) throw conflict('usernameTaken');
+  }
+  if (email !== undefined) {
+    const taken = await db
+      .selectFrom('users')
+      .select('id')
+      .where(sql`lower(email)`, '=', email.toLowerCase())
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
+    if (taken && taken.id !== exceptId) throw conflict('emailTaken');
+  }
+}
+
+/** Registration creates a pending account; an admin approves it before it can sign in (SPEC 4). */
+export async function register(store: Store, input: RegisterInput): Promise<PublicUser> {
+  const passwordHash = await hashPassword(input.password);
+  return write(store, async (w) => {
+    await assertNamesFree(w.db, input.username, input.email);
+    const row: UserRow = {
+      id: newId(),
+      username: input.username,
+      email: input.email,
+      password_hash: passwordHash,
+      scope: 'user',
+      status: 'pending',
+      language: 'de',
+      must_change_password: 0,
+      token_version: 0,
+      created_at: w.now,
+      updated_at: w.now,
+      seq: await w.nextSeq('members'),
+      deleted: 0,
+    };
+    await w.db.insertInto('users').values(row).execute();
+    return toPublicUser(row);
+  });
+}
+
+/** Checks credentials; a pending account gets its own clear refusal. Throttling is the caller's (per IP). */
+export async function authenticate(store: Store, input: LoginInput): Promise<UserRow> {
+  const user = await findByUsername(store.db, input.username);
+  // Verify against a dummy hash when the user is unknown, so timing does not tell which names exist.
+  dummyHash ??= hashPassword(randomPassword());
+  const ok = await verifyPassword(user?.password_hash ?? (await dummyHash), input.password);
+  if (!user || !ok) throw new DomainError('invalidCredentials', 401);
+  if (user.status !== 'active') throw new DomainError('accountPending', 403);
+  return user;
+}
+
+let dummyHash: Promise<string> | undefined;
+
+export async function changePassword(store: Store, actor: Actor, input: ChangePasswordInput): Promise<UserRow> {
+  const problem = checkNewPassword(input.newPassword);
+  if (problem) throw badInput(problem);
+  const user = await findLiveUser(store.db, actor.id);
+  if (!user) throw new DomainError('sessionExpired', 401);
+  if (!(await verifyPassword(user.password_hash, input.currentPassword))) throw badInput('currentPasswordWrong');
+  const passwordHash = await hashPassword(input.newPassword);
+  return write(store, async (w) => {
+    const fields = { password_hash: passwordHash, must_change_password: 0, token_version: user.token_version + 1, updated_at: w.now };
+    await w.db.updateTable('users').set(fields).where('id', '=', user.id).execute();
+    return { ...user, ...fields };
+  });
+}
+
+export async function listPendingUsers(store: Store, actor: Actor): Promise<PublicUser[]> {
+  requireAdmin(actor);
+  const rows = await store.db
+    .selectFrom('users')
+    .selectAll()
+    .where('status', '=', 'pending')
+    .where('deleted', '=', 0)
+    .orderBy('created_at')
+    .execute();
+  return rows.map(toPublicUser);
+}
+
+async function requireTarget(w: WriteContext, id: string): Promise<UserRow> {
+  const user = await findLiveUser(w.db, id);
+  if (!user) throw notFound('userNotFound');
+  return user;
+}
+
+export async function approveUser(store: Store, actor: Actor, id: string): Promise<PublicUser> {
+  requireAdmin(actor);
+  return write(store, async (w) => {
+    const user = await requireTarget(w, id);
+    if (user.status === 'active') throw conflict('userAlreadyActive');
+    const fields = { status: 'active' as const, updated_at: w.now, seq: await w.nextSeq('members') };
+    await w.db.updateTable('users').set(fields).where('id', '=', id).execute();
+    return toPublicUser({ ...user, ...fields });
+  });
+}
+
+/**
+ * Declining a registration or deleting a user (admin). The account becomes a tombstone, so its
+ * tokens stop working at once and members' devices drop it; its attendances go with it.
+ */
+export async function deleteUser(store: Store, actor: Actor, id: string): Promise<void> {
+  requireAdmin(actor);
+  if (id === actor.id) throw badInput('cannotDeleteSelf');
+  await write(store, async (w) => {
+    const user = await requireTarget(w, id);
+    await w.db
+      .updateTable('users')
+      .set({ deleted: 1, token_version: user.token_version + 1, updated_at: w.now, seq: await w.nextSeq('members') })
+      .where('id', '=', id)
+      .execute();
+    const attendances = await w.db
+      .selectFrom('attendees')
+      .select('id')
+      .where('deleted', '=', 0)
+      .where((eb) => eb.or([eb('user_id', '=', id), eb('brought_by', '=', id)]))
+      .execute();
+    for (const attendance of attendances) {
+      await w.db
+        .updateTable('attendees')
+        .set({ deleted: 1, updated_at: w.now, seq: await w.nextSeq('attendees') })
+        .where('id', '=', attendance.id)
+        .execute();
+    }
+  });
+}
+
+/** Members change their own language; admins change username, email, scope and language of anyone. */
+export async function updateUser(store: Store, actor: Actor, id: string, input: UpdateUserInput): Promise<PublicUser> {
+  const ownLanguageOnly = input.username === undefined && input.email === undefined && input.scope === undefined;
+  if (!isAdmin(actor) && (id !== actor.id || !ownLanguageOnly)) throw id === actor.id ? forbidden() : forbidden('adminRequired');
+  return write(store, async (w) => {
+    const user = await requireTarget(w, id);
+    await assertNamesFree(w.db, input.username, input.email, id);
+    const fields = { ...input, updated_at: w.now, seq: await w.nextSeq('members') };
+    await w.db.updateTable('users').set(fields).where('id', '=', id).execute();
+    return toPublicUser({ ...user, ...fields });
+  });
+}
+
+/**
+ * First start on an empty database: the admin account ADMIN_USERNAME with ADMIN_PASSWORD, or with a
+ * random password that is returned (to be printed once) and must be changed at first sign-in.
+ */
+export async function ensureBootstrapAdmin(
+  store: Store,
+  options: { username: string; password: string | null },
+): Promise<{ created: boolean; password: string | null }> {
+  const anyAdmin = await store.db.selectFrom('users').select('id').where('scope', '=', 'admin').where('deleted', '=', 0).executeTakeFirst();
+  if (anyAdmin) return { created: false, password: null };
+  const password = options.password ?? randomPassword();
+  const passwordHash = await hashPassword(password);
+  await write(store, async (w) => {
+    await w.db
+      .insertInto('users')
+      .values({
+        id: newId(),
+        username: options.username,
+        email: `${options.username}@localhost`,
+        password_hash: passwordHash,
+        scope: 'admin',
+        status: 'active',
+        language: 'de',
+        must_change_password: options.password ? 0 : 1,
+        token_version: 0,
+        created_at: w.now,
+        updated_at: w.now,
+        seq: await w.nextSeq('members'),
+      })
+      .execute();
+  });
+  return { created: true, password: options.password ? null : password };
+}

@@ -1,0 +1,26 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { LoginThrottle } from '../auth/throttle.js';
+import type { TokenService } from '../auth/tokens.js';
+import type { Config } from '../config.js';
+import type { UserRow } from '../db/schema.js';
+import type { Store } from '../db/store.js';
+
+/** Everything the app needs from outside; tests build it on a temp folder and run the real app. */
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  tokens: TokenService;
+  throttle: LoginThrottle;
+  version: string;
+}
+
+export interface AppEnv {
+  Variables: {
+    /** The signed-in user, loaded fresh on every request (null when anonymous or the token is void). */
+    user: UserRow | null;
+    /** Why a presented token was refused, so the guard can answer 401 with the right message. */
+    tokenProblem: 'invalid' | null;
+  };
+}
+
+export type Api = OpenAPIHono<AppEnv>;

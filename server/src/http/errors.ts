@@ -1,0 +1,33 @@
+import { MESSAGES, type MessageCode } from '@fankurve/shared';
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ZodError } from 'zod';
+import { DomainError } from '../domain/errors.js';
+
+/** Every failure answers `{ success: false, message, code }` with its status. */
+export function failure(c: Context, status: ContentfulStatusCode, code: MessageCode | string, message?: string) {
+  const text = message ?? (code in MESSAGES ? MESSAGES[code as MessageCode] : code);
+  return c.json({ success: false, message: text, code }, status);
+}
+
+/** A zod failure: the first issue's message is a message code, or becomes `field: text`. */
+export function validationFailure(c: Context, error: ZodError) {
+  const issue = error.issues[0];
+  if (!issue) return failure(c, 400, 'invalidInput');
+  if (issue.message in MESSAGES) return failure(c, 400, issue.message);
+  const field = issue.path.join('.');
+  return failure(c, 400, 'invalidInput', field ? `${MESSAGES.invalidInput}: ${field}` : MESSAGES.invalidInput);
+}
+
+export function handleError(error: Error, c: Context) {
+  if (error instanceof DomainError) return failure(c, error.status, error.code);
+  if (error instanceof HTTPException) {
+    const status = error.status as ContentfulStatusCode;
+    if (status === 413) return failure(c, 413, 'bodyTooLarge');
+    if (status === 400 && /JSON/i.test(error.message)) return failure(c, 400, 'malformedJson');
+    return failure(c, status, error.message || 'invalidInput');
+  }
+  console.error('Unexpected error on', c.req.method, c.req.path, error);
+  return failure(c, 500, 'internalError');
+}

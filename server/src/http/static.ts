@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import type { Api, AppDeps } from './context.js';
+import { failure } from './errors.js';
+
+const UPLOAD_NAME = /^[a-zA-Z0-9_-]{8,80}\.(?:jpg|jpeg|png|gif|webp|svg)$/;
+
+/** Uploaded images under DATA_DIR/uploads (strict names), and the built client with SPA fallback. */
+export function staticRoutes(app: Api, deps: AppDeps): void {
+  const uploadsDir = path.join(deps.config.dataDir, 'uploads');
+  app.get('/uploads/:name', async (c, next) => {
+    if (!UPLOAD_NAME.test(c.req.param('name'))) return failure(c, 404, 'notFound');
+    return serveStatic({ root: uploadsDir, rewriteRequestPath: (p) => p.replace(/^\/uploads/, '') })(c, next);
+  });
+
+  const clientDir = deps.config.clientDir;
+  if (!clientDir || !fs.existsSync(path.join(clientDir, 'index.html'))) return;
+  const indexHtml = fs.readFileSync(path.join(clientDir, 'index.html'), 'utf8');
+
+  app.use('*', async (c, next) => {
+    await next();
+    // The service worker and the app shell must never be cached by HTTP, or updates would not arrive.
+    if (c.req.path === '/sw.js' || c.req.path === '/index.html' || c.req.path === '/manifest.webmanifest') {
+      c.header('Cache-Control', 'no-cache');
+    } else if (c.req.path.startsWith('/assets/')) {
+      c.header('Cache-Control', 'public, max-age=31536000, immutable');
+    }
+  });
+  app.get('*', serveStatic({ root: clientDir }));
+  app.get('*', (c) => {
+    if (c.req.path.startsWith('/api/') || c.req.path.startsWith('/uploads/')) return failure(c, 404, 'notFound');
+    c.header('Cache-Control', 'no-cache');
+    return c.html(indexHtml);
+  });
+}

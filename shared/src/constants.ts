@@ -1,0 +1,37 @@
+/** Business constants of SPEC.md section 9 and ARCHITECTURE.md. */
+export const TOKEN_STORAGE_KEY = 'token';
+export const POLL_INTERVAL_MS = 30_000;
+export const TOAST_DURATION_MS = 3_000;
+export const INSTALL_PROMPT_DELAY_MS = 1_000;
+export const PUSH_PROMPT_DELAY_MS = 3_000;
+export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+export const TIME_STEP_MINUTES = 15;
+export const DEFAULT_EVENT_TIME = '15:00';
+export const MIN_PASSWORD_LENGTH = 4;
+export const DEFAULT_TEAM_ID = 553;
+export const DEFAULT_TEAM_NAME = '1. FC Union Berlin';
+export const DEFAULT_THEME_COLOR = '#00397D';
+export const ACCENT_RED = '#DC2626';
+export const DEFAULT_SITE_TITLE = 'Fankurve';
+export const LANGUAGES = ['de', 'en'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: Language = 'de';
+export const DEFAULT_TIME_ZONE = 'Europe/Berlin';
+/** The fixed ticket buyer / payer choice besides members (SPEC 9). */
+export const CLUB_CASH_DESK = 'club_cash_desk';
+export const HOME_SUFFIX = '(H)';
+export const AWAY_SUFFIX = '(A)';
+export const SCOPES = ['admin', 'user'] as const;
+export type Scope = (typeof SCOPES)[number];
+export const ATTENDANCE_STATUSES = ['going', 'maybe'] as const;
+export type AttendanceStatus = (typeof ATTENDANCE_STATUSES)[number];
+export const TRANSFER_STATUSES = ['outstanding', 'reserved', 'waiting_list'] as const;
+export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
+export const USER_STATUSES = ['pending', 'active'] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+/** JSON request bodies; uploads have their own limit (IMAGE_MAX_BYTES). */
+export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+export const LOGIN_MAX_FAILURES = 10;
+export const LOGIN_FAILURE_WINDOW_MS = 15 * 60 * 1000;
+export const SYNC_HEARTBEAT_MS = 25_000;
+export const TOKEN_LIFETIME = '30d';

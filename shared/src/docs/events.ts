@@ -1,0 +1,62 @@
+import { idField, nullableString, seqField, type SyncedDoc } from './common.js';
+
+export interface TicketPriceOption {
+  id: string;
+  price_cents: number;
+  ticket_type: string;
+}
+
+export interface EventDoc extends SyncedDoc {
+  title: string;
+  description: string | null;
+  date: string;
+  location: string;
+  stadium_id: string | null;
+  stadium_name: string | null;
+  stadium_address: string | null;
+  ticket_price_cents: number;
+  ticket_buyer: string | null;
+  season: string;
+  is_updated: boolean;
+  created_by: string | null;
+  image_filename: string | null;
+  guest_block_capacity: number | null;
+  ticket_prices: TicketPriceOption[];
+  created_at: string;
+}
+
+export const eventSchema = {
+  title: 'events',
+  version: 0,
+  primaryKey: 'id',
+  type: 'object',
+  properties: {
+    id: idField,
+    title: { type: 'string' },
+    description: nullableString,
+    date: { type: 'string', maxLength: 19 },
+    location: { type: 'string' },
+    stadium_id: nullableString,
+    stadium_name: nullableString,
+    stadium_address: nullableString,
+    ticket_price_cents: { type: 'integer' },
+    ticket_buyer: nullableString,
+    season: { type: 'string' },
+    is_updated: { type: 'boolean' },
+    created_by: nullableString,
+    image_filename: nullableString,
+    guest_block_capacity: { type: ['integer', 'null'] },
+    ticket_prices: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { id: { type: 'string' }, price_cents: { type: 'integer' }, ticket_type: { type: 'string' } },
+        required: ['id', 'price_cents', 'ticket_type'],
+      },
+    },
+    created_at: { type: 'string' },
+    seq: seqField,
+  },
+  required: ['id', 'title', 'date', 'location', 'ticket_price_cents', 'season', 'is_updated', 'ticket_prices', 'created_at', 'seq'],
+  indexes: ['date'],
+} as const;

@@ -1,0 +1,24 @@
+import type { Scope } from '../constants.js';
+import { idField, nullableString, seqField, type SyncedDoc } from './common.js';
+
+/** Active users as members see them; email only for admins. */
+export interface MemberDoc extends SyncedDoc {
+  username: string;
+  email: string | null;
+  scope: Scope;
+}
+
+export const memberSchema = {
+  title: 'members',
+  version: 0,
+  primaryKey: 'id',
+  type: 'object',
+  properties: {
+    id: idField,
+    username: { type: 'string' },
+    email: nullableString,
+    scope: { type: 'string', enum: ['admin', 'user'] },
+    seq: seqField,
+  },
+  required: ['id', 'username', 'scope', 'seq'],
+} as const;

@@ -1,0 +1,49 @@
+import type { AttendanceStatus } from '../constants.js';
+import type { MessageCode } from '../messages.js';
+
+/** The fields a member owns on their attendee row (ARCHITECTURE.md, sync: field ownership). */
+export interface MemberAttendanceFields {
+  status: AttendanceStatus;
+  needs_ticket: boolean;
+  has_ticket: boolean;
+  needs_transport: boolean;
+}
+
+/** First-time attendance defaults (SPEC 4). */
+export const FIRST_ATTENDANCE_DEFAULTS: Omit<MemberAttendanceFields, 'status'> = {
+  needs_ticket: true,
+  has_ticket: false,
+  needs_transport: true,
+};
+
+/**
+ * Merges a partial answer onto the current (or default) answer. Needs-ticket and has-ticket are
+ * mutually exclusive: the flag set in this change wins; both set in one change is refused.
+ */
+export function mergeAttendanceAnswer(
+  current: Omit<MemberAttendanceFields, 'status'> | null,
+  change: Partial<MemberAttendanceFields> & { status: AttendanceStatus },
+): { ok: true; value: MemberAttendanceFields } | { ok: false; code: MessageCode } {
+  if (change.needs_ticket === true && change.has_ticket === true) return { ok: false, code: 'hasTicketAndNeedsTicket' };
+  const base = current ?? FIRST_ATTENDANCE_DEFAULTS;
+  const value: MemberAttendanceFields = {
+    status: change.status,
+    needs_ticket: change.needs_ticket ?? base.needs_ticket,
+    has_ticket: change.has_ticket ?? base.has_ticket,
+    needs_transport: change.needs_transport ?? base.needs_transport,
+  };
+  if (change.has_ticket === true) value.needs_ticket = false;
+  if (change.needs_ticket === true) value.has_ticket = false;
+  if (value.needs_ticket && value.has_ticket) value.has_ticket = false;
+  return { ok: true, value };
+}
+
+/** A debt is a bought, unpaid ticket (ARCHITECTURE.md, data model). */
+export interface DebtRow {
+  bought: boolean;
+  paid: boolean;
+}
+
+export function isDebt(row: DebtRow): boolean {
+  return row.bought && !row.paid;
+}

@@ -1,0 +1,7 @@
+import { MIN_PASSWORD_LENGTH } from '../constants.js';
+import type { MessageCode } from '../messages.js';
+
+/** Returns the message code of what is wrong with a new password, or null. */
+export function checkNewPassword(password: string): MessageCode | null {
+  return password.length < MIN_PASSWORD_LENGTH ? 'passwordTooShort' : null;
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { LANGUAGES, MIN_PASSWORD_LENGTH, SCOPES } from '../constants.js';
+import { msg } from './common.js';
+
+const username = z.string(msg('invalidInput')).trim().min(1, msg('invalidInput')).max(50, msg('invalidInput'));
+const newPassword = z.string(msg('passwordTooShort')).min(MIN_PASSWORD_LENGTH, msg('passwordTooShort')).max(200);
+
+export const registerInput = z.object({
+  username,
+  email: z.string(msg('invalidInput')).trim().email(msg('invalidInput')).max(200),
+  password: newPassword,
+});
+export type RegisterInput = z.infer<typeof registerInput>;
+
+export const loginInput = z.object({
+  username: z.string(msg('invalidCredentials')).trim().min(1, msg('invalidCredentials')).max(200),
+  password: z.string(msg('invalidCredentials')).min(1, msg('invalidCredentials')).max(200),
+});
+export type LoginInput = z.infer<typeof loginInput>;
+
+export const changePasswordInput = z.object({
+  currentPassword: z.string(msg('currentPasswordWrong')).max(200),
+  newPassword,
+});
+export type ChangePasswordInput = z.infer<typeof changePasswordInput>;
+
+export const updateUserInput = z
+  .object({
+    username: username.optional(),
+    email: z.string().trim().email(msg('invalidInput')).max(200).optional(),
+    scope: z.enum(SCOPES).optional(),
+    language: z.enum(LANGUAGES).optional(),
+  })
+  .strict();
+export type UpdateUserInput = z.infer<typeof updateUserInput>;
