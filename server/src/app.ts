@@ -10,6 +10,7 @@ import { eventRoutes } from './http/events.js';
 import { metaRoutes } from './http/meta.js';
 import { loadSession } from './http/session.js';
 import { staticRoutes } from './http/static.js';
+import { ticketRoutes } from './http/tickets.js';
 import { syncRoutes } from './sync/routes.js';
 
 /** Uploads (multipart) get the image limit plus room for the form framing; everything else the JSON limit. */
@@ -31,6 +32,7 @@ export function createApp(deps: AppDeps): Api {
   authRoutes(app, deps);
   eventRoutes(app, deps);
   attendanceRoutes(app, deps);
+  ticketRoutes(app, deps);
   syncRoutes(app, deps);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });

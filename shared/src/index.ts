@@ -10,3 +10,4 @@ export * from './schemas/auth.js';
 export * from './schemas/events.js';
 export * from './schemas/attendance.js';
 export * from './docs/index.js';
+export * from './schemas/tickets.js';

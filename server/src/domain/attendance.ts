@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import type { AttendeeRow, Database } from '../db/schema.js';
 import { toBool, toInt, type WriteContext } from '../db/store.js';
 import type { Actor } from './actor.js';
-import { badInput, conflict, DomainError, notFound } from './errors.js';
+import { badInput, conflict, DomainError, forbidden, notFound } from './errors.js';
 
 /*
  * A member's own attendance (SPEC 4 Attendance, Debt block). The REST routes and the attendees sync
@@ -111,7 +111,16 @@ export async function setOwnAttendance(
     deleted: 0,
     ...fields,
   };
-  await w.db.insertInto('attendees').values(row).execute();
+  const taken = id ? await w.db.selectFrom('attendees').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
+  if (!taken) {
+    await w.db.insertInto('attendees').values(row).execute();
+  } else if (toBool(taken.deleted) && taken.user_id === actor.id && taken.event_id === eventId) {
+    // A client re-attending under the id of its own earlier, removed attendance: revive it afresh.
+    const { id: _id, ...fresh } = row;
+    await w.db.updateTable('attendees').set(fresh).where('id', '=', taken.id).execute();
+  } else {
+    throw forbidden();
+  }
   return row;
 }
 

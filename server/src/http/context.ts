@@ -12,6 +12,8 @@ export interface AppDeps {
   tokens: TokenService;
   throttle: LoginThrottle;
   version: string;
+  /** Interval of the sync stream's keep-alive comment (tests shorten it). */
+  syncHeartbeatMs?: number;
 }
 
 export interface AppEnv {

@@ -1,3 +1,53 @@
+import { SYNC_HEARTBEAT_MS } from '@fankurve/shared';
+import { write } from '../db/store.js';
+import { DomainError } from '../domain/errors.js';
 import type { Api, AppDeps } from '../http/context.js';
+import { apiRoute, z } from '../http/openapi.js';
+import { requireActor } from '../http/session.js';
+import type { SyncCollection } from './collection.js';
+import { pullBodySchema, pushBodySchema } from './protocol.js';
+import { SYNC_COLLECTIONS } from './registry.js';
+import { openChangeStream } from './stream.js';
 
-export function syncRoutes(_app: Api, _deps: AppDeps): void {}
+const tag = 'Sync';
+const collectionParams = z.object({ collection: z.string().max(40), version: z.coerce.number().int().min(0) });
+
+/** The collection of the path; an unknown one is 404, an outdated schema version 426 (the client reloads). */
+function resolveCollection(params: { collection: string; version: number }): SyncCollection {
+  const collection = SYNC_COLLECTIONS.get(params.collection);
+  if (!collection) throw new DomainError('unknownCollection', 404);
+  if (collection.version !== params.version) throw new DomainError('outdatedClient', 426);
+  return collection;
+}
+
+export function syncRoutes(app: Api, deps: AppDeps): void {
+  app.openapi(
+    apiRoute({ method: 'post', path: '/api/sync/{collection}/{version}/pull', tag, summary: 'RxDB pull: documents after a checkpoint', params: collectionParams, body: pullBodySchema }),
+    async (c) => {
+      const actor = requireActor(c);
+      const collection = resolveCollection(c.req.valid('param'));
+      const { checkpoint, limit } = c.req.valid('json');
+      const documents = await collection.pull(deps.store.db, actor, checkpoint?.seq ?? 0, limit);
+      const last = documents.at(-1);
+      return c.json({ documents, checkpoint: last ? { seq: last.seq } : checkpoint }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({ method: 'post', path: '/api/sync/{collection}/{version}/push', tag, summary: 'RxDB push: returns the conflicting master documents', params: collectionParams, body: pushBodySchema }),
+    async (c) => {
+      const actor = requireActor(c);
+      const collection = resolveCollection(c.req.valid('param'));
+      if (!collection.push) throw new DomainError('forbidden', 403);
+      const push = collection.push;
+      const rows = c.req.valid('json');
+      const conflicts = await write(deps.store, (w) => push(w, actor, rows));
+      return c.json(conflicts, 200);
+    },
+  );
+
+  app.openapi(apiRoute({ method: 'get', path: '/api/sync/stream', tag, summary: 'Server-sent events naming changed collections' }), (c) => {
+    requireActor(c);
+    return openChangeStream(c, deps, deps.syncHeartbeatMs ?? SYNC_HEARTBEAT_MS);
+  });
+}

@@ -1,0 +1,97 @@
+import {
+  FIRST_ATTENDANCE_DEFAULTS,
+  isDebt,
+  newId,
+  type AttendanceStatus,
+  type AttendeeDoc,
+  type MemberAttendanceFields,
+} from '@fankurve/shared';
+import type { FankurveDatabase } from './database.js';
+import type { Outbox } from './outbox.js';
+
+/** A local refusal, for instant feedback; the server checks the same rule again. */
+export class LocalRuleError extends Error {
+  constructor(readonly code: string) {
+    super(code);
+  }
+}
+
+async function findOwn(db: FankurveDatabase, eventId: string, userId: string) {
+  return db.attendees.findOne({ selector: { event_id: eventId, user_id: userId } }).exec();
+}
+
+/** The debt block of SPEC 4, on the device's copy: a bought, unpaid ticket of the member or a guest they brought. */
+export async function hasUnpaidDebtsLocally(db: FankurveDatabase, userId: string): Promise<boolean> {
+  const rows = await db.attendees.find({ selector: { bought: true, paid: false } }).exec();
+  return rows.some((row) => isDebt(row) && (row.user_id === userId || (row.user_id === null && row.brought_by === userId)));
+}
+
+/**
+ * Sets, changes or (null) removes the member's own attendance on the device; replication pushes it
+ * when there is a connection. First-time attendance takes the defaults of SPEC 4.
+ */
+export async function setOwnAttendance(
+  db: FankurveDatabase,
+  outbox: Outbox,
+  eventId: string,
+  userId: string,
+  status: AttendanceStatus | null,
+): Promise<void> {
+  const existing = await findOwn(db, eventId, userId);
+  if (status === null) {
+    if (!existing) return;
+    if (existing.bought) throw new LocalRuleError('ticketAlreadyBought');
+    outbox.add(existing.id);
+    await existing.remove();
+    return;
+  }
+  if (existing) {
+    if (existing.status === status) return;
+    outbox.add(existing.id);
+    await existing.incrementalPatch({ status });
+    return;
+  }
+  if (await hasUnpaidDebtsLocally(db, userId)) throw new LocalRuleError('unpaidDebts');
+  const doc: AttendeeDoc = {
+    id: newId(),
+    event_id: eventId,
+    user_id: userId,
+    guest_name: null,
+    brought_by: null,
+    status,
+    ...FIRST_ATTENDANCE_DEFAULTS,
+    transfer_status: FIRST_ATTENDANCE_DEFAULTS.needs_transport ? 'outstanding' : null,
+    paid_by: null,
+    ticket_price_id: null,
+    ticket_type: null,
+    price_cents: null,
+    is_free: false,
+    is_price_tbd: false,
+    bought: false,
+    paid: false,
+    received: false,
+    paid_requested: false,
+    received_requested: false,
+    created_at: new Date().toISOString(),
+    seq: 0,
+  };
+  outbox.add(doc.id);
+  await db.attendees.insert(doc);
+}
+
+/** Changes the member-owned flags of an existing own attendance (needs ticket, has ticket, needs transport). */
+export async function updateOwnAnswer(
+  db: FankurveDatabase,
+  outbox: Outbox,
+  eventId: string,
+  userId: string,
+  change: Partial<Omit<MemberAttendanceFields, 'status'>>,
+): Promise<void> {
+  const existing = await findOwn(db, eventId, userId);
+  if (!existing) return;
+  const patch = { ...change };
+  if (patch.has_ticket === true) patch.needs_ticket = false;
+  if (patch.needs_ticket === true) patch.has_ticket = false;
+  outbox.add(existing.id);
+  await existing.incrementalPatch(patch);
+}

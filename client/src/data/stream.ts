@@ -1,0 +1,114 @@
+/**
+ * Reads the server's one multiplexed change stream with fetch (the token goes in the Authorization
+ * header, which EventSource cannot send) and reconnects with back-off. Each `change` event names the
+ * changed collections; every (re)connect is reported, so the caller re-syncs what it may have missed.
+ */
+export interface ChangeStreamOptions {
+  url: string;
+  token: string;
+  fetch: typeof fetch;
+  onConnect(): void;
+  onChange(collections: string[]): void;
+  onUnauthorized(): void;
+  /** First reconnect delay; doubles up to maxDelayMs. */
+  minDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+export interface ChangeStream {
+  stop(): void;
+  /** Drops the current connection and reconnects at once (tests use it to simulate a dropped stream). */
+  reconnect(): void;
+}
+
+export function connectChangeStream(options: ChangeStreamOptions): ChangeStream {
+  const minDelay = options.minDelayMs ?? 1000;
+  const maxDelay = options.maxDelayMs ?? 30_000;
+  let stopped = false;
+  let delay = minDelay;
+  let controller: AbortController | null = null;
+  let wake: (() => void) | null = null;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  async function readOnce(): Promise<'unauthorized' | 'ended'> {
+    controller = new AbortController();
+    const response = await options.fetch(options.url, {
+      headers: { authorization: `Bearer ${options.token}`, accept: 'text/event-stream' },
+      signal: controller.signal,
+    });
+    if (response.status === 401) return 'unauthorized';
+    if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return 'ended';
+      buffer += value;
+      let boundary = buffer.indexOf('\n\n');
+      while (boundary >= 0) {
+        const block = buffer.slice(0, boundary);
+        buffer = buffer.slice(boundary + 2);
+        const outcome = handleBlock(block);
+        if (outcome === 'unauthorized') return outcome;
+        boundary = buffer.indexOf('\n\n');
+      }
+    }
+  }
+
+  function handleBlock(block: string): 'unauthorized' | null {
+    let event = 'message';
+    let data = '';
+    for (const line of block.split('\n')) {
+      if (line.startsWith('event:')) event = line.slice(6).trim();
+      else if (line.startsWith('data:')) data += line.slice(5).trim();
+    }
+    if (event === 'ready') {
+      delay = minDelay;
+      options.onConnect();
+    } else if (event === 'change') {
+      const parsed = JSON.parse(data || '{}') as { collections?: string[] };
+      options.onChange(parsed.collections ?? []);
+    } else if (event === 'unauthorized') {
+      return 'unauthorized';
+    }
+    return null;
+  }
+
+  void (async () => {
+    while (!stopped) {
+      try {
+        if ((await readOnce()) === 'unauthorized') {
+          stopped = true;
+          options.onUnauthorized();
+          return;
+        }
+      } catch {
+        // offline, server restart, aborted: try again after the back-off
+      }
+      if (stopped) return;
+      await sleep(delay);
+      delay = Math.min(delay * 2, maxDelay);
+    }
+  })();
+
+  return {
+    stop() {
+      stopped = true;
+      controller?.abort();
+      wake?.();
+    },
+    reconnect() {
+      delay = minDelay;
+      controller?.abort();
+      wake?.();
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/** Checkpoints are the server's seq, never client clocks. */
+export const checkpointSchema = z.object({ seq: z.number().int().min(0) }).nullable();
+export type Checkpoint = z.infer<typeof checkpointSchema>;
+
+export const pullBodySchema = z.object({
+  checkpoint: checkpointSchema.optional().default(null),
+  limit: z.number().int().min(1).max(1000).optional().default(200),
+});
+
+const documentSchema = z.looseObject({ id: z.string().min(1).max(64), _deleted: z.boolean().optional() });
+export type PushedDocument = z.infer<typeof documentSchema>;
+
+/** RxDB's push rows. */
+export const pushBodySchema = z
+  .array(
+    z.object({
+      assumedMasterState: documentSchema.nullish(),
+      newDocumentState: documentSchema,
+    }),
+  )
+  .max(500);
+export type PushRow = z.infer<typeof pushBodySchema>[number];
+
+export type SyncDocument = { id: string; seq: number; _deleted: boolean } & Record<string, unknown>;

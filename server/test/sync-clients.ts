@@ -1,0 +1,78 @@
+import 'fake-indexeddb/auto';
+import type { AttendeeDoc } from '@fankurve/shared';
+import { createFankurveDatabase, type FankurveDatabase } from '../../client/src/data/database.js';
+import { Outbox } from '../../client/src/data/outbox.js';
+import { startReplication, type SyncHandle } from '../../client/src/data/replication.js';
+
+let clientCounter = 0;
+
+/**
+ * A device: the client's own RxDB database (fake-indexeddb) and replication code, talking to the
+ * real app over HTTP. `offline` makes every request fail like a dead connection.
+ */
+export class TestClient {
+  offline = false;
+  unauthorized = 0;
+  private constructor(
+    readonly db: FankurveDatabase,
+    readonly handle: SyncHandle,
+    readonly outbox: Outbox,
+  ) {}
+
+  static async connect(baseUrl: string, token: string, holder: { client?: TestClient } = {}): Promise<TestClient> {
+    const db = await createFankurveDatabase({ name: `client${process.pid}x${clientCounter++}`, devMode: true, multiInstance: false });
+    const outbox = new Outbox(null);
+    const guardedFetch: typeof fetch = (input, init) =>
+      holder.client?.offline ? Promise.reject(new TypeError('fetch failed (offline)')) : fetch(input, init);
+    const handle = startReplication(db, {
+      baseUrl,
+      token,
+      outbox,
+      fetch: guardedFetch,
+      retryTime: 150,
+      streamMinDelayMs: 100,
+      waitForLeadership: false,
+      onUnauthorized: () => {
+        if (holder.client) holder.client.unauthorized++;
+      },
+    });
+    const client = new TestClient(db, handle, outbox);
+    holder.client = client;
+    return client;
+  }
+
+  async goOffline(): Promise<void> {
+    this.offline = true;
+    this.handle.stream.reconnect();
+  }
+
+  goOnline(): void {
+    this.offline = false;
+    this.handle.stream.reconnect();
+    this.handle.reSync();
+  }
+
+  async attendees(eventId?: string): Promise<AttendeeDoc[]> {
+    const docs = await this.db.attendees.find(eventId ? { selector: { event_id: eventId } } : {}).exec();
+    return docs.map((doc) => doc.toJSON() as AttendeeDoc);
+  }
+
+  async close(): Promise<void> {
+    await this.handle.stop();
+    await this.db.remove();
+  }
+}
+
+/** Polls until the check passes (replication is asynchronous), or fails with the last reason. */
+export async function eventually(check: () => Promise<void> | void, timeoutMs = 8000): Promise<void> {
+  const start = Date.now();
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() - start > timeoutMs) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
