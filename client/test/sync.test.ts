@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setOwnAttendance, updateOwnAnswer } from '../../client/src/data/attendance.js';
-import { createTestApp, listen, type TestApp } from './helpers.js';
+import { setOwnAttendance, updateOwnAnswer } from '../src/data/attendance.js';
+import { createTestApp, listen, type TestApp } from '../../server/test/helpers.js';
 import { eventually, TestClient } from './sync-clients.js';
 
 /**

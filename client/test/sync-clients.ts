@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import type { AttendeeDoc } from '@fankurve/shared';
-import { createFankurveDatabase, type FankurveDatabase } from '../../client/src/data/database.js';
-import { Outbox } from '../../client/src/data/outbox.js';
-import { startReplication, type SyncHandle } from '../../client/src/data/replication.js';
+import { createFankurveDatabase, type FankurveDatabase } from '../src/data/database.js';
+import { Outbox } from '../src/data/outbox.js';
+import { startReplication, type SyncHandle } from '../src/data/replication.js';
 
 let clientCounter = 0;
 
