@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+// The config is evaluated in the runner and again in each worker: the first evaluation chooses the
+// port and data folder and the workers inherit them through the environment.
+process.env.E2E_PORT ??= String(4300 + (process.pid % 500));
+process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'fankurve-e2e-'));
+process.env.E2E_ADMIN_PASSWORD ??= 'admin-e2e-pass';
+const port = Number(process.env.E2E_PORT);
+
+export default defineConfig({
+  testDir: 'client/e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: {
+    baseURL: `http://localhost:${port}`,
+    serviceWorkers: 'allow',
+    locale: 'de-DE',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  webServer: {
+    command: 'npx tsx server/src/main.ts',
+    url: `http://localhost:${port}/api/version`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'pipe',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      ADMIN_USERNAME: 'admin',
+      ADMIN_PASSWORD: process.env.E2E_ADMIN_PASSWORD,
+      JWT_SECRET: 'e2e-secret-e2e-secret-e2e-secret',
+    },
+  },
+});
