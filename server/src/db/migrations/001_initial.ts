@@ -124,6 +124,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('attendees_seq').on('attendees').column('seq').execute();
   await db.schema.createIndex('attendees_event').on('attendees').column('event_id').execute();
+  await db.schema.createIndex('attendees_user').on('attendees').column('user_id').execute();
+  await db.schema.createIndex('attendees_brought_by').on('attendees').column('brought_by').execute();
   // One live attendance per member and event; guests (user_id null) are not constrained.
   await sql`CREATE UNIQUE INDEX attendees_member_live ON attendees (event_id, user_id) WHERE deleted = 0 AND user_id IS NOT NULL`.execute(
     db,
