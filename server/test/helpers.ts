@@ -5,18 +5,26 @@ import pg from 'pg';
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../src/app.js';
+import { setPasswordHashCost } from '../src/auth/passwords.js';
 import { loadConfig } from '../src/config.js';
 import { prepareRuntime, type Runtime } from '../src/deps.js';
 import type { Api } from '../src/http/context.js';
 
 export const ADMIN = { username: 'admin', password: 'admin-secret' };
 
+// Cheap argon2id parameters in tests (the default costs ~170 ms per hash and per sign-in here).
+setPasswordHashCost({ memoryCost: 1024, timeCost: 1, parallelism: 1 });
+
 export interface TestApp {
   app: Api;
   runtime: Runtime;
   dataDir: string;
   /** JSON request against the real app; returns status and parsed body. */
-  call(method: string, url: string, options?: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any }>;
+  call(
+    method: string,
+    url: string,
+    options?: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any }>;
   login(username: string, password: string): Promise<string>;
   /** Registers, approves (as admin) and signs in a member; returns id and token. */
   member(username: string, password?: string): Promise<{ id: string; token: string }>;
@@ -25,12 +33,13 @@ export interface TestApp {
 }
 
 /**
- * The real app on a real database: a SQLite file in a temp folder, or a fresh schema on the
+ * The real app on a real database: a SQLite file in a temp folder, or a fresh database on the
  * PostgreSQL server of TEST_DATABASE_URL when that is set.
  */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fankurve-test-'));
-  const databaseUrl = await testDatabaseUrl();
+  const database = await testDatabase();
+  const databaseUrl = database?.url ?? null;
   const config = loadConfig({
     DATA_DIR: dataDir,
     ADMIN_USERNAME: ADMIN.username,
@@ -88,6 +97,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     async close() {
       runtime.deps.store.changes.close();
       await runtime.connection.close();
+      await database?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -111,20 +121,57 @@ export async function listen(testApp: TestApp): Promise<{ url: string; server: S
   });
 }
 
-let schemaCounter = 0;
+let databaseCounter = 0;
 
-/** A fresh PostgreSQL schema per test app, so test files never see each other's rows. */
-async function testDatabaseUrl(): Promise<string | null> {
+/**
+ * A fresh PostgreSQL database per test app (dropped again on close), so test files never see each
+ * other's rows. A database, not a schema: Kysely's migrator looks for its migration tables in every
+ * schema of the database, so a second schema would find the first one's tables and skip creating its own.
+ */
+async function testDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) return null;
-  const schema = `t_${process.pid}_${Date.now()}_${schemaCounter++}`;
-  const client = new pg.Client({ connectionString: base });
-  await client.connect();
-  await client.query(`CREATE SCHEMA ${schema}`);
-  await client.end();
+  const name = `fankurve_t_${process.pid}_${Date.now()}_${databaseCounter++}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: base });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
   const url = new URL(base);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return url.toString();
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 export const isPostgres = (): boolean => Boolean(process.env.TEST_DATABASE_URL);
+
+/** Number of rows in a table (all rows, tombstones included unless `liveOnly`), read straight from the database. */
+export async function countRows(
+  t: TestApp,
+  table: 'users' | 'events' | 'attendees' | 'settings',
+  options: { liveOnly?: boolean } = {},
+): Promise<number> {
+  const db = t.runtime.deps.store.db;
+  let query = db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n'));
+  if (options.liveOnly && table !== 'settings') query = query.where('deleted' as never, '=', 0 as never);
+  const row = await query.executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Creates an event through the API (as the given user) and returns its REST shape. */
+export async function createEventVia(
+  t: TestApp,
+  token: string,
+  fields: Record<string, unknown> = {},
+): Promise<{ id: string; [key: string]: any }> {
+  const res = await t.call('POST', '/api/events', {
+    token,
+    body: { title: 'Test match (H)', date: '2030-03-01 15:30', location: 'Stadion An der Alten Försterei', ...fields },
+  });
+  if (res.status !== 201) throw new Error(`create event: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.event;
+}

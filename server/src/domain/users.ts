@@ -184,6 +184,8 @@ export async function deleteUser(store: Store, actor: Actor, id: string): Promis
 export async function updateUser(store: Store, actor: Actor, id: string, input: UpdateUserInput): Promise<PublicUser> {
   const ownLanguageOnly = input.username === undefined && input.email === undefined && input.scope === undefined;
   if (!isAdmin(actor) && (id !== actor.id || !ownLanguageOnly)) throw id === actor.id ? forbidden() : forbidden('adminRequired');
+  // An admin cannot demote themselves (as they cannot delete themselves), so the club never ends up without an admin.
+  if (id === actor.id && input.scope !== undefined && input.scope !== actor.scope) throw forbidden();
   return write(store, async (w) => {
     const user = await requireTarget(w, id);
     await assertNamesFree(w.db, input.username, input.email, id);

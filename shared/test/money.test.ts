@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { centsToEuros, eurosToCents, formatMoney } from '../src/money.js';
+
+/** Intl puts a no-break space before the euro sign in German; compare with plain spaces. */
+const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
+
+describe('eurosToCents / centsToEuros', () => {
+  it('rounds float euros to whole cents', () => {
+    expect(eurosToCents(19.99)).toBe(1999);
+    expect(eurosToCents(0.1 + 0.2)).toBe(30);
+    expect(eurosToCents(25.5)).toBe(2550);
+    expect(eurosToCents(1.1)).toBe(110);
+    expect(eurosToCents(4.35)).toBe(435);
+    expect(eurosToCents(0)).toBe(0);
+    expect(eurosToCents(100000)).toBe(10_000_000);
+  });
+
+  it('round-trips two-decimal amounts', () => {
+    for (const euros of [0.01, 0.05, 1.15, 9.99, 19.99, 25.5, 33.33, 1234.56]) {
+      expect(centsToEuros(eurosToCents(euros))).toBe(euros);
+    }
+    expect(centsToEuros(2550)).toBe(25.5);
+  });
+});
+
+describe('formatMoney', () => {
+  it('formats German like 25,50 € (also the default)', () => {
+    expect(plain(formatMoney(2550, 'de'))).toBe('25,50 €');
+    expect(plain(formatMoney(2550))).toBe('25,50 €');
+    expect(plain(formatMoney(0, 'de'))).toBe('0,00 €');
+    expect(plain(formatMoney(123456, 'de'))).toBe('1.234,56 €');
+  });
+
+  it('formats English like €25.50', () => {
+    expect(formatMoney(2550, 'en')).toBe('€25.50');
+    expect(formatMoney(123456, 'en')).toBe('€1,234.56');
+    expect(formatMoney(1999, 'en')).toBe('€19.99');
+  });
+
+  it('falls back to German for an unknown language', () => {
+    expect(plain(formatMoney(500, 'fr'))).toBe('5,00 €');
+  });
+});
