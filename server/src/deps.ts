@@ -25,7 +25,7 @@ export interface Runtime {
 /** Opens the database, runs migrations, creates the first admin: everything createApp needs. */
 export async function prepareRuntime(config: Config): Promise<Runtime> {
   const connection = openConnection(config);
-  await migrateToLatest(connection.db);
+  await migrateToLatest(connection.db, connection.dialect);
   const store: Store = { db: connection.db, dialect: connection.dialect, changes: new ChangeFeed() };
   const admin = await ensureBootstrapAdmin(store, { username: config.adminUsername, password: config.adminPassword });
   const jwtSecret = loadOrCreateSecret(config.dataDir, 'jwt-secret', config.jwtSecret, randomSecret);

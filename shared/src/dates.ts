@@ -1,4 +1,4 @@
-import { AWAY_SUFFIX, HOME_SUFFIX, TIME_STEP_MINUTES } from './constants.js';
+import { AWAY_SUFFIX, DEFAULT_EVENT_TIME, HOME_SUFFIX, TIME_STEP_MINUTES } from './constants.js';
 
 /** Event dates are the club's wall-clock time as `YYYY-MM-DD HH:MM:SS` (SPEC 5). */
 const EVENT_DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
@@ -7,13 +7,15 @@ const pad = (n: number): string => String(n).padStart(2, '0');
 
 /**
  * Accepts `YYYY-MM-DD HH:MM[:SS]` or ISO 8601 (`2025-03-01T15:30`) and returns the stored form with
- * minutes rounded to the nearest 15, or null when the text is no valid date. A time zone suffix is
- * ignored: the wall-clock time as written is the club's local time.
+ * minutes rounded to the nearest 15, or null when the text is no valid date. A date without a time
+ * gets the default kick-off (15:00). A time zone suffix is ignored: the wall-clock time as written is
+ * the club's local time.
  */
 export function normaliseEventDate(input: string): string | null {
   const match = EVENT_DATE_PATTERN.exec(input.trim());
   if (!match) return null;
-  const [, y, mo, d, h = '0', mi = '0'] = match;
+  const [defaultHour, defaultMinute] = DEFAULT_EVENT_TIME.split(':');
+  const [, y, mo, d, h = defaultHour, mi = defaultMinute] = match;
   const year = Number(y);
   const month = Number(mo);
   const day = Number(d);

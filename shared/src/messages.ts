@@ -17,6 +17,7 @@ export const MESSAGES = {
   invalidInput: 'Invalid input',
   malformedJson: 'Malformed JSON in request body',
   bodyTooLarge: 'Request body too large',
+  unsupportedMediaType: 'The request body must be JSON',
   tooManyLoginAttempts: 'Too many failed sign-in attempts. Please try again in 15 minutes.',
   invalidCredentials: 'Invalid username or password',
   accountPending: 'Your registration is waiting for approval by an admin',

@@ -39,7 +39,7 @@ describe('normaliseEventDate', () => {
   });
 
   it('takes a date without time as midnight', () => {
-    expect(normaliseEventDate('2025-03-01')).toBe('2025-03-01 00:00:00');
+    expect(normaliseEventDate('2025-03-01')).toBe('2025-03-01 15:00:00');
   });
 
   it.each([

@@ -1,4 +1,5 @@
-import { Migrator, type Kysely, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import type { Dialect } from './connection.js';
 import * as initial from './migrations/001_initial.js';
 
 /** A static import map (no folder scan), so bundling or moving files cannot lose a migration. */
@@ -14,9 +15,13 @@ function inTransaction(migration: Migration): Migration {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists
-export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  // On PostgreSQL Kysely would look for its migration tables in every schema; keep them in ours.
+  const schema =
+    dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
   const migrator = new Migrator({
     db,
+    ...(schema ? { migrationTableSchema: schema } : {}),
     provider: {
       getMigrations: async () =>
         Object.fromEntries(Object.entries(MIGRATIONS).map(([name, migration]) => [name, inTransaction(migration)])),

@@ -80,6 +80,8 @@ export async function setOwnAttendance(
     has_ticket: toInt(answer.has_ticket),
     needs_transport: toInt(answer.needs_transport),
     ...requestFields(w.now, existing, change),
+    // A seat that is needed again is outstanding until an admin reserves it.
+    ...(existing && answer.needs_transport && existing.transfer_status === null ? { transfer_status: 'outstanding' as const } : {}),
     updated_at: w.now,
     seq: await w.nextSeq('attendees'),
   };

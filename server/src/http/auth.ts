@@ -17,12 +17,12 @@ import { clientIp, requireActor } from './session.js';
 const tag = 'Auth';
 
 export function authRoutes(app: Api, deps: AppDeps): void {
-  app.openapi(apiRoute({ method: 'post', path: '/api/auth/register', tag, summary: 'Register (pending until approved)', body: registerInput }), async (c) => {
+  app.openapi(apiRoute({ method: 'post', path: '/api/auth/register', tag, summary: 'Register (pending until approved)', body: registerInput, access: 'public' }), async (c) => {
     const user = await register(deps.store, c.req.valid('json'));
     return c.json({ success: true, requiresApproval: true, message: MESSAGES.registrationPending, user }, 201);
   });
 
-  app.openapi(apiRoute({ method: 'post', path: '/api/auth/login', tag, summary: 'Sign in', body: loginInput }), async (c) => {
+  app.openapi(apiRoute({ method: 'post', path: '/api/auth/login', tag, summary: 'Sign in', body: loginInput, access: 'public' }), async (c) => {
     const input = c.req.valid('json');
     const ip = clientIp(c);
     if (deps.throttle.isBlocked(input.username, ip)) throw new DomainError('tooManyLoginAttempts', 429);
@@ -37,13 +37,13 @@ export function authRoutes(app: Api, deps: AppDeps): void {
     }
   });
 
-  app.openapi(apiRoute({ method: 'get', path: '/api/auth/profile', tag, summary: 'The signed-in user' }), async (c) => {
+  app.openapi(apiRoute({ method: 'get', path: '/api/auth/profile', tag, summary: 'The signed-in user', access: 'password-change' }), async (c) => {
     requireActor(c, { allowPasswordChangePending: true });
     return c.json({ success: true, user: toPublicUser(c.get('user')!) }, 200);
   });
 
   app.openapi(
-    apiRoute({ method: 'post', path: '/api/auth/change-password', tag, summary: 'Change own password', body: changePasswordInput }),
+    apiRoute({ method: 'post', path: '/api/auth/change-password', tag, summary: 'Change own password', body: changePasswordInput, access: 'password-change' }),
     async (c) => {
       const actor = requireActor(c, { allowPasswordChangePending: true });
       const user = await changePassword(deps.store, actor, c.req.valid('json'));

@@ -25,6 +25,7 @@ export function handleError(error: Error, c: Context) {
   if (error instanceof HTTPException) {
     const status = error.status as ContentfulStatusCode;
     if (status === 413) return failure(c, 413, 'bodyTooLarge');
+    if (status === 415) return failure(c, 415, 'unsupportedMediaType');
     if (status === 400 && /JSON/i.test(error.message)) return failure(c, 400, 'malformedJson');
     return failure(c, status, error.message || 'invalidInput');
   }

@@ -1,6 +1,26 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from './context.js';
+import { requireActor } from './session.js';
 
 type Method = 'get' | 'post' | 'put' | 'delete';
+
+/**
+ * Who may call a route: anyone, a signed-in user, or a signed-in user who still has to change the
+ * password. The check runs as route middleware, before the body is validated, so an anonymous
+ * caller gets 401 and not a remark about the body.
+ */
+export type Access = 'public' | 'signed-in' | 'password-change';
+
+function accessGuard(access: Access): MiddlewareHandler<AppEnv>[] {
+  if (access === 'public') return [];
+  return [
+    async (c, next) => {
+      requireActor(c, { allowPasswordChangePending: access === 'password-change' });
+      await next();
+    },
+  ];
+}
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 
@@ -12,13 +32,16 @@ export function apiRoute<Body extends z.ZodType | undefined = undefined, Params 
   summary: string;
   body?: Body;
   params?: Params;
+  access?: Access;
 }) {
+  const access = options.access ?? 'signed-in';
   return createRoute({
     method: options.method,
     path: options.path,
     tags: [options.tag],
     summary: options.summary,
-    security: [{ bearer: [] }],
+    security: access === 'public' ? [] : [{ bearer: [] }],
+    middleware: accessGuard(access),
     request: {
       ...(options.params ? { params: options.params } : {}),
       ...(options.body ? { body: { content: { 'application/json': { schema: options.body } }, required: true } } : {}),
