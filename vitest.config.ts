@@ -14,7 +14,9 @@ export default defineConfig({
     pool: 'forks',
     projects: [
       { extends: true, test: { name: 'sqlite', include: ALL, env: { TEST_DATABASE_URL: '' } } },
-      ...(postgresUrl ? [{ extends: true, test: { name: 'postgres', include: DATABASE_TESTS, env: { TEST_DATABASE_URL: postgresUrl } } }] : []),
+      ...(postgresUrl
+        ? [{ extends: true, test: { name: 'postgres', include: DATABASE_TESTS, env: { TEST_DATABASE_URL: postgresUrl } } }]
+        : []),
     ],
   },
 });

@@ -20,7 +20,11 @@ export class TestClient {
   ) {}
 
   static async connect(baseUrl: string, token: string, holder: { client?: TestClient } = {}): Promise<TestClient> {
-    const db = await createFankurveDatabase({ name: `client${process.pid}x${clientCounter++}`, devMode: true, multiInstance: false });
+    const db = await createFankurveDatabase({
+      name: `client${process.pid}x${clientCounter++}`,
+      devMode: true,
+      multiInstance: false,
+    });
     const outbox = new Outbox(null);
     const guardedFetch: typeof fetch = (input, init) =>
       holder.client?.offline ? Promise.reject(new TypeError('fetch failed (offline)')) : fetch(input, init);

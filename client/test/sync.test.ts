@@ -25,7 +25,8 @@ describe('sync: RxDB clients against the real server', () => {
     expect(res.status).toBe(201);
     return res.body.event.id as string;
   };
-  const serverAttendees = async (eventId: string) => (await t.call('GET', `/api/events/${eventId}`, { token: admin })).body.attendees as any[];
+  const serverAttendees = async (eventId: string) =>
+    (await t.call('GET', `/api/events/${eventId}`, { token: admin })).body.attendees as any[];
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -78,10 +79,16 @@ describe('sync: RxDB clients against the real server', () => {
         ['anna', 'going'],
         ['ben', 'maybe'],
       ]);
-      expect(rows.find((r) => r.username === 'anna')).toMatchObject({ needs_ticket: true, has_ticket: false, needs_transport: true });
+      expect(rows.find((r) => r.username === 'anna')).toMatchObject({
+        needs_ticket: true,
+        has_ticket: false,
+        needs_transport: true,
+      });
     });
     for (const client of [annaPhone, benPhone, adminLaptop]) {
-      await eventually(async () => expect((await client.attendees(bochum)).map((a) => a.status).sort()).toEqual(['going', 'maybe']));
+      await eventually(async () =>
+        expect((await client.attendees(bochum)).map((a) => a.status).sort()).toEqual(['going', 'maybe']),
+      );
     }
     await eventually(() => expect(annaPhone.outbox.size).toBe(0));
   });
@@ -91,7 +98,10 @@ describe('sync: RxDB clients against the real server', () => {
     await updateOwnAnswer(annaPhone.db, annaPhone.outbox, bochum, anna.id, { needs_transport: false });
     await setOwnAttendance(annaPhone.db, annaPhone.outbox, bochum, anna.id, 'maybe');
 
-    const bought = await t.call('PUT', `/api/tickets/event/${bochum}/user/${anna.id}/status`, { token: admin, body: { bought: true, price: 25.5 } });
+    const bought = await t.call('PUT', `/api/tickets/event/${bochum}/user/${anna.id}/status`, {
+      token: admin,
+      body: { bought: true, price: 25.5 },
+    });
     expect(bought.status).toBe(200);
     await eventually(async () => {
       const row = (await adminLaptop.attendees(bochum)).find((a) => a.user_id === anna.id);
@@ -105,7 +115,9 @@ describe('sync: RxDB clients against the real server', () => {
       expect(row).toMatchObject({ status: 'maybe', needs_transport: false, bought: true, price: 25.5 });
     });
     for (const client of [annaPhone, benPhone, adminLaptop]) {
-      await eventually(async () => expect((await client.attendees(bochum)).find((a) => a.user_id === anna.id)).toMatchObject(expected));
+      await eventually(async () =>
+        expect((await client.attendees(bochum)).find((a) => a.user_id === anna.id)).toMatchObject(expected),
+      );
     }
   });
 
@@ -152,9 +164,14 @@ describe('sync: RxDB clients against the real server', () => {
 
   it('converges: every device holds exactly the server state', async () => {
     const server = await Promise.all([bochum, koeln].map(serverAttendees));
-    const serverState = server.flat().map((r) => `${r.id}:${r.status}:${r.bought}`).sort();
+    const serverState = server
+      .flat()
+      .map((r) => `${r.id}:${r.status}:${r.bought}`)
+      .sort();
     for (const client of [annaPhone, benPhone, adminLaptop]) {
-      await eventually(async () => expect((await client.attendees()).map((a) => `${a.id}:${a.status}:${a.bought}`).sort()).toEqual(serverState));
+      await eventually(async () =>
+        expect((await client.attendees()).map((a) => `${a.id}:${a.status}:${a.bought}`).sort()).toEqual(serverState),
+      );
     }
   });
 
@@ -162,6 +179,8 @@ describe('sync: RxDB clients against the real server', () => {
     const removed = await t.call('DELETE', `/api/auth/users/${ben.id}`, { token: admin });
     expect(removed.status).toBe(200);
     await eventually(() => expect(benPhone.unauthorized).toBeGreaterThan(0));
-    await eventually(async () => expect((await annaPhone.db.members.find().exec()).map((m) => m.username).sort()).toEqual(['admin', 'anna']));
+    await eventually(async () =>
+      expect((await annaPhone.db.members.find().exec()).map((m) => m.username).sort()).toEqual(['admin', 'anna']),
+    );
   });
 });

@@ -29,6 +29,12 @@ export async function prepareRuntime(config: Config): Promise<Runtime> {
   const store: Store = { db: connection.db, dialect: connection.dialect, changes: new ChangeFeed() };
   const admin = await ensureBootstrapAdmin(store, { username: config.adminUsername, password: config.adminPassword });
   const jwtSecret = loadOrCreateSecret(config.dataDir, 'jwt-secret', config.jwtSecret, randomSecret);
-  const deps: AppDeps = { config, store, tokens: new TokenService(jwtSecret), throttle: new LoginThrottle(), version: readVersion() };
+  const deps: AppDeps = {
+    config,
+    store,
+    tokens: new TokenService(jwtSecret),
+    throttle: new LoginThrottle(),
+    version: readVersion(),
+  };
   return { deps, connection, bootstrapPassword: admin.password };
 }

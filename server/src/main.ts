@@ -16,7 +16,9 @@ if (runtime.bootstrapPassword) {
 
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   const database = runtime.connection.dialect === 'sqlite' ? `SQLite in ${config.dataDir}` : 'PostgreSQL';
-  console.log(`Fankurve ${runtime.deps.version} on http://${info.address === '127.0.0.1' ? 'localhost' : info.address}:${info.port} (${database})`);
+  console.log(
+    `Fankurve ${runtime.deps.version} on http://${info.address === '127.0.0.1' ? 'localhost' : info.address}:${info.port} (${database})`,
+  );
 });
 
 let stopping = false;

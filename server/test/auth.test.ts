@@ -378,6 +378,7 @@ describe('public meta routes', () => {
         site_title: 'Fankurve',
         theme_color: '#00397D',
         logo_filename: null,
+        time_zone: 'Europe/Berlin',
       },
     });
   });

@@ -23,14 +23,21 @@ describe('access is checked before input', () => {
 
   it('answers 415 with a message when the body is not JSON', async () => {
     const admin = await t.adminToken();
-    const res = await t.call('POST', '/api/events', { token: admin, raw: 'title=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await t.call('POST', '/api/events', {
+      token: admin,
+      raw: 'title=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(415);
     expect(res.body).toEqual({ success: false, message: 'The request body must be JSON', code: 'unsupportedMediaType' });
   });
 
   it('gives a date without a time the default kick-off, 15:00', async () => {
     const admin = await t.adminToken();
-    const res = await t.call('POST', '/api/events', { token: admin, body: { title: 'Bremen (A)', date: '2027-05-01', location: 'Bremen' } });
+    const res = await t.call('POST', '/api/events', {
+      token: admin,
+      body: { title: 'Bremen (A)', date: '2027-05-01', location: 'Bremen' },
+    });
     expect(res.body.event.date).toBe('2027-05-01 15:00:00');
   });
 });

@@ -10,7 +10,10 @@ describe('app smoke', () => {
 
   it('signs in the bootstrap admin and creates an event that a member answers', async () => {
     const admin = await t.adminToken();
-    const ev = await t.call('POST', '/api/events', { token: admin, body: { title: 'Bochum (A)', date: '2026-12-05T15:20', location: 'Bochum' } });
+    const ev = await t.call('POST', '/api/events', {
+      token: admin,
+      body: { title: 'Bochum (A)', date: '2026-12-05T15:20', location: 'Bochum' },
+    });
     expect(ev.status).toBe(201);
     expect(ev.body.event.date).toBe('2026-12-05 15:15:00');
     const m = await t.member('fan1');

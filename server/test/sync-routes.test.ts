@@ -49,7 +49,10 @@ describe('sync routes', () => {
     admin = await t.adminToken();
     member = await t.member('mia');
     other = await t.member('otto');
-    const created = await t.call('POST', '/api/events', { token: admin, body: { title: 'Mainz (A)', date: '2027-04-10 15:30', location: 'Mainz' } });
+    const created = await t.call('POST', '/api/events', {
+      token: admin,
+      body: { title: 'Mainz (A)', date: '2027-04-10 15:30', location: 'Mainz' },
+    });
     eventId = created.body.event.id;
   });
   afterAll(() => t.close());
@@ -80,7 +83,9 @@ describe('sync routes', () => {
     expect((await pull('attendees', member.token, { checkpoint: null, limit: 100000 })).status).toBe(400);
     expect((await push('attendees', member.token, { not: 'an array' })).status).toBe(400);
     expect((await push('attendees', member.token, [{ newDocumentState: { noId: true } }])).status).toBe(400);
-    const bad = await push('attendees', member.token, [{ assumedMasterState: null, newDocumentState: attendeeDoc(member.id, { status: 'sometimes' }) }]);
+    const bad = await push('attendees', member.token, [
+      { assumedMasterState: null, newDocumentState: attendeeDoc(member.id, { status: 'sometimes' }) },
+    ]);
     expect(bad.status).toBe(200);
     expect(bad.body[0]._deleted).toBe(true);
     expect((await t.call('GET', `/api/events/${eventId}`, { token: admin })).body.attendees).toHaveLength(0);
@@ -130,7 +135,11 @@ describe('sync routes', () => {
     const ajv = new Ajv({ strict: false });
     for (const token of [member.token, admin]) {
       for (const name of Object.keys(SYNC_SCHEMAS) as SyncCollectionName[]) {
-        const validate = ajv.compile({ ...SYNC_SCHEMAS[name], additionalProperties: false, properties: { ...SYNC_SCHEMAS[name].properties, _deleted: { type: 'boolean' } } });
+        const validate = ajv.compile({
+          ...SYNC_SCHEMAS[name],
+          additionalProperties: false,
+          properties: { ...SYNC_SCHEMAS[name].properties, _deleted: { type: 'boolean' } },
+        });
         const res = await pull(name, token);
         expect(res.status).toBe(200);
         for (const doc of res.body.documents) {

@@ -36,7 +36,8 @@ export async function createFankurveDatabase(options: {
     pluginsAdded = true;
   }
   let storage = getRxStorageDexie();
-  if (options.devMode) {
+  // The DEV check lets the production build drop dev-mode and the validator entirely.
+  if (import.meta.env.DEV && options.devMode) {
     const [{ RxDBDevModePlugin, disableWarnings }, { wrappedValidateAjvStorage }] = await Promise.all([
       import('rxdb/plugins/dev-mode'),
       import('rxdb/plugins/validate-ajv'),

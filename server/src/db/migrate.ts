@@ -18,7 +18,9 @@ function inTransaction(migration: Migration): Migration {
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {
   // On PostgreSQL Kysely would look for its migration tables in every schema; keep them in ours.
   const schema =
-    dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+    dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
   const migrator = new Migrator({
     db,
     ...(schema ? { migrationTableSchema: schema } : {}),

@@ -1,9 +1,4 @@
-import {
-  mergeAttendanceAnswer,
-  newId,
-  type AttendanceStatus,
-  type MemberAttendanceFields,
-} from '@fankurve/shared';
+import { mergeAttendanceAnswer, newId, type AttendanceStatus, type MemberAttendanceFields } from '@fankurve/shared';
 import type { Kysely } from 'kysely';
 import type { AttendeeRow, Database } from '../db/schema.js';
 import { toBool, toInt, type WriteContext } from '../db/store.js';
@@ -68,7 +63,11 @@ export async function setOwnAttendance(
   if (!existing && (await hasUnpaidDebts(w.db, actor.id))) throw new DomainError('unpaidDebts', 403);
   const merged = mergeAttendanceAnswer(
     existing
-      ? { needs_ticket: toBool(existing.needs_ticket), has_ticket: toBool(existing.has_ticket), needs_transport: toBool(existing.needs_transport) }
+      ? {
+          needs_ticket: toBool(existing.needs_ticket),
+          has_ticket: toBool(existing.has_ticket),
+          needs_transport: toBool(existing.needs_transport),
+        }
       : null,
     change,
   );
@@ -81,7 +80,9 @@ export async function setOwnAttendance(
     needs_transport: toInt(answer.needs_transport),
     ...requestFields(w.now, existing, change),
     // A seat that is needed again is outstanding until an admin reserves it.
-    ...(existing && answer.needs_transport && existing.transfer_status === null ? { transfer_status: 'outstanding' as const } : {}),
+    ...(existing && answer.needs_transport && existing.transfer_status === null
+      ? { transfer_status: 'outstanding' as const }
+      : {}),
     updated_at: w.now,
     seq: await w.nextSeq('attendees'),
   };
@@ -130,7 +131,11 @@ export async function setOwnAttendance(
 function requestFields(now: string, existing: AttendeeRow | undefined, change: OwnAttendanceChange) {
   const fields: Partial<AttendeeRow> = {};
   if (!existing || !toBool(existing.bought)) return fields;
-  if (change.paid_requested !== undefined && !toBool(existing.paid) && change.paid_requested !== toBool(existing.paid_requested)) {
+  if (
+    change.paid_requested !== undefined &&
+    !toBool(existing.paid) &&
+    change.paid_requested !== toBool(existing.paid_requested)
+  ) {
     fields.paid_requested = toInt(change.paid_requested);
     fields.paid_requested_at = change.paid_requested ? now : null;
   }

@@ -18,7 +18,12 @@ export async function updateTicketStatus(
   requireAdmin(actor);
   if (!attendee || attendee.deleted) throw notFound('attendanceNotFound');
   if (input.paid_by && input.paid_by !== CLUB_CASH_DESK) {
-    const payer = await w.db.selectFrom('users').select('id').where('id', '=', input.paid_by).where('deleted', '=', 0).executeTakeFirst();
+    const payer = await w.db
+      .selectFrom('users')
+      .select('id')
+      .where('id', '=', input.paid_by)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
     if (!payer) throw badInput('invalidInput');
   }
   const fields: Partial<AttendeeRow> = {};

@@ -115,7 +115,12 @@ export async function changePassword(store: Store, actor: Actor, input: ChangePa
   if (!(await verifyPassword(user.password_hash, input.currentPassword))) throw badInput('currentPasswordWrong');
   const passwordHash = await hashPassword(input.newPassword);
   return write(store, async (w) => {
-    const fields = { password_hash: passwordHash, must_change_password: 0, token_version: user.token_version + 1, updated_at: w.now };
+    const fields = {
+      password_hash: passwordHash,
+      must_change_password: 0,
+      token_version: user.token_version + 1,
+      updated_at: w.now,
+    };
     await w.db.updateTable('users').set(fields).where('id', '=', user.id).execute();
     return { ...user, ...fields };
   });
@@ -203,7 +208,12 @@ export async function ensureBootstrapAdmin(
   store: Store,
   options: { username: string; password: string | null },
 ): Promise<{ created: boolean; password: string | null }> {
-  const anyAdmin = await store.db.selectFrom('users').select('id').where('scope', '=', 'admin').where('deleted', '=', 0).executeTakeFirst();
+  const anyAdmin = await store.db
+    .selectFrom('users')
+    .select('id')
+    .where('scope', '=', 'admin')
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
   if (anyAdmin) return { created: false, password: null };
   const password = options.password ?? randomPassword();
   const passwordHash = await hashPassword(password);

@@ -36,7 +36,14 @@ export function toRestAttendee(row: AttendeeRow & { username?: string | null; br
 
 export function attendanceRoutes(app: Api, deps: AppDeps): void {
   app.openapi(
-    apiRoute({ method: 'post', path: '/api/attendance/{eventId}', tag, summary: 'Set or change own attendance', params: eventParams, body: setAttendanceInput }),
+    apiRoute({
+      method: 'post',
+      path: '/api/attendance/{eventId}',
+      tag,
+      summary: 'Set or change own attendance',
+      params: eventParams,
+      body: setAttendanceInput,
+    }),
     async (c) => {
       const actor = requireActor(c);
       const row = await write(deps.store, (w) => setOwnAttendance(w, actor, c.req.valid('param').eventId, c.req.valid('json')));
@@ -45,7 +52,13 @@ export function attendanceRoutes(app: Api, deps: AppDeps): void {
   );
 
   app.openapi(
-    apiRoute({ method: 'delete', path: '/api/attendance/{eventId}', tag, summary: 'Remove own attendance (not going)', params: eventParams }),
+    apiRoute({
+      method: 'delete',
+      path: '/api/attendance/{eventId}',
+      tag,
+      summary: 'Remove own attendance (not going)',
+      params: eventParams,
+    }),
     async (c) => {
       const actor = requireActor(c);
       await write(deps.store, (w) => removeOwnAttendance(w, actor, c.req.valid('param').eventId));
@@ -55,6 +68,17 @@ export function attendanceRoutes(app: Api, deps: AppDeps): void {
 
   app.openapi(apiRoute({ method: 'get', path: '/api/attendance/my', tag, summary: 'Own attendances' }), async (c) => {
     const rows = await listOwnAttendance(deps.store.db, requireActor(c));
-    return c.json({ success: true, attendance: rows.map((row) => ({ ...toRestAttendee(row), event_title: row.event_title, event_date: row.event_date, event_location: row.event_location })) }, 200);
+    return c.json(
+      {
+        success: true,
+        attendance: rows.map((row) => ({
+          ...toRestAttendee(row),
+          event_title: row.event_title,
+          event_date: row.event_date,
+          event_location: row.event_location,
+        })),
+      },
+      200,
+    );
   });
 }

@@ -17,33 +17,56 @@ import { clientIp, requireActor } from './session.js';
 const tag = 'Auth';
 
 export function authRoutes(app: Api, deps: AppDeps): void {
-  app.openapi(apiRoute({ method: 'post', path: '/api/auth/register', tag, summary: 'Register (pending until approved)', body: registerInput, access: 'public' }), async (c) => {
-    const user = await register(deps.store, c.req.valid('json'));
-    return c.json({ success: true, requiresApproval: true, message: MESSAGES.registrationPending, user }, 201);
-  });
-
-  app.openapi(apiRoute({ method: 'post', path: '/api/auth/login', tag, summary: 'Sign in', body: loginInput, access: 'public' }), async (c) => {
-    const input = c.req.valid('json');
-    const ip = clientIp(c);
-    if (deps.throttle.isBlocked(input.username, ip)) throw new DomainError('tooManyLoginAttempts', 429);
-    try {
-      const user = await authenticate(deps.store, input);
-      deps.throttle.reset(input.username, ip);
-      const token = await deps.tokens.sign(user.id, user.token_version);
-      return c.json({ success: true, token, user: toPublicUser(user) }, 200);
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'invalidCredentials') deps.throttle.recordFailure(input.username, ip);
-      throw error;
-    }
-  });
-
-  app.openapi(apiRoute({ method: 'get', path: '/api/auth/profile', tag, summary: 'The signed-in user', access: 'password-change' }), async (c) => {
-    requireActor(c, { allowPasswordChangePending: true });
-    return c.json({ success: true, user: toPublicUser(c.get('user')!) }, 200);
-  });
+  app.openapi(
+    apiRoute({
+      method: 'post',
+      path: '/api/auth/register',
+      tag,
+      summary: 'Register (pending until approved)',
+      body: registerInput,
+      access: 'public',
+    }),
+    async (c) => {
+      const user = await register(deps.store, c.req.valid('json'));
+      return c.json({ success: true, requiresApproval: true, message: MESSAGES.registrationPending, user }, 201);
+    },
+  );
 
   app.openapi(
-    apiRoute({ method: 'post', path: '/api/auth/change-password', tag, summary: 'Change own password', body: changePasswordInput, access: 'password-change' }),
+    apiRoute({ method: 'post', path: '/api/auth/login', tag, summary: 'Sign in', body: loginInput, access: 'public' }),
+    async (c) => {
+      const input = c.req.valid('json');
+      const ip = clientIp(c);
+      if (deps.throttle.isBlocked(input.username, ip)) throw new DomainError('tooManyLoginAttempts', 429);
+      try {
+        const user = await authenticate(deps.store, input);
+        deps.throttle.reset(input.username, ip);
+        const token = await deps.tokens.sign(user.id, user.token_version);
+        return c.json({ success: true, token, user: toPublicUser(user) }, 200);
+      } catch (error) {
+        if (error instanceof DomainError && error.code === 'invalidCredentials') deps.throttle.recordFailure(input.username, ip);
+        throw error;
+      }
+    },
+  );
+
+  app.openapi(
+    apiRoute({ method: 'get', path: '/api/auth/profile', tag, summary: 'The signed-in user', access: 'password-change' }),
+    async (c) => {
+      requireActor(c, { allowPasswordChangePending: true });
+      return c.json({ success: true, user: toPublicUser(c.get('user')!) }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'post',
+      path: '/api/auth/change-password',
+      tag,
+      summary: 'Change own password',
+      body: changePasswordInput,
+      access: 'password-change',
+    }),
     async (c) => {
       const actor = requireActor(c, { allowPasswordChangePending: true });
       const user = await changePassword(deps.store, actor, c.req.valid('json'));
@@ -53,13 +76,22 @@ export function authRoutes(app: Api, deps: AppDeps): void {
     },
   );
 
-  app.openapi(apiRoute({ method: 'get', path: '/api/auth/users/pending', tag, summary: 'Pending registrations (admin)' }), async (c) => {
-    const users = await listPendingUsers(deps.store, requireActor(c));
-    return c.json({ success: true, users }, 200);
-  });
+  app.openapi(
+    apiRoute({ method: 'get', path: '/api/auth/users/pending', tag, summary: 'Pending registrations (admin)' }),
+    async (c) => {
+      const users = await listPendingUsers(deps.store, requireActor(c));
+      return c.json({ success: true, users }, 200);
+    },
+  );
 
   app.openapi(
-    apiRoute({ method: 'put', path: '/api/auth/users/{id}/approve', tag, summary: 'Approve a registration (admin)', params: idParams }),
+    apiRoute({
+      method: 'put',
+      path: '/api/auth/users/{id}/approve',
+      tag,
+      summary: 'Approve a registration (admin)',
+      params: idParams,
+    }),
     async (c) => {
       const user = await approveUser(deps.store, requireActor(c), c.req.valid('param').id);
       return c.json({ success: true, message: MESSAGES.userApproved, user }, 200);
@@ -67,7 +99,13 @@ export function authRoutes(app: Api, deps: AppDeps): void {
   );
 
   app.openapi(
-    apiRoute({ method: 'delete', path: '/api/auth/users/{id}', tag, summary: 'Decline a registration or delete a user (admin)', params: idParams }),
+    apiRoute({
+      method: 'delete',
+      path: '/api/auth/users/{id}',
+      tag,
+      summary: 'Decline a registration or delete a user (admin)',
+      params: idParams,
+    }),
     async (c) => {
       await deleteUser(deps.store, requireActor(c), c.req.valid('param').id);
       return c.json({ success: true, message: MESSAGES.userDeleted }, 200);
@@ -75,7 +113,14 @@ export function authRoutes(app: Api, deps: AppDeps): void {
   );
 
   app.openapi(
-    apiRoute({ method: 'put', path: '/api/auth/users/{id}', tag, summary: 'Update a user (own language; admin: all fields)', params: idParams, body: updateUserInput }),
+    apiRoute({
+      method: 'put',
+      path: '/api/auth/users/{id}',
+      tag,
+      summary: 'Update a user (own language; admin: all fields)',
+      params: idParams,
+      body: updateUserInput,
+    }),
     async (c) => {
       const user = await updateUser(deps.store, requireActor(c), c.req.valid('param').id, c.req.valid('json'));
       return c.json({ success: true, user }, 200);

@@ -9,8 +9,17 @@ export function metaRoutes(app: Api, deps: AppDeps): void {
     c.json({ success: true, version: deps.version }, 200),
   );
 
-  app.openapi(apiRoute({ method: 'get', path: '/api/config', tag, summary: 'Site title, theme colour and logo (public)', access: 'public' }), async (c) => {
-    const config = await getSiteConfig(deps.store.db);
-    return c.json({ success: true, config }, 200);
-  });
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/api/config',
+      tag,
+      summary: 'Site title, theme colour and logo (public)',
+      access: 'public',
+    }),
+    async (c) => {
+      const config = await getSiteConfig(deps.store.db);
+      return c.json({ success: true, config: { ...config, time_zone: deps.config.clubTimeZone } }, 200);
+    },
+  );
 }

@@ -25,15 +25,10 @@ function accessGuard(access: Access): MiddlewareHandler<AppEnv>[] {
 const idParams = z.object({ id: z.string().min(1).max(64) });
 
 /** Declares a documented route: its body schema (JSON), path params and the usual failures. */
-export function apiRoute<Body extends z.ZodType | undefined = undefined, Params extends z.ZodObject | undefined = undefined>(options: {
-  method: Method;
-  path: string;
-  tag: string;
-  summary: string;
-  body?: Body;
-  params?: Params;
-  access?: Access;
-}) {
+export function apiRoute<
+  Body extends z.ZodType | undefined = undefined,
+  Params extends z.ZodObject | undefined = undefined,
+>(options: { method: Method; path: string; tag: string; summary: string; body?: Body; params?: Params; access?: Access }) {
   const access = options.access ?? 'signed-in';
   return createRoute({
     method: options.method,

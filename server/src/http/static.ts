@@ -16,7 +16,7 @@ export function staticRoutes(app: Api, deps: AppDeps): void {
 
   const clientDir = deps.config.clientDir;
   if (!clientDir || !fs.existsSync(path.join(clientDir, 'index.html'))) return;
-  const indexHtml = fs.readFileSync(path.join(clientDir, 'index.html'), 'utf8');
+  const indexFile = path.join(clientDir, 'index.html');
 
   app.use('*', async (c, next) => {
     await next();
@@ -28,9 +28,10 @@ export function staticRoutes(app: Api, deps: AppDeps): void {
     }
   });
   app.get('*', serveStatic({ root: clientDir }));
-  app.get('*', (c) => {
+  app.get('*', async (c) => {
     if (c.req.path.startsWith('/api/') || c.req.path.startsWith('/uploads/')) return failure(c, 404, 'notFound');
     c.header('Cache-Control', 'no-cache');
-    return c.html(indexHtml);
+    // Read on every request: a rebuilt client must never be answered with an index naming deleted assets.
+    return c.html(await fs.promises.readFile(indexFile, 'utf8'));
   });
 }

@@ -6,5 +6,8 @@ import { noticesCollection } from './collections/notices.js';
 
 /** The replicated collections by name; their versions match the RxDB schemas in shared/src/docs. */
 export const SYNC_COLLECTIONS: ReadonlyMap<string, SyncCollection> = new Map(
-  [eventsCollection, attendeesCollection, membersCollection, noticesCollection].map((collection) => [collection.name, collection]),
+  [eventsCollection, attendeesCollection, membersCollection, noticesCollection].map((collection) => [
+    collection.name,
+    collection,
+  ]),
 );

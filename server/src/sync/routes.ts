@@ -22,7 +22,14 @@ function resolveCollection(params: { collection: string; version: number }): Syn
 
 export function syncRoutes(app: Api, deps: AppDeps): void {
   app.openapi(
-    apiRoute({ method: 'post', path: '/api/sync/{collection}/{version}/pull', tag, summary: 'RxDB pull: documents after a checkpoint', params: collectionParams, body: pullBodySchema }),
+    apiRoute({
+      method: 'post',
+      path: '/api/sync/{collection}/{version}/pull',
+      tag,
+      summary: 'RxDB pull: documents after a checkpoint',
+      params: collectionParams,
+      body: pullBodySchema,
+    }),
     async (c) => {
       const actor = requireActor(c);
       const collection = resolveCollection(c.req.valid('param'));
@@ -34,7 +41,14 @@ export function syncRoutes(app: Api, deps: AppDeps): void {
   );
 
   app.openapi(
-    apiRoute({ method: 'post', path: '/api/sync/{collection}/{version}/push', tag, summary: 'RxDB push: returns the conflicting master documents', params: collectionParams, body: pushBodySchema }),
+    apiRoute({
+      method: 'post',
+      path: '/api/sync/{collection}/{version}/push',
+      tag,
+      summary: 'RxDB push: returns the conflicting master documents',
+      params: collectionParams,
+      body: pushBodySchema,
+    }),
     async (c) => {
       const actor = requireActor(c);
       const collection = resolveCollection(c.req.valid('param'));
@@ -46,8 +60,11 @@ export function syncRoutes(app: Api, deps: AppDeps): void {
     },
   );
 
-  app.openapi(apiRoute({ method: 'get', path: '/api/sync/stream', tag, summary: 'Server-sent events naming changed collections' }), (c) => {
-    requireActor(c);
-    return openChangeStream(c, deps, deps.syncHeartbeatMs ?? SYNC_HEARTBEAT_MS);
-  });
+  app.openapi(
+    apiRoute({ method: 'get', path: '/api/sync/stream', tag, summary: 'Server-sent events naming changed collections' }),
+    (c) => {
+      requireActor(c);
+      return openChangeStream(c, deps, deps.syncHeartbeatMs ?? SYNC_HEARTBEAT_MS);
+    },
+  );
 }

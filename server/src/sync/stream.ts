@@ -28,15 +28,17 @@ export function openChangeStream(c: Context<AppEnv>, deps: AppDeps, heartbeatMs:
     };
     let queue = Promise.resolve();
     const send = (task: () => Promise<void>) => {
-      queue = queue.then(async () => {
-        if (closed) return;
-        if (!(await stillValid())) {
-          await stream.writeSSE({ event: 'unauthorized', data: '{}' });
-          close();
-          return;
-        }
-        await task();
-      }).catch(close);
+      queue = queue
+        .then(async () => {
+          if (closed) return;
+          if (!(await stillValid())) {
+            await stream.writeSSE({ event: 'unauthorized', data: '{}' });
+            close();
+            return;
+          }
+          await task();
+        })
+        .catch(close);
     };
 
     const unsubscribe = deps.store.changes.subscribe((collections: ReadonlySet<ChangedCollection>) =>

@@ -57,6 +57,17 @@ export const eventSchema = {
     created_at: { type: 'string' },
     seq: seqField,
   },
-  required: ['id', 'title', 'date', 'location', 'ticket_price_cents', 'season', 'is_updated', 'ticket_prices', 'created_at', 'seq'],
+  required: [
+    'id',
+    'title',
+    'date',
+    'location',
+    'ticket_price_cents',
+    'season',
+    'is_updated',
+    'ticket_prices',
+    'created_at',
+    'seq',
+  ],
   indexes: ['date'],
 } as const;

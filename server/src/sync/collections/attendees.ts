@@ -38,7 +38,8 @@ export function toAttendeeDoc(row: AttendeeRow): SyncDocument {
   return { ...doc, _deleted: toBool(row.deleted) };
 }
 
-const findById = (db: Kysely<Database>, id: string) => db.selectFrom('attendees').selectAll().where('id', '=', id).executeTakeFirst();
+const findById = (db: Kysely<Database>, id: string) =>
+  db.selectFrom('attendees').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** Only the member-owned fields of a pushed document are read; admin-owned fields never come from a push. */
 function memberChange(doc: PushedDocument) {

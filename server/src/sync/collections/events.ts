@@ -1,6 +1,6 @@
 import type { EventDoc } from '@fankurve/shared';
 import { selectEventViews, ticketPricesByStadium, toEventView } from '../../domain/events.js';
-import type { SyncCollection, } from '../collection.js';
+import type { SyncCollection } from '../collection.js';
 import type { SyncDocument } from '../protocol.js';
 
 /** Every event, with stadium name/address and its ticket price options. Pull only: edits go through REST. */
@@ -10,7 +10,10 @@ export const eventsCollection: SyncCollection = {
   async pull(db, _actor, afterSeq, limit) {
     const rows = await selectEventViews(db).where('e.seq', '>', afterSeq).orderBy('e.seq').limit(limit).execute();
     const views = rows.map(toEventView);
-    const prices = await ticketPricesByStadium(db, views.map((view) => view.stadium_id));
+    const prices = await ticketPricesByStadium(
+      db,
+      views.map((view) => view.stadium_id),
+    );
     return views.map((view): SyncDocument => {
       const doc: EventDoc = {
         id: view.id,

@@ -1,0 +1,258 @@
+import { TOKEN_STORAGE_KEY } from '@fankurve/shared/constants';
+import type { MessageCode } from '@fankurve/shared/messages';
+import { useSyncExternalStore } from 'react';
+import { fetchProfile, type Profile, type SignedIn } from '../api/auth.js';
+import type * as DataModule from '../data/index.js';
+import { isApiError, onApiMustChangePassword, onApiUnauthorized, readToken } from '../api/client.js';
+import { applyLanguage, isLanguage, messageText } from '../i18n/index.js';
+import { showToast } from '../ui/toast.js';
+
+/**
+ * The session (SPEC 2 and 4, ARCHITECTURE "Readings"): the token lives in localStorage 'token', the
+ * profile is cached in 'profile'. With a cached profile the app starts signed in at once, also with no
+ * network; the token is dropped only when the server refuses it (401).
+ */
+export type Session =
+  | { status: 'anonymous' }
+  /** A token but no profile yet; `offline` when the profile could not be fetched for want of a network. */
+  | { status: 'loading'; offline: boolean }
+  | { status: 'signedIn'; token: string; user: Profile };
+
+export const PROFILE_STORAGE_KEY = 'profile';
+
+const ANONYMOUS: Session = { status: 'anonymous' };
+const SUCCESS_NOTICES = new Set<string>(['attendanceSaved', 'attendanceRemoved', 'passwordChanged', 'userApproved']);
+
+let state: Session = ANONYMOUS;
+const listeners = new Set<() => void>();
+
+function setState(next: Session): void {
+  state = next;
+  for (const listener of listeners) listener();
+  if (next.status === 'signedIn') void applyLanguage(next.user.language);
+  scheduleSync();
+}
+
+export const getSession = (): Session => state;
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useSession(): Session {
+  return useSyncExternalStore(subscribe, getSession, getSession);
+}
+
+/** The signed-in user; only for components below the sign-in guard. */
+export function useUser(): Profile {
+  const session = useSession();
+  if (session.status !== 'signedIn') throw new Error('useUser outside a signed-in route');
+  return session.user;
+}
+
+// ── Device storage ────────────────────────────────────────────────────────────────────────────────
+
+function isProfile(value: unknown): value is Profile {
+  if (!value || typeof value !== 'object') return false;
+  const p = value as Record<string, unknown>;
+  return (
+    typeof p.id === 'string' &&
+    typeof p.username === 'string' &&
+    (p.scope === 'admin' || p.scope === 'user') &&
+    isLanguage(p.language) &&
+    typeof p.must_change_password === 'boolean'
+  );
+}
+
+function readCachedProfile(): Profile | null {
+  try {
+    const parsed: unknown = JSON.parse(localStorage.getItem(PROFILE_STORAGE_KEY) ?? 'null');
+    return isProfile(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+function store(token: string, user: Profile): void {
+  try {
+    localStorage.setItem(TOKEN_STORAGE_KEY, token);
+    localStorage.setItem(PROFILE_STORAGE_KEY, JSON.stringify(user));
+  } catch {
+    // storage full or blocked: the session lasts for this page
+  }
+}
+
+function dropStored(): void {
+  try {
+    localStorage.removeItem(TOKEN_STORAGE_KEY);
+    localStorage.removeItem(PROFILE_STORAGE_KEY);
+  } catch {
+    // nothing stored
+  }
+}
+
+// ── The data layer (RxDB), loaded lazily so the login page stays small ───────────────────────────
+
+type DataLayer = typeof DataModule;
+let dataLayer: Promise<DataLayer> | null = null;
+
+function loadData(): Promise<DataLayer> {
+  dataLayer ??= import('../data/index.js').then((data) => {
+    data.onUnauthorized(() => void verifySession());
+    data.onNotice((notice) => {
+      const text = messageText(notice.code, notice.message);
+      if (text) showToast(text, SUCCESS_NOTICES.has(notice.code) ? 'success' : 'error');
+    });
+    return data;
+  });
+  dataLayer.catch(() => {
+    dataLayer = null; // e.g. a chunk that failed to load: try again next time
+  });
+  return dataLayer;
+}
+
+/** Starts the data layer's chunk download early (e.g. while the login form is filled in). */
+export function preloadData(): void {
+  void loadData().catch(() => undefined);
+}
+
+/** Replication runs whenever a user is signed in and allowed to use the app (not before a forced password change). */
+let syncKey: string | null = null;
+let syncQueue: Promise<void> = Promise.resolve();
+
+function queue(task: () => Promise<void>): Promise<void> {
+  syncQueue = syncQueue.then(task).catch((error: unknown) => console.error('Sync control failed', error));
+  return syncQueue;
+}
+
+function scheduleSync(restart = false): void {
+  const wanted = state.status === 'signedIn' && !state.user.must_change_password ? state : null;
+  const key = wanted ? `${wanted.token}|${wanted.user.id}|${wanted.user.scope}` : null;
+  if (key === syncKey && !restart) return;
+  const wasRunning = syncKey !== null;
+  syncKey = key;
+  if (!wanted && !wasRunning) return;
+  void queue(async () => {
+    const data = await loadData();
+    if (wasRunning) await data.stopSync();
+    if (wanted) await data.startSync({ token: wanted.token, userId: wanted.user.id, isAdmin: wanted.user.scope === 'admin' });
+  });
+}
+
+// ── Transitions ──────────────────────────────────────────────────────────────────────────────────
+
+/** After login, registration with an immediate token, or a password change (the old token is void). */
+export function signIn(answer: SignedIn): void {
+  store(answer.token, answer.user);
+  setState({ status: 'signedIn', token: answer.token, user: answer.user });
+}
+
+/** Logout: stop replication and remove the local database, drop token and profile. */
+export async function signOut(): Promise<void> {
+  await endSession(null);
+}
+
+async function endSession(reason: MessageCode | null): Promise<void> {
+  const wasSignedIn = state.status !== 'anonymous';
+  dropStored();
+  syncKey = null;
+  setState(ANONYMOUS);
+  if (reason && wasSignedIn) showToast(messageText(reason), 'error');
+  await queue(async () => {
+    const data = await loadData();
+    await data.clearLocalData();
+  });
+}
+
+function updateUser(user: Profile): void {
+  if (state.status !== 'signedIn' && state.status !== 'loading') return;
+  const token = readToken();
+  if (!token) return;
+  store(token, user);
+  setState({ status: 'signedIn', token, user });
+}
+
+let refreshing: Promise<void> | null = null;
+let retryTimer: ReturnType<typeof setTimeout> | undefined;
+let retryDelay = 2_000;
+
+/** Loads the profile of the stored token; a network failure keeps the session as it is. */
+function refreshProfile(): Promise<void> {
+  refreshing ??= (async () => {
+    const token = readToken();
+    if (!token) return;
+    try {
+      const { user } = await fetchProfile(token);
+      if (readToken() !== token) return; // signed out or in again meanwhile
+      retryDelay = 2_000;
+      updateUser(user);
+    } catch (error) {
+      if (isApiError(error) && error.unauthorized) {
+        if (readToken() === token) await endSession('sessionExpired');
+        return;
+      }
+      // Offline or a server hiccup: keep the cached profile; without one, keep trying.
+      if (state.status === 'loading') {
+        setState({ status: 'loading', offline: true });
+        clearTimeout(retryTimer);
+        retryTimer = setTimeout(() => void refreshProfile(), retryDelay);
+        retryDelay = Math.min(retryDelay * 2, 30_000);
+      }
+    }
+  })().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+let lastRestart = 0;
+
+/** The data layer's sync got a 401: ask the server whether the current token is still good. */
+async function verifySession(): Promise<void> {
+  if (!readToken()) return;
+  await refreshProfile();
+  if (state.status === 'signedIn' && !state.user.must_change_password && Date.now() - lastRestart > 10_000) {
+    // The token is fine (the refusal was for an older one, e.g. just after a password change): restart
+    // replication with the current token, at most every 10 s.
+    lastRestart = Date.now();
+    scheduleSync(true);
+  }
+}
+
+let started = false;
+
+/** Reads the device's session and wires the listeners; call once before the first render. */
+export function startSession(): void {
+  if (started) return;
+  started = true;
+  const token = readToken();
+  if (token) {
+    const cached = readCachedProfile();
+    setState(cached ? { status: 'signedIn', token, user: cached } : { status: 'loading', offline: false });
+    void refreshProfile();
+  }
+
+  onApiUnauthorized((_error, token) => {
+    if (token === readToken()) void endSession('sessionExpired');
+  });
+  onApiMustChangePassword(() => {
+    if (state.status === 'signedIn' && !state.user.must_change_password)
+      updateUser({ ...state.user, must_change_password: true });
+  });
+  window.addEventListener('online', () => {
+    if (readToken()) void refreshProfile();
+  });
+  // Another tab signed out or in.
+  window.addEventListener('storage', (event) => {
+    if (event.key !== TOKEN_STORAGE_KEY && event.key !== null) return;
+    const next = readToken();
+    if (!next) {
+      if (state.status !== 'anonymous') setState(ANONYMOUS);
+    } else if (state.status !== 'signedIn' || state.token !== next) {
+      const cached = readCachedProfile();
+      setState(cached ? { status: 'signedIn', token: next, user: cached } : { status: 'loading', offline: false });
+      void refreshProfile();
+    }
+  });
+}

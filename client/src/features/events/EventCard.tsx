@@ -1,0 +1,107 @@
+import type { AttendanceStatus, EventDoc, Language } from '@fankurve/shared';
+import { formatMoney } from '@fankurve/shared/money';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { setOwnAttendance } from '../../data/index.js';
+import { errorText } from '../../i18n/index.js';
+import { toastError } from '../../ui/toast.js';
+import { formatEventDate, isoWallClock } from './format.js';
+import type { EventAttendance } from './summary.js';
+
+interface Props {
+  event: EventDoc;
+  attendance: EventAttendance;
+  countsLoading: boolean;
+  past: boolean;
+  language: Language;
+  userId: string;
+}
+
+const ANSWERS: { status: AttendanceStatus | null; key: 'events.answerGoing' | 'events.answerMaybe' | 'events.answerNotGoing' }[] =
+  [
+    { status: 'going', key: 'events.answerGoing' },
+    { status: 'maybe', key: 'events.answerMaybe' },
+    { status: null, key: 'events.answerNotGoing' },
+  ];
+
+/** One event: when, where, price, how many go, and the member's own answer (works offline). */
+export function EventCard({ event, attendance, countsLoading, past, language, userId }: Props) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const [saving, setSaving] = useState(false);
+  const own = attendance.own;
+  const ownStatus = own?.status ?? null;
+  const paymentRequired = own !== null && own.bought && !own.paid;
+
+  async function answer(status: AttendanceStatus | null) {
+    if (saving || status === ownStatus) return;
+    setSaving(true);
+    try {
+      await setOwnAttendance(event.id, userId, status);
+    } catch (error) {
+      // A local refusal (debt block, bought ticket) carries its message code; the server checks again.
+      toastError(errorText(error, status === null ? 'errors.removeAttendanceFailed' : 'errors.updateAttendanceFailed'));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const classes = ['card', 'event-card'];
+  if (past) classes.push('event-past');
+  if (paymentRequired) classes.push('event-payment-required');
+  else if (ownStatus === 'going') classes.push('event-attending');
+  else if (ownStatus === 'maybe') classes.push('event-maybe');
+
+  return (
+    <li>
+      <article className={classes.join(' ')} aria-labelledby={titleId}>
+        <div className="event-head">
+          <h2 id={titleId} className="event-title">
+            {event.title}
+          </h2>
+          {paymentRequired ? <span className="badge badge-red">{t('events.paymentRequired')}</span> : null}
+        </div>
+        <dl className="event-facts">
+          <div>
+            <dt>{t('events.when')}</dt>
+            <dd>
+              <time dateTime={isoWallClock(event.date)}>{formatEventDate(event.date, language)}</time>
+            </dd>
+          </div>
+          <div>
+            <dt>{t('events.where')}</dt>
+            <dd>{event.location}</dd>
+          </div>
+          <div>
+            <dt>{t('events.price')}</dt>
+            <dd>{event.ticket_price_cents > 0 ? formatMoney(event.ticket_price_cents, language) : t('events.priceTba')}</dd>
+          </div>
+        </dl>
+        <p className="event-counts" aria-live="polite">
+          {countsLoading ? (
+            t('common.loading')
+          ) : (
+            <>
+              <span className="count count-going">{t('events.goingCount', { count: attendance.going })}</span>
+              <span className="count count-maybe">{t('events.maybeCount', { count: attendance.maybe })}</span>
+            </>
+          )}
+        </p>
+        <div className="answer" role="group" aria-label={t('events.yourAnswer')}>
+          {ANSWERS.map(({ status, key }) => (
+            <button
+              key={key}
+              type="button"
+              className={`answer-button answer-${status ?? 'none'}`}
+              aria-pressed={ownStatus === status}
+              disabled={saving}
+              onClick={() => void answer(status)}
+            >
+              {t(key)}
+            </button>
+          ))}
+        </div>
+      </article>
+    </li>
+  );
+}

@@ -1,0 +1,29 @@
+import type { AttendeeDoc } from '@fankurve/shared';
+
+export interface EventAttendance {
+  going: number;
+  maybe: number;
+  /** The signed-in member's own row, if they answered. */
+  own: AttendeeDoc | null;
+}
+
+const EMPTY: EventAttendance = { going: 0, maybe: 0, own: null };
+
+/** Going and maybe counts per event (users and guests) and the member's own row, in one pass. */
+export function summarizeAttendance(attendees: readonly AttendeeDoc[], userId: string): Map<string, EventAttendance> {
+  const summary = new Map<string, EventAttendance>();
+  for (const row of attendees) {
+    let entry = summary.get(row.event_id);
+    if (!entry) {
+      entry = { going: 0, maybe: 0, own: null };
+      summary.set(row.event_id, entry);
+    }
+    if (row.status === 'going') entry.going++;
+    else if (row.status === 'maybe') entry.maybe++;
+    if (row.user_id === userId) entry.own = row;
+  }
+  return summary;
+}
+
+export const attendanceOf = (summary: Map<string, EventAttendance>, eventId: string): EventAttendance =>
+  summary.get(eventId) ?? EMPTY;

@@ -1,0 +1,24 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { AppRoutes } from './app/router.js';
+import { startSession } from './app/session.js';
+import { startSiteConfig } from './app/siteConfig.js';
+import { initI18n } from './i18n/index.js';
+import { registerServiceWorker } from './pwa/register.js';
+import './ui/styles.css';
+
+async function main(): Promise<void> {
+  await initI18n();
+  startSiteConfig();
+  startSession();
+  const root = document.getElementById('root');
+  if (!root) throw new Error('#root missing in index.html');
+  createRoot(root).render(
+    <StrictMode>
+      <AppRoutes />
+    </StrictMode>,
+  );
+  registerServiceWorker();
+}
+
+void main();

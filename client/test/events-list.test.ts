@@ -1,0 +1,93 @@
+import type { AttendeeDoc } from '@fankurve/shared';
+import { describe, expect, it } from 'vitest';
+import { formatEventDate, isoWallClock } from '../src/features/events/format.js';
+import { orderEvents } from '../src/features/events/order.js';
+import { attendanceOf, summarizeAttendance } from '../src/features/events/summary.js';
+
+const event = (id: string, date: string, title = id) => ({ id, date, title });
+
+describe('orderEvents', () => {
+  it('puts upcoming events first (ascending), then past ones (descending); today counts as upcoming', () => {
+    const events = [
+      event('past-old', '2025-08-01 15:30:00'),
+      event('next-year', '2027-01-17 18:30:00'),
+      event('today-late', '2026-11-22 20:30:00'),
+      event('past-recent', '2026-11-21 23:45:00'),
+      event('soon', '2026-12-05 15:30:00'),
+      event('today-early', '2026-11-22 00:00:00'),
+    ];
+    const { upcoming, past } = orderEvents(events, '2026-11-22');
+    expect(upcoming.map((e) => e.id)).toEqual(['today-early', 'today-late', 'soon', 'next-year']);
+    expect(past.map((e) => e.id)).toEqual(['past-recent', 'past-old']);
+  });
+
+  it('orders events at the same time by title and does not touch the input', () => {
+    const events = [event('b', '2026-12-05 15:30:00', 'Zwickau'), event('a', '2026-12-05 15:30:00', 'Aue')];
+    const { upcoming } = orderEvents(events, '2026-01-01');
+    expect(upcoming.map((e) => e.title)).toEqual(['Aue', 'Zwickau']);
+    expect(events.map((e) => e.id)).toEqual(['b', 'a']);
+  });
+});
+
+describe('formatEventDate', () => {
+  it('shows the wall-clock time as stored, per language', () => {
+    expect(formatEventDate('2026-12-05 15:30:00', 'de')).toBe('Sa., 05.12.2026, 15:30');
+    expect(formatEventDate('2026-12-05 15:30:00', 'en')).toBe('Sat, 05/12/2026, 15:30');
+    // No shift across midnight whatever the device's time zone is.
+    expect(formatEventDate('2027-01-01 00:15:00', 'de')).toBe('Fr., 01.01.2027, 00:15');
+  });
+
+  it('leaves an unreadable date as it is', () => {
+    expect(formatEventDate('soon', 'de')).toBe('soon');
+  });
+
+  it('gives a datetime attribute', () => {
+    expect(isoWallClock('2026-12-05 15:30:00')).toBe('2026-12-05T15:30');
+  });
+});
+
+function attendee(overrides: Partial<AttendeeDoc>): AttendeeDoc {
+  return {
+    id: Math.random().toString(36).slice(2),
+    seq: 1,
+    event_id: 'e1',
+    user_id: null,
+    guest_name: null,
+    brought_by: null,
+    status: 'going',
+    needs_ticket: true,
+    has_ticket: false,
+    needs_transport: true,
+    transfer_status: null,
+    paid_by: null,
+    ticket_price_id: null,
+    ticket_type: null,
+    price_cents: null,
+    is_free: false,
+    is_price_tbd: false,
+    bought: false,
+    paid: false,
+    received: false,
+    paid_requested: false,
+    received_requested: false,
+    created_at: '2026-11-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+describe('summarizeAttendance', () => {
+  it('counts going and maybe per event (guests included) and finds the own row', () => {
+    const rows = [
+      attendee({ event_id: 'e1', user_id: 'me', status: 'maybe' }),
+      attendee({ event_id: 'e1', user_id: 'u2', status: 'going' }),
+      attendee({ event_id: 'e1', user_id: null, guest_name: 'Guest', brought_by: 'u2', status: 'going' }),
+      attendee({ event_id: 'e2', user_id: 'u2', status: 'maybe' }),
+    ];
+    const summary = summarizeAttendance(rows, 'me');
+    const e1 = attendanceOf(summary, 'e1');
+    expect([e1.going, e1.maybe, e1.own?.status]).toEqual([2, 1, 'maybe']);
+    const e2 = attendanceOf(summary, 'e2');
+    expect([e2.going, e2.maybe, e2.own]).toEqual([0, 1, null]);
+    expect(attendanceOf(summary, 'none')).toEqual({ going: 0, maybe: 0, own: null });
+  });
+});
