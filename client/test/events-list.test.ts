@@ -1,4 +1,4 @@
-import type { AttendeeDoc } from '@fankurve/shared';
+import { newMemberAttendeeDoc, type AttendeeDoc } from '@fankurve/shared';
 import { describe, expect, it } from 'vitest';
 import { formatEventDate, isoWallClock } from '../src/features/events/format.js';
 import { orderEvents } from '../src/features/events/order.js';
@@ -47,32 +47,14 @@ describe('formatEventDate', () => {
 });
 
 function attendee(overrides: Partial<AttendeeDoc>): AttendeeDoc {
-  return {
+  const base = newMemberAttendeeDoc({
     id: Math.random().toString(36).slice(2),
-    seq: 1,
     event_id: 'e1',
-    user_id: null,
-    guest_name: null,
-    brought_by: null,
+    user_id: 'someone',
     status: 'going',
-    needs_ticket: true,
-    has_ticket: false,
-    needs_transport: true,
-    transfer_status: null,
-    paid_by: null,
-    ticket_price_id: null,
-    ticket_type: null,
-    price_cents: null,
-    is_free: false,
-    is_price_tbd: false,
-    bought: false,
-    paid: false,
-    received: false,
-    paid_requested: false,
-    received_requested: false,
     created_at: '2026-11-01T10:00:00.000Z',
-    ...overrides,
-  };
+  });
+  return { ...base, seq: 1, user_id: null, transfer_status: null, ...overrides };
 }
 
 describe('summarizeAttendance', () => {

@@ -1,4 +1,4 @@
-import { SYNC_SCHEMAS, newId, type SyncCollectionName } from '@fankurve/shared';
+import { SYNC_SCHEMAS, newId, newMemberAttendeeDoc, type SyncCollectionName } from '@fankurve/shared';
 import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers.js';
@@ -17,29 +17,13 @@ describe('sync routes', () => {
     t.call('POST', `/api/sync/${collection}/${version}/push`, { token, body: rows });
 
   const attendeeDoc = (userId: string, overrides: Record<string, unknown> = {}) => ({
-    id: newId(),
-    event_id: eventId,
-    user_id: userId,
-    guest_name: null,
-    brought_by: null,
-    status: 'going',
-    needs_ticket: true,
-    has_ticket: false,
-    needs_transport: true,
-    transfer_status: 'outstanding',
-    paid_by: null,
-    ticket_price_id: null,
-    ticket_type: null,
-    price_cents: null,
-    is_free: false,
-    is_price_tbd: false,
-    bought: false,
-    paid: false,
-    received: false,
-    paid_requested: false,
-    received_requested: false,
-    created_at: new Date().toISOString(),
-    seq: 0,
+    ...newMemberAttendeeDoc({
+      id: newId(),
+      event_id: eventId,
+      user_id: userId,
+      status: 'going',
+      created_at: new Date().toISOString(),
+    }),
     _deleted: false,
     ...overrides,
   });

@@ -1,9 +1,8 @@
 import {
-  FIRST_ATTENDANCE_DEFAULTS,
   isDebt,
   newId,
+  newMemberAttendeeDoc,
   type AttendanceStatus,
-  type AttendeeDoc,
   type MemberAttendanceFields,
 } from '@fankurve/shared';
 import type { FankurveDatabase } from './database.js';
@@ -52,29 +51,7 @@ export async function setOwnAttendance(
     return;
   }
   if (await hasUnpaidDebtsLocally(db, userId)) throw new LocalRuleError('unpaidDebts');
-  const doc: AttendeeDoc = {
-    id: newId(),
-    event_id: eventId,
-    user_id: userId,
-    guest_name: null,
-    brought_by: null,
-    status,
-    ...FIRST_ATTENDANCE_DEFAULTS,
-    transfer_status: FIRST_ATTENDANCE_DEFAULTS.needs_transport ? 'outstanding' : null,
-    paid_by: null,
-    ticket_price_id: null,
-    ticket_type: null,
-    price_cents: null,
-    is_free: false,
-    is_price_tbd: false,
-    bought: false,
-    paid: false,
-    received: false,
-    paid_requested: false,
-    received_requested: false,
-    created_at: new Date().toISOString(),
-    seq: 0,
-  };
+  const doc = newMemberAttendeeDoc({ id: newId(), event_id: eventId, user_id: userId, status, created_at: new Date().toISOString() });
   outbox.add(doc.id);
   await db.attendees.insert(doc);
 }

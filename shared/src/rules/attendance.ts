@@ -1,4 +1,5 @@
 import type { AttendanceStatus } from '../constants.js';
+import type { AttendeeDoc } from '../docs/attendees.js';
 import type { MessageCode } from '../messages.js';
 
 /** The fields a member owns on their attendee row (ARCHITECTURE.md, sync: field ownership). */
@@ -46,4 +47,33 @@ export interface DebtRow {
 
 export function isDebt(row: DebtRow): boolean {
   return row.bought && !row.paid;
+}
+
+/** A member's new attendance document as a device creates it (offline too): first-time answers, no ticket yet. */
+export function newMemberAttendeeDoc(fields: {
+  id: string;
+  event_id: string;
+  user_id: string;
+  status: AttendanceStatus;
+  created_at: string;
+}): AttendeeDoc {
+  return {
+    ...fields,
+    guest_name: null,
+    brought_by: null,
+    ...FIRST_ATTENDANCE_DEFAULTS,
+    transfer_status: FIRST_ATTENDANCE_DEFAULTS.needs_transport ? 'outstanding' : null,
+    paid_by: null,
+    ticket_price_id: null,
+    ticket_type: null,
+    price_cents: null,
+    is_free: false,
+    is_price_tbd: false,
+    bought: false,
+    paid: false,
+    received: false,
+    paid_requested: false,
+    received_requested: false,
+    seq: 0,
+  };
 }
