@@ -35,7 +35,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port,
     host,
-    dataDir: path.resolve(text(env.DATA_DIR) ?? './data'),
+    // Relative to where the command was started (npm runs workspace scripts in server/, INIT_CWD keeps the caller's folder).
+    dataDir: path.resolve(text(env.INIT_CWD) ?? process.cwd(), text(env.DATA_DIR) ?? './data'),
     databaseUrl,
     adminUsername: text(env.ADMIN_USERNAME) ?? 'admin',
     adminPassword: text(env.ADMIN_PASSWORD),

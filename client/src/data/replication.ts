@@ -119,17 +119,32 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
     for (const state of Object.values(states)) state.reSync();
   };
 
-  const stream = connectChangeStream({
-    url: `${options.baseUrl}/api/sync/stream`,
-    token: options.token,
-    fetch: fetchImpl,
-    minDelayMs: options.streamMinDelayMs,
-    onConnect: reSync,
-    onChange: (collections) => {
-      for (const name of collections) pullStreams.get(name as SyncCollectionName)?.next('RESYNC');
+  // Only the tab that replicates (the leader) holds the stream: browsers allow ~6 connections per origin.
+  let stopped = false;
+  let connected: ChangeStream | null = null;
+  const connect = () => {
+    if (stopped) return;
+    connected = connectChangeStream({
+      url: `${options.baseUrl}/api/sync/stream`,
+      token: options.token,
+      fetch: fetchImpl,
+      minDelayMs: options.streamMinDelayMs,
+      onConnect: reSync,
+      onChange: (collections) => {
+        for (const name of collections) pullStreams.get(name as SyncCollectionName)?.next('RESYNC');
+      },
+      onUnauthorized: options.onUnauthorized,
+    });
+  };
+  if (options.waitForLeadership ?? true) void db.waitForLeadership().then(connect);
+  else connect();
+  const stream: ChangeStream = {
+    stop: () => {
+      stopped = true;
+      connected?.stop();
     },
-    onUnauthorized: options.onUnauthorized,
-  });
+    reconnect: () => connected?.reconnect(),
+  };
 
   const onOnline = () => {
     publish();
