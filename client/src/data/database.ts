@@ -4,6 +4,7 @@ import {
   type EventDoc,
   type MemberDoc,
   type NoticeDoc,
+  type TransportDoc,
 } from '@fankurve/shared';
 import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type RxJsonSchema } from 'rxdb';
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
@@ -14,6 +15,7 @@ export interface FankurveCollections {
   attendees: RxCollection<AttendeeDoc>;
   members: RxCollection<MemberDoc>;
   notices: RxCollection<NoticeDoc>;
+  transports: RxCollection<TransportDoc>;
 }
 
 export type FankurveDatabase = RxDatabase<FankurveCollections>;
@@ -61,6 +63,7 @@ export async function createFankurveDatabase(options: {
     attendees: { schema: SYNC_SCHEMAS.attendees as unknown as RxJsonSchema<AttendeeDoc> },
     members: { schema: SYNC_SCHEMAS.members as unknown as RxJsonSchema<MemberDoc> },
     notices: { schema: SYNC_SCHEMAS.notices as unknown as RxJsonSchema<NoticeDoc> },
+    transports: { schema: SYNC_SCHEMAS.transports as unknown as RxJsonSchema<TransportDoc> },
   });
   return db;
 }

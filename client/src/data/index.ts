@@ -1,4 +1,12 @@
-import type { AttendanceStatus, AttendeeDoc, EventDoc, MemberAttendanceFields, MemberDoc, NoticeDoc } from '@fankurve/shared';
+import type {
+  AttendanceStatus,
+  AttendeeDoc,
+  EventDoc,
+  MemberAttendanceFields,
+  MemberDoc,
+  NoticeDoc,
+  TransportDoc,
+} from '@fankurve/shared';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { BehaviorSubject, map, type Observable, type Subscription } from 'rxjs';
 import * as attendance from './attendance.js';
@@ -118,6 +126,17 @@ export function useEvents(): EventDoc[] | undefined {
 export function useAttendees(eventId?: string): AttendeeDoc[] | undefined {
   return useQuery(
     (db) => db.attendees.find(eventId ? { selector: { event_id: eventId } } : {}).$.pipe(mapDocs<AttendeeDoc>()),
+    [eventId],
+  );
+}
+
+export function useEvent(eventId: string): EventDoc | null | undefined {
+  return useQuery((db) => db.events.findOne(eventId).$.pipe(map((doc) => (doc ? (doc.toJSON() as EventDoc) : null))), [eventId]);
+}
+
+export function useTransports(eventId: string): TransportDoc[] | undefined {
+  return useQuery(
+    (db) => db.transports.find({ selector: { event_id: eventId }, sort: [{ created_at: 'asc' }] }).$.pipe(mapDocs<TransportDoc>()),
     [eventId],
   );
 }

@@ -2,12 +2,14 @@ import { attendeeSchema } from './attendees.js';
 import { eventSchema } from './events.js';
 import { memberSchema } from './members.js';
 import { noticeSchema } from './notices.js';
+import { transportSchema } from './transports.js';
 
 export * from './common.js';
 export * from './events.js';
 export * from './attendees.js';
 export * from './members.js';
 export * from './notices.js';
+export * from './transports.js';
 
 /** Replicated collections and their schemas; the version is part of the sync path. */
 export const SYNC_SCHEMAS = {
@@ -15,6 +17,7 @@ export const SYNC_SCHEMAS = {
   attendees: attendeeSchema,
   members: memberSchema,
   notices: noticeSchema,
+  transports: transportSchema,
 } as const;
 
 export type SyncCollectionName = keyof typeof SYNC_SCHEMAS;
