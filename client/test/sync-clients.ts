@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import type { AttendeeDoc } from '@fankurve/shared';
+import type { AttendeeDoc, SyncCollectionName } from '@fankurve/shared';
 import { createFankurveDatabase, type FankurveDatabase } from '../src/data/database.js';
 import { Outbox } from '../src/data/outbox.js';
 import { startReplication, type SyncHandle } from '../src/data/replication.js';
@@ -19,11 +19,18 @@ export class TestClient {
     readonly outbox: Outbox,
   ) {}
 
-  static async connect(baseUrl: string, token: string, holder: { client?: TestClient } = {}): Promise<TestClient> {
+  /** `collections`: the open-source RxDB allows 13 collections per process, so each device takes what its test needs. */
+  static async connect(
+    baseUrl: string,
+    token: string,
+    collections: readonly SyncCollectionName[] = ['events', 'attendees', 'members', 'notices'],
+  ): Promise<TestClient> {
+    const holder: { client?: TestClient } = {};
     const db = await createFankurveDatabase({
       name: `client${process.pid}x${clientCounter++}`,
       devMode: true,
       multiInstance: false,
+      collections,
     });
     const outbox = new Outbox(null);
     const guardedFetch: typeof fetch = (input, init) =>

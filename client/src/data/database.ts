@@ -1,5 +1,7 @@
 import {
+  SYNC_COLLECTIONS,
   SYNC_SCHEMAS,
+  type SyncCollectionName,
   type AttendeeDoc,
   type EventDoc,
   type MemberDoc,
@@ -32,6 +34,11 @@ export async function createFankurveDatabase(options: {
   name: string;
   devMode: boolean;
   multiInstance?: boolean;
+  /**
+   * A subset of the collections. The open-source RxDB allows 13 collections per process, so Node tests
+   * that run several devices in one process give each only what the test needs; the app takes all.
+   */
+  collections?: readonly SyncCollectionName[];
 }): Promise<FankurveDatabase> {
   if (!pluginsAdded) {
     addRxPlugin(RxDBLeaderElectionPlugin);
@@ -58,12 +65,14 @@ export async function createFankurveDatabase(options: {
     eventReduce: true,
     closeDuplicates: true,
   });
-  await db.addCollections({
-    events: { schema: SYNC_SCHEMAS.events as unknown as RxJsonSchema<EventDoc> },
-    attendees: { schema: SYNC_SCHEMAS.attendees as unknown as RxJsonSchema<AttendeeDoc> },
-    members: { schema: SYNC_SCHEMAS.members as unknown as RxJsonSchema<MemberDoc> },
-    notices: { schema: SYNC_SCHEMAS.notices as unknown as RxJsonSchema<NoticeDoc> },
-    transports: { schema: SYNC_SCHEMAS.transports as unknown as RxJsonSchema<TransportDoc> },
-  });
+  const schemas = {
+    events: SYNC_SCHEMAS.events as unknown as RxJsonSchema<EventDoc>,
+    attendees: SYNC_SCHEMAS.attendees as unknown as RxJsonSchema<AttendeeDoc>,
+    members: SYNC_SCHEMAS.members as unknown as RxJsonSchema<MemberDoc>,
+    notices: SYNC_SCHEMAS.notices as unknown as RxJsonSchema<NoticeDoc>,
+    transports: SYNC_SCHEMAS.transports as unknown as RxJsonSchema<TransportDoc>,
+  };
+  const wanted = options.collections ?? SYNC_COLLECTIONS;
+  await db.addCollections(Object.fromEntries(wanted.map((name) => [name, { schema: schemas[name] }])));
   return db;
 }

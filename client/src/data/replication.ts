@@ -28,7 +28,7 @@ export interface SyncOptions {
 }
 
 export interface SyncHandle {
-  states: Record<SyncCollectionName, RxReplicationState<unknown, { seq: number }>>;
+  states: Partial<Record<SyncCollectionName, RxReplicationState<unknown, { seq: number }>>>;
   status$: BehaviorSubject<SyncStatus>;
   stream: ChangeStream;
   reSync(): void;
@@ -66,7 +66,8 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
   }
 
   const states = {} as SyncHandle['states'];
-  for (const name of Object.keys(SYNC_SCHEMAS) as SyncCollectionName[]) {
+  const present = (Object.keys(SYNC_SCHEMAS) as SyncCollectionName[]).filter((name) => db.collections[name] !== undefined);
+  for (const name of present) {
     const base = `/api/sync/${name}/${SYNC_SCHEMAS[name].version}`;
     const stream$ = new Subject<RxReplicationPullStreamItem<unknown, { seq: number }>>();
     pullStreams.set(name, stream$);
