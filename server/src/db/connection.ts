@@ -20,6 +20,8 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 export function openConnection(options: { databaseUrl: string | null; dataDir: string }): Connection {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection that the server ends (restart, administrator) must not crash the process: the pool reconnects.
+    pool.on('error', (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
