@@ -70,6 +70,6 @@ describe('summarizeAttendance', () => {
     expect([e1.going, e1.maybe, e1.own?.status]).toEqual([2, 1, 'maybe']);
     const e2 = attendanceOf(summary, 'e2');
     expect([e2.going, e2.maybe, e2.own]).toEqual([0, 1, null]);
-    expect(attendanceOf(summary, 'none')).toEqual({ going: 0, maybe: 0, own: null });
+    expect(attendanceOf(summary, 'none')).toEqual({ going: 0, maybe: 0, own: null, paymentRequired: false });
   });
 });

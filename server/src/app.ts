@@ -3,14 +3,18 @@ import { JSON_BODY_LIMIT_BYTES, IMAGE_MAX_BYTES } from '@fankurve/shared';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import { attendanceRoutes } from './http/attendance.js';
+import { attendeeRoutes } from './http/attendees.js';
 import { authRoutes } from './http/auth.js';
 import type { Api, AppDeps, AppEnv } from './http/context.js';
 import { failure, handleError, validationFailure } from './http/errors.js';
 import { eventRoutes } from './http/events.js';
+import { guestRoutes } from './http/guests.js';
 import { metaRoutes } from './http/meta.js';
 import { loadSession } from './http/session.js';
+import { stadiumRoutes } from './http/stadiums.js';
 import { staticRoutes } from './http/static.js';
 import { ticketRoutes } from './http/tickets.js';
+import { transportRoutes } from './http/transports.js';
 import { syncRoutes } from './sync/routes.js';
 
 /** Uploads (multipart) get the image limit plus room for the form framing; everything else the JSON limit. */
@@ -24,7 +28,8 @@ export function createApp(deps: AppDeps): Api {
   app.onError(handleError);
   app.use('*', secureHeaders({ crossOriginEmbedderPolicy: false, contentSecurityPolicy: undefined }));
   const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT_BYTES, onError: (c) => failure(c, 413, 'bodyTooLarge') });
-  const uploadLimit = bodyLimit({ maxSize: IMAGE_MAX_BYTES + 64 * 1024, onError: (c) => failure(c, 413, 'bodyTooLarge') });
+  // On an upload path the body is the file: too large says so in SPEC 5's words.
+  const uploadLimit = bodyLimit({ maxSize: IMAGE_MAX_BYTES + 64 * 1024, onError: (c) => failure(c, 413, 'fileTooLarge') });
   app.use('/api/*', (c, next) => (isUpload(c.req.path) ? uploadLimit(c, next) : jsonLimit(c, next)));
   app.use('/api/*', loadSession(deps));
 
@@ -32,7 +37,11 @@ export function createApp(deps: AppDeps): Api {
   authRoutes(app, deps);
   eventRoutes(app, deps);
   attendanceRoutes(app, deps);
+  attendeeRoutes(app, deps);
+  guestRoutes(app, deps);
   ticketRoutes(app, deps);
+  transportRoutes(app, deps);
+  stadiumRoutes(app, deps);
   syncRoutes(app, deps);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });

@@ -152,12 +152,13 @@ export const isPostgres = (): boolean => Boolean(process.env.TEST_DATABASE_URL);
 /** Number of rows in a table (all rows, tombstones included unless `liveOnly`), read straight from the database. */
 export async function countRows(
   t: TestApp,
-  table: 'users' | 'events' | 'attendees' | 'settings',
+  table: 'users' | 'events' | 'attendees' | 'settings' | 'transports' | 'stadiums' | 'stadium_ticket_prices',
   options: { liveOnly?: boolean } = {},
 ): Promise<number> {
   const db = t.runtime.deps.store.db;
   let query = db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n'));
-  if (options.liveOnly && table !== 'settings') query = query.where('deleted' as never, '=', 0 as never);
+  const replicated = table === 'users' || table === 'events' || table === 'attendees' || table === 'transports';
+  if (options.liveOnly && replicated) query = query.where('deleted' as never, '=', 0 as never);
   const row = await query.executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -174,4 +175,38 @@ export async function createEventVia(
   });
   if (res.status !== 201) throw new Error(`create event: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.event;
+}
+
+/** Small real images (1×1 pixel) and a text file, for upload tests. */
+export const IMAGES = {
+  png: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64'),
+  jpeg: Buffer.from(
+    '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
+    'base64',
+  ),
+  gif: Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64'),
+  webp: Buffer.from('UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==', 'base64'),
+  text: Buffer.from('Just some text, not a picture.\n'),
+};
+
+/** A multipart upload of one file field (as a browser's FormData sends it) against the real app. */
+export async function uploadFile(
+  t: TestApp,
+  url: string,
+  options: { token?: string | null; field?: string; bytes: Uint8Array; filename?: string; type?: string; method?: string },
+): Promise<{ status: number; body: any }> {
+  const form = new FormData();
+  form.append(
+    options.field ?? 'image',
+    new Blob([new Uint8Array(options.bytes)], { type: options.type ?? 'image/png' }),
+    options.filename ?? 'picture.png',
+  );
+  const headers: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
+  const response = await t.app.request(url, { method: options.method ?? 'POST', headers, body: form });
+  const text = await response.text();
+  try {
+    return { status: response.status, body: JSON.parse(text) };
+  } catch {
+    return { status: response.status, body: text };
+  }
 }

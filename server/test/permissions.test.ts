@@ -3,16 +3,22 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attendanceRoutes } from '../src/http/attendance.js';
+import { attendeeRoutes } from '../src/http/attendees.js';
 import { authRoutes } from '../src/http/auth.js';
 import type { AppEnv } from '../src/http/context.js';
 import { eventRoutes } from '../src/http/events.js';
+import { guestRoutes } from '../src/http/guests.js';
 import { metaRoutes } from '../src/http/meta.js';
-import { createEventVia, createTestApp, type TestApp } from './helpers.js';
+import { stadiumRoutes } from '../src/http/stadiums.js';
+import { ticketRoutes } from '../src/http/tickets.js';
+import { transportRoutes } from '../src/http/transports.js';
+import { createEventVia, createTestApp, IMAGES, uploadFile, type TestApp } from './helpers.js';
 
 /*
- * The permission matrix of every REST route of the auth, events, attendance and meta areas
- * (server/src/http/{auth,events,attendance,meta}.ts; /api/sync has its own tests). Each route is
- * called as anonymous, as a member, as another member where ownership matters, and as admin.
+ * The permission matrix of every REST route of the auth, events, attendance, attendees, guests,
+ * tickets, transports, stadiums and meta areas (server/src/http/*.ts; /api/sync has its own tests).
+ * Each route is called as anonymous, as a member, as another member where ownership matters
+ * (event creator vs not, guest owner vs not), and as admin.
  */
 
 type Role = 'anonymous' | 'member' | 'other' | 'admin';
@@ -24,6 +30,7 @@ interface Fixtures {
   member: { id: string; token: string };
   other: { id: string; token: string };
   eventId: string;
+  stadiumId: string;
 }
 
 interface RouteCase {
@@ -37,6 +44,8 @@ interface RouteCase {
   /** A different caller than the role's standing token (e.g. a throwaway account whose password changes). */
   caller?: (f: Fixtures, role: Role) => Promise<string>;
   adminOnly?: boolean;
+  /** A multipart upload of a small PNG in the field `image` instead of a JSON body. */
+  upload?: boolean;
   /** Expected status per role; a role that is left out is not called. */
   expect: Partial<Record<Role, number>>;
   /** Further checks after the call (e.g. another member's call changed nothing). */
@@ -66,6 +75,64 @@ async function freshAccount(f: Fixtures, role: Role): Promise<string> {
 const PUBLIC = { anonymous: 200, member: 200, admin: 200 };
 const SIGNED_IN = { anonymous: 401, member: 200, admin: 200 };
 const ADMIN_ONLY = { anonymous: 401, member: 403, admin: 200 };
+/** Admin-only, also against the member the row is about (other members too). */
+const ADMIN_ONLY_ALL = { anonymous: 401, member: 403, other: 403, admin: 200 };
+/** The owner (event creator, guest's member) or an admin; another member gets 403. */
+const OWNER_OR_ADMIN = { anonymous: 401, member: 200, other: 403, admin: 200 };
+
+/** A fresh event created by the member (so "member" is its creator and "other" is not). */
+async function membersEvent(f: Fixtures): Promise<string> {
+  return (await createEventVia(f.t, f.member.token, { title: unique('Members event ') + ' (H)' })).id;
+}
+
+/** A fresh event the member attends; returns event id, user id and the attendee row id. */
+async function attendedEvent(f: Fixtures): Promise<{ eventId: string; userId: string; attendeeId: string }> {
+  const eventId = (await createEventVia(f.t, f.admin.token, { title: unique('Attended ') + ' (A)' })).id;
+  const res = await f.t.call('POST', `/api/attendance/${eventId}`, { token: f.member.token, body: { status: 'going' } });
+  expect(res.status).toBe(200);
+  return { eventId, userId: f.member.id, attendeeId: res.body.attendance.id };
+}
+
+/** A fresh guest brought by the member. */
+async function membersGuest(f: Fixtures): Promise<string> {
+  const res = await f.t.call('POST', '/api/guests', {
+    token: f.member.token,
+    body: { event_id: f.eventId, guest_name: unique('G') },
+  });
+  expect(res.status).toBe(201);
+  return res.body.guest.id;
+}
+
+async function adminsTransport(f: Fixtures): Promise<string> {
+  const res = await f.t.call('POST', '/api/transports', {
+    token: f.admin.token,
+    body: { event_id: f.eventId, name: unique('Bus '), departure_location: 'Köpenick', is_price_tbd: true },
+  });
+  expect(res.status).toBe(201);
+  return res.body.transport.id;
+}
+
+async function adminsStadium(f: Fixtures): Promise<string> {
+  const res = await f.t.call('POST', '/api/stadiums', {
+    token: f.admin.token,
+    body: { team_name: unique('Team '), stadium_name: 'Arena', city: 'Town' },
+  });
+  expect(res.status).toBe(201);
+  return res.body.stadium.id;
+}
+
+async function adminsTicketPrice(f: Fixtures): Promise<string> {
+  const res = await f.t.call('POST', '/api/ticket-prices', {
+    token: f.admin.token,
+    body: { stadium_id: f.stadiumId, price: 10, ticket_type: unique('Type ') },
+  });
+  expect(res.status).toBe(201);
+  return res.body.ticketPrice.id;
+}
+
+/** The event row straight from the database (to prove a refused call changed nothing). */
+const eventRow = (f: Fixtures, id: string) =>
+  f.t.runtime.deps.store.db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
 
 const ROUTES: RouteCase[] = [
   // meta
@@ -175,6 +242,197 @@ const ROUTES: RouteCase[] = [
       if (role === 'member') expect(body.attendance.every((a: { user_id: string }) => a.user_id === f.member.id)).toBe(true);
     },
   },
+  // events: edit, delete, image, badge
+  {
+    method: 'PUT',
+    path: '/api/events/{id}',
+    body: () => ({ title: unique('Edited ') + ' (H)' }),
+    params: async (f) => ({ id: await membersEvent(f) }),
+    expect: OWNER_OR_ADMIN,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/events/{id}',
+    params: async (f) => ({ id: await membersEvent(f) }),
+    expect: OWNER_OR_ADMIN,
+  },
+  {
+    method: 'POST',
+    path: '/api/events/{id}/image',
+    upload: true,
+    params: async (f) => ({ id: await membersEvent(f) }),
+    expect: OWNER_OR_ADMIN,
+    after: async (f, role, body) => {
+      if (role === 'member' || role === 'admin') expect(body.filename).toMatch(/\.png$/);
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/events/{id}/image',
+    params: async (f) => {
+      const id = await membersEvent(f);
+      expect((await uploadFile(f.t, `/api/events/${id}/image`, { token: f.member.token, bytes: IMAGES.png })).status).toBe(200);
+      return { id };
+    },
+    expect: OWNER_OR_ADMIN,
+  },
+  {
+    method: 'PUT',
+    path: '/api/events/{id}/clear-updated',
+    params: async (f) => {
+      const id = await membersEvent(f);
+      await f.t.runtime.deps.store.db.updateTable('events').set({ is_updated: 1 }).where('id', '=', id).execute();
+      return { id };
+    },
+    adminOnly: true,
+    expect: ADMIN_ONLY_ALL,
+    after: async (f, role, body) => {
+      if (role === 'admin') expect(body.event.is_updated).toBe(false);
+    },
+  },
+  // the admin's attendee table
+  {
+    method: 'POST',
+    path: '/api/events/{id}/attendees',
+    body: (f) => ({ user_id: f.other.id }),
+    params: async (f) => ({ id: (await createEventVia(f.t, f.admin.token, { title: unique('Add ') })).id }),
+    adminOnly: true,
+    expect: { anonymous: 401, member: 403, other: 403, admin: 201 },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/attendance/{eventId}/user/{userId}',
+    params: async (f) => attendedEvent(f),
+    adminOnly: true,
+    expect: ADMIN_ONLY_ALL,
+  },
+  {
+    method: 'PUT',
+    path: '/api/attendance/{eventId}/user/{userId}/transfer-status',
+    body: () => ({ transfer_status: 'reserved' }),
+    params: async (f) => attendedEvent(f),
+    adminOnly: true,
+    expect: ADMIN_ONLY_ALL,
+  },
+  {
+    method: 'PUT',
+    path: '/api/attendees/{attendeeId}',
+    body: () => ({ bought: true, price: 12.5 }),
+    params: async (f) => attendedEvent(f),
+    adminOnly: true,
+    expect: ADMIN_ONLY_ALL,
+    after: async (f, role, body) => {
+      if (role === 'admin') expect(body.attendance).toMatchObject({ bought: true, price: 12.5 });
+      // reset, so the member carries no debt into the next calls (the debt block)
+      if (role === 'admin')
+        await f.t.call('PUT', `/api/attendees/${body.attendance.id}`, { token: f.admin.token, body: { bought: false } });
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/api/tickets/event/{eventId}/user/{userId}/status',
+    body: () => ({ received: true }),
+    params: async (f) => attendedEvent(f),
+    adminOnly: true,
+    expect: ADMIN_ONLY_ALL,
+  },
+  // guests
+  {
+    method: 'POST',
+    path: '/api/guests',
+    body: (f) => ({ event_id: f.eventId, guest_name: unique('Guest ') }),
+    expect: { anonymous: 401, member: 201, other: 201, admin: 201 },
+  },
+  {
+    method: 'PUT',
+    path: '/api/guests/{id}',
+    body: () => ({ guest_name: unique('Renamed ') }),
+    params: async (f) => ({ id: await membersGuest(f) }),
+    expect: OWNER_OR_ADMIN,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/guests/{id}',
+    params: async (f) => ({ id: await membersGuest(f) }),
+    expect: OWNER_OR_ADMIN,
+  },
+  // transports
+  { method: 'GET', path: '/api/transports/event/{eventId}', params: async (f) => ({ eventId: f.eventId }), expect: SIGNED_IN },
+  {
+    method: 'POST',
+    path: '/api/transports',
+    body: (f) => ({ event_id: f.eventId, name: 'Matrix bus', departure_location: 'Köpenick', price_per_seat: 20 }),
+    adminOnly: true,
+    expect: { anonymous: 401, member: 403, admin: 201 },
+  },
+  {
+    method: 'PUT',
+    path: '/api/transports/{id}',
+    body: () => ({ name: unique('Renamed bus ') }),
+    params: async (f) => ({ id: await adminsTransport(f) }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/transports/{id}',
+    params: async (f) => ({ id: await adminsTransport(f) }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+  },
+  // stadiums and ticket prices
+  {
+    method: 'GET',
+    path: '/api/stadiums',
+    expect: SIGNED_IN,
+    after: async (f, role, body) => {
+      if (role !== 'anonymous') expect(body.stadiums.some((s: { id: string }) => s.id === f.stadiumId)).toBe(true);
+    },
+  },
+  { method: 'GET', path: '/api/stadiums/{id}', params: async (f) => ({ id: f.stadiumId }), adminOnly: true, expect: ADMIN_ONLY },
+  {
+    method: 'POST',
+    path: '/api/stadiums',
+    body: () => ({ team_name: unique('New team '), stadium_name: 'Arena', city: 'Town' }),
+    adminOnly: true,
+    expect: { anonymous: 401, member: 403, admin: 201 },
+  },
+  {
+    method: 'PUT',
+    path: '/api/stadiums/{id}',
+    body: () => ({ capacity: 1000 }),
+    params: async (f) => ({ id: await adminsStadium(f) }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/stadiums/{id}',
+    params: async (f) => ({ id: await adminsStadium(f) }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+  },
+  {
+    method: 'GET',
+    path: '/api/ticket-prices/stadium/{stadiumId}',
+    params: async (f) => ({ stadiumId: f.stadiumId }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+  },
+  {
+    method: 'POST',
+    path: '/api/ticket-prices',
+    body: (f) => ({ stadium_id: f.stadiumId, price: 15, ticket_type: unique('Matrix ') }),
+    adminOnly: true,
+    expect: { anonymous: 401, member: 403, admin: 201 },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/ticket-prices/{id}',
+    params: async (f) => ({ id: await adminsTicketPrice(f) }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+  },
 ];
 
 const isPublic = (route: RouteCase) => route.expect.anonymous !== 401;
@@ -192,15 +450,37 @@ describe('permission matrix', () => {
     const member = await t.member('perm-member');
     const other = await t.member('perm-other');
     const event = await createEventVia(t, adminToken, { title: 'Matrix fixture (A)' });
-    f = { t, admin: { id: profile.body.user.id, token: adminToken }, member, other, eventId: event.id };
+    const stadium = await t.call('POST', '/api/stadiums', {
+      token: adminToken,
+      body: { team_name: 'Matrix FC', stadium_name: 'Matrix Arena', city: 'Berlin' },
+    });
+    f = {
+      t,
+      admin: { id: profile.body.user.id, token: adminToken },
+      member,
+      other,
+      eventId: event.id,
+      stadiumId: stadium.body.stadium.id,
+    };
   });
   afterAll(() => f.t.close());
 
-  it('covers every route of the auth, events, attendance and meta route files', () => {
-    // Register just these four areas on a bare app and read back what they declare, so a route
-    // added to one of them fails here until it has its row in the matrix.
+  it('covers every route of the route files it imports', () => {
+    // Register just these areas on a bare app and read back what they declare, so a route added to
+    // one of them fails here until it has its row in the matrix.
     const bare = new OpenAPIHono<AppEnv>();
-    for (const register of [metaRoutes, authRoutes, eventRoutes, attendanceRoutes]) register(bare, f.t.runtime.deps);
+    const areas = [
+      metaRoutes,
+      authRoutes,
+      eventRoutes,
+      attendanceRoutes,
+      attendeeRoutes,
+      guestRoutes,
+      ticketRoutes,
+      transportRoutes,
+      stadiumRoutes,
+    ];
+    for (const register of areas) register(bare, f.t.runtime.deps);
     const doc = bare.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'matrix', version: '0' } });
     const declared = Object.entries(doc.paths ?? {}).flatMap(([path, methods]) =>
       Object.keys(methods ?? {}).map((method) => `${method.toUpperCase()} ${path}`),
@@ -219,8 +499,14 @@ describe('permission matrix', () => {
       const params = route.params ? await route.params(f, role) : {};
       const standing = { anonymous: null, member: f.member.token, other: f.other.token, admin: f.admin.token }[role];
       const token = role !== 'anonymous' && route.caller ? await route.caller(f, role) : standing;
-      const res = await f.t.call(route.method, urlOf(route, params), { token, body: route.body?.(f) });
+      const url = urlOf(route, params);
+      const before = route.path.startsWith('/api/events/{id}') && params.id ? await eventRow(f, params.id) : undefined;
+      const res = route.upload
+        ? await uploadFile(f.t, url, { token, bytes: IMAGES.png })
+        : await f.t.call(route.method, url, { token, body: route.body?.(f) });
       expect(res.status).toBe(status);
+      // A refused call on an event changed nothing of it.
+      if (status >= 400 && before) expect(await eventRow(f, params.id!)).toEqual(before);
       if (status >= 400) expect(res.body.success).toBe(false);
       else if (route.path !== '/api/openapi.json') expect(res.body.success).toBe(true);
       if (status === 401) expect(res.body.message).toBe('Authentication required');
@@ -295,7 +581,14 @@ describe('must_change_password (bootstrap admin with a generated password)', () 
   });
 
   it('answers 403 on every signed-in route but profile and change-password', async () => {
-    const fake: Fixtures = { t, admin: { id: 'x', token }, member: { id: 'x', token }, other: { id: 'x', token }, eventId: 'x' };
+    const fake: Fixtures = {
+      t,
+      admin: { id: 'x', token },
+      member: { id: 'x', token },
+      other: { id: 'x', token },
+      eventId: 'x',
+      stadiumId: 'x',
+    };
     const blocked = ROUTES.filter(
       (r) => !isPublic(r) && r.path !== '/api/auth/profile' && r.path !== '/api/auth/change-password',
     );

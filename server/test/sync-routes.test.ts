@@ -1,4 +1,4 @@
-import { SYNC_SCHEMAS, newId, newMemberAttendeeDoc, type SyncCollectionName } from '@fankurve/shared';
+import { SYNC_SCHEMAS, newGuestAttendeeDoc, newId, newMemberAttendeeDoc, type SyncCollectionName } from '@fankurve/shared';
 import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers.js';
@@ -97,6 +97,50 @@ describe('sync routes', () => {
     expect(rows).toHaveLength(1);
   });
 
+  it("applies a member's pushed guest, and refuses another member's change to it with a notice", async () => {
+    const guest = {
+      ...newGuestAttendeeDoc({
+        id: newId(),
+        event_id: eventId,
+        guest_name: 'Gustav',
+        brought_by: member.id,
+        created_at: new Date().toISOString(),
+      }),
+      _deleted: false,
+    };
+    const added = await push('attendees', member.token, [{ assumedMasterState: null, newDocumentState: guest }]);
+    expect(added.status).toBe(200);
+    const master = added.body[0] ?? guest;
+    expect(master).toMatchObject({ id: guest.id, guest_name: 'Gustav', brought_by: member.id, user_id: null });
+
+    const renamed = { ...master, guest_name: 'Not yours' };
+    const foreign = await push('attendees', other.token, [{ assumedMasterState: master, newDocumentState: renamed }]);
+    expect(foreign.body).toEqual([expect.objectContaining({ id: guest.id, guest_name: 'Gustav' })]);
+    const removal = await push('attendees', other.token, [
+      { assumedMasterState: master, newDocumentState: { ...master, _deleted: true } },
+    ]);
+    expect(removal.body).toEqual([expect.objectContaining({ id: guest.id, _deleted: false })]);
+    const forged = {
+      ...newGuestAttendeeDoc({
+        id: newId(),
+        event_id: eventId,
+        guest_name: 'Fake',
+        brought_by: member.id,
+        created_at: new Date().toISOString(),
+      }),
+      _deleted: false,
+    };
+    const forgedRes = await push('attendees', other.token, [{ assumedMasterState: null, newDocumentState: forged }]);
+    expect(forgedRes.body).toEqual([expect.objectContaining({ id: forged.id, _deleted: true })]);
+
+    const rows = (await t.call('GET', `/api/events/${eventId}`, { token: admin })).body.attendees;
+    expect(
+      rows.filter((r: { user_id: string | null }) => r.user_id === null).map((r: { guest_name: string }) => r.guest_name),
+    ).toEqual(['Gustav']);
+    const notices = await pull('notices', other.token);
+    expect(notices.body.documents.filter((n: { code: string }) => n.code === 'forbidden')).toHaveLength(3);
+  });
+
   it('pulls in seq order with a moving checkpoint, and an empty batch keeps the checkpoint', async () => {
     const first = await pull('members', member.token, { checkpoint: null, limit: 1 });
     expect(first.body.documents).toHaveLength(1);
@@ -111,8 +155,8 @@ describe('sync routes', () => {
     await t.call('POST', '/api/auth/register', { body: { username: 'waiting', email: 'w@example.org', password: 'secret' } });
     const members = await pull('members', member.token);
     expect(members.body.documents.map((m: { username: string }) => m.username)).not.toContain('waiting');
-    const otherNotices = await pull('notices', other.token);
-    expect(otherNotices.body.documents).toEqual([]);
+    const mineOnly = await pull('notices', other.token);
+    expect(mineOnly.body.documents.every((n: { user_id: string }) => n.user_id === other.id)).toBe(true);
   });
 
   it('sends documents that validate against the client schemas, for member and admin', async () => {

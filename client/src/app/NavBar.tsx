@@ -67,6 +67,11 @@ export function NavBar({ user }: { user: Profile }) {
               <li>
                 <NavLink to="/events">{t('nav.events')}</NavLink>
               </li>
+              {user.scope === 'admin' ? (
+                <li>
+                  <NavLink to="/config">{t('nav.config')}</NavLink>
+                </li>
+              ) : null}
             </ul>
           )}
           <div className="nav-user">

@@ -13,6 +13,9 @@ import { NotFoundPage } from './NotFoundPage.js';
 const RegisterPage = lazyPage(() => import('../features/auth/RegisterPage.js').then((m) => m.RegisterPage));
 const ChangePasswordPage = lazyPage(() => import('../features/auth/ChangePasswordPage.js').then((m) => m.ChangePasswordPage));
 const EventsPage = lazyPage(() => import('../features/events/EventsPage.js').then((m) => m.EventsPage));
+const EventDetailPage = lazyPage(() => import('../features/events/EventDetailPage.js').then((m) => m.EventDetailPage));
+const ConfigPage = lazyPage(() => import('../features/config/ConfigPage.js').then((m) => m.ConfigPage));
+const StadiumDetailPage = lazyPage(() => import('../features/stadiums/StadiumDetailPage.js').then((m) => m.StadiumDetailPage));
 
 /** A new service worker took over: the next in-app navigation loads the new version. */
 function UpdateOnNavigation() {
@@ -39,6 +42,9 @@ export function AppRoutes() {
             <Route path="/" element={<Navigate to="/events" replace />} />
             <Route path={CHANGE_PASSWORD_PATH} element={<ChangePasswordPage />} />
             <Route path="/events" element={<EventsPage />} />
+            <Route path="/events/:id" element={<EventDetailPage />} />
+            <Route path="/config" element={<ConfigPage />} />
+            <Route path="/stadiums/:id" element={<StadiumDetailPage />} />
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Routes>

@@ -1,6 +1,7 @@
 import {
   isDebt,
   newId,
+  newGuestAttendeeDoc,
   newMemberAttendeeDoc,
   type AttendanceStatus,
   type MemberAttendanceFields,
@@ -71,4 +72,44 @@ export async function updateOwnAnswer(
   if (patch.needs_ticket === true) patch.has_ticket = false;
   outbox.add(existing.id);
   await existing.incrementalPatch(patch);
+}
+
+/** A guest the member brings, added on the device (offline too); the debt block applies as to the member. */
+export async function addGuest(db: FankurveDatabase, outbox: Outbox, eventId: string, userId: string, guestName: string): Promise<string> {
+  const name = guestName.trim();
+  if (!name) throw new LocalRuleError('guestNameRequired');
+  if (await hasUnpaidDebtsLocally(db, userId)) throw new LocalRuleError('unpaidDebts');
+  const doc = newGuestAttendeeDoc({ id: newId(), event_id: eventId, guest_name: name, brought_by: userId, created_at: new Date().toISOString() });
+  outbox.add(doc.id);
+  await db.attendees.insert(doc);
+  return doc.id;
+}
+
+export interface GuestChange extends Partial<Omit<MemberAttendanceFields, 'status'>> {
+  guest_name?: string;
+  status?: AttendanceStatus;
+}
+
+/** Changes a guest's name or answers; the server accepts it from the member who brought the guest (or an admin). */
+export async function updateGuest(db: FankurveDatabase, outbox: Outbox, guestId: string, change: GuestChange): Promise<void> {
+  const guest = await db.attendees.findOne(guestId).exec();
+  if (!guest) return;
+  const patch: GuestChange = { ...change };
+  if (patch.guest_name !== undefined) {
+    patch.guest_name = patch.guest_name.trim();
+    if (!patch.guest_name) throw new LocalRuleError('guestNameRequired');
+  }
+  if (patch.has_ticket === true) patch.needs_ticket = false;
+  if (patch.needs_ticket === true) patch.has_ticket = false;
+  outbox.add(guest.id);
+  await guest.incrementalPatch(patch);
+}
+
+/** Removes a guest (not coming). A bought ticket stays until an admin removes it. */
+export async function removeGuest(db: FankurveDatabase, outbox: Outbox, guestId: string): Promise<void> {
+  const guest = await db.attendees.findOne(guestId).exec();
+  if (!guest) return;
+  if (guest.bought) throw new LocalRuleError('ticketAlreadyBought');
+  outbox.add(guest.id);
+  await guest.remove();
 }

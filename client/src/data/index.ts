@@ -161,6 +161,18 @@ export async function updateOwnAnswer(
   await attendance.updateOwnAnswer(await getDatabase(), outbox, eventId, userId, change);
 }
 
+export async function addGuest(eventId: string, userId: string, guestName: string): Promise<string> {
+  return attendance.addGuest(await getDatabase(), outbox, eventId, userId, guestName);
+}
+
+export async function updateGuest(guestId: string, change: attendance.GuestChange): Promise<void> {
+  await attendance.updateGuest(await getDatabase(), outbox, guestId, change);
+}
+
+export async function removeGuest(guestId: string): Promise<void> {
+  await attendance.removeGuest(await getDatabase(), outbox, guestId);
+}
+
 export function onNotice(listener: (notice: NoticeDoc) => void): () => void {
   noticeListeners.add(listener);
   return () => noticeListeners.delete(listener);

@@ -18,7 +18,8 @@ export interface OwnAttendanceChange extends Partial<Omit<MemberAttendanceFields
   received_requested?: boolean;
 }
 
-async function requireLiveEvent(db: Kysely<Database>, eventId: string): Promise<void> {
+/** 404 'Event not found' unless the event exists and is not deleted. */
+export async function requireLiveEvent(db: Kysely<Database>, eventId: string): Promise<void> {
   const event = await db.selectFrom('events').select('id').where('id', '=', eventId).where('deleted', '=', 0).executeTakeFirst();
   if (!event) throw notFound('eventNotFound');
 }

@@ -5,12 +5,14 @@ import {
   seasonOf,
   type CreateEventInput,
   type TicketPriceOption,
+  type UpdateEventInput,
 } from '@fankurve/shared';
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import { toBool, write, type Store } from '../db/store.js';
-import type { Actor } from './actor.js';
-import { badInput, notFound } from './errors.js';
+import type { Database, EventRow } from '../db/schema.js';
+import { toBool, write, type Store, type WriteContext } from '../db/store.js';
+import { isAdmin, requireAdmin, type Actor } from './actor.js';
+import { badInput, forbidden, notFound } from './errors.js';
+import { checkImage, type UploadStore } from './uploads.js';
 
 /** An event as both the REST API and the sync mapper show it (money in cents). */
 export interface EventView {
@@ -174,4 +176,178 @@ export async function createEvent(store: Store, actor: Actor, input: CreateEvent
       .execute();
   });
   return getEventView(store.db, id);
+}
+
+async function requireStadium(w: WriteContext, stadiumId: string): Promise<void> {
+  const stadium = await w.db.selectFrom('stadiums').select('id').where('id', '=', stadiumId).executeTakeFirst();
+  if (!stadium) throw notFound('stadiumNotFound');
+}
+
+/** The live event (404 'Event not found') that the actor may edit: its creator or an admin (403). */
+async function requireEditableEvent(w: WriteContext, actor: Actor, eventId: string): Promise<EventRow> {
+  const event = await w.db.selectFrom('events').selectAll().where('id', '=', eventId).where('deleted', '=', 0).executeTakeFirst();
+  if (!event) throw notFound('eventNotFound');
+  if (event.created_by !== actor.id && !isAdmin(actor)) throw forbidden();
+  return event;
+}
+
+async function hasLiveAttendees(w: WriteContext, eventId: string): Promise<boolean> {
+  const row = await w.db
+    .selectFrom('attendees')
+    .select('id')
+    .where('event_id', '=', eventId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Edits an event (its creator or an admin); any subset of the fields, validated like on create.
+ * When an admin changes the date or time, the location or the ticket price of an event that members
+ * already answered, the event is marked updated (SPEC 2: the UPDATED badge). A change that changes
+ * nothing writes nothing.
+ */
+export async function updateEvent(store: Store, actor: Actor, eventId: string, input: UpdateEventInput): Promise<EventView> {
+  let date: string | undefined;
+  if (input.date !== undefined) {
+    date = normaliseEventDate(input.date) ?? undefined;
+    if (!date) throw badInput('dateRequired');
+  }
+  await write(store, async (w) => {
+    const event = await requireEditableEvent(w, actor, eventId);
+    if (input.stadium_id) await requireStadium(w, input.stadium_id);
+    const fields: Partial<EventRow> = {};
+    if (input.title !== undefined) fields.title = input.title;
+    if (input.description !== undefined) fields.description = input.description?.trim() || null;
+    if (date !== undefined) fields.date = date;
+    if (input.location !== undefined) fields.location = input.location;
+    if (input.stadium_id !== undefined) fields.stadium_id = input.stadium_id || null;
+    if (input.ticket_price !== undefined) fields.ticket_price_cents = eurosToCents(input.ticket_price ?? 0);
+    if (input.ticket_buyer !== undefined) fields.ticket_buyer = input.ticket_buyer?.trim() || null;
+    const changed = (Object.keys(fields) as (keyof EventRow)[]).filter((key) => fields[key] !== event[key]);
+    if (changed.length === 0) return;
+    const significant = changed.some((key) => key === 'date' || key === 'location' || key === 'ticket_price_cents');
+    if (isAdmin(actor) && significant && (await hasLiveAttendees(w, eventId))) fields.is_updated = 1;
+    await w.db
+      .updateTable('events')
+      .set({ ...fields, updated_at: w.now, seq: await w.nextSeq('events') })
+      .where('id', '=', eventId)
+      .execute();
+  });
+  return getEventView(store.db, eventId);
+}
+
+/** Tombstones every live row of a replicated table that belongs to the event, each with its own new seq. */
+async function tombstoneChildren(
+  w: WriteContext,
+  table: 'attendees' | 'transports' | 'comments' | 'mentions',
+  eventId: string,
+): Promise<void> {
+  const rows = await w.db.selectFrom(table).select('id').where('event_id', '=', eventId).where('deleted', '=', 0).execute();
+  for (const row of rows) {
+    const tombstone = { deleted: 1, seq: await w.nextSeq(table), ...(table === 'mentions' ? {} : { updated_at: w.now }) };
+    await w.db.updateTable(table).set(tombstone).where('id', '=', row.id).execute();
+  }
+}
+
+/**
+ * Deletes an event (its creator or an admin): the event, its attendees (tickets included), its
+ * transport options, comments and mentions become tombstones; its image file is removed.
+ */
+export async function deleteEvent(store: Store, uploads: UploadStore, actor: Actor, eventId: string): Promise<void> {
+  const image = await write(store, async (w) => {
+    const event = await requireEditableEvent(w, actor, eventId);
+    await w.db
+      .updateTable('events')
+      .set({ deleted: 1, updated_at: w.now, seq: await w.nextSeq('events') })
+      .where('id', '=', eventId)
+      .execute();
+    for (const table of ['attendees', 'transports', 'comments', 'mentions'] as const) await tombstoneChildren(w, table, eventId);
+    return event.image_filename;
+  });
+  await uploads.remove(image);
+}
+
+/**
+ * Sets the event's image (its creator or an admin): the file is checked (present, at most 5 MB, an
+ * image by content), stored under a random name, and the previous image file is removed.
+ */
+export async function setEventImage(
+  store: Store,
+  uploads: UploadStore,
+  actor: Actor,
+  eventId: string,
+  file: Uint8Array | null,
+): Promise<EventView> {
+  let saved: string | null = null;
+  let previous: string | null = null;
+  try {
+    await write(store, async (w) => {
+      const event = await requireEditableEvent(w, actor, eventId);
+      const extension = checkImage(file);
+      saved = await uploads.save(file!, extension, 'event');
+      previous = event.image_filename;
+      await w.db
+        .updateTable('events')
+        .set({ image_filename: saved, updated_at: w.now, seq: await w.nextSeq('events') })
+        .where('id', '=', eventId)
+        .execute();
+    });
+  } catch (error) {
+    await uploads.remove(saved);
+    throw error;
+  }
+  await uploads.remove(previous);
+  return getEventView(store.db, eventId);
+}
+
+/** Removes the event's image (its creator or an admin); an event without an image stays as it is. */
+export async function deleteEventImage(store: Store, uploads: UploadStore, actor: Actor, eventId: string): Promise<EventView> {
+  const image = await write(store, async (w) => {
+    const event = await requireEditableEvent(w, actor, eventId);
+    if (!event.image_filename) return null;
+    await w.db
+      .updateTable('events')
+      .set({ image_filename: null, updated_at: w.now, seq: await w.nextSeq('events') })
+      .where('id', '=', eventId)
+      .execute();
+    return event.image_filename;
+  });
+  await uploads.remove(image);
+  return getEventView(store.db, eventId);
+}
+
+/** Clears the UPDATED badge (admin). */
+export async function clearUpdated(store: Store, actor: Actor, eventId: string): Promise<EventView> {
+  requireAdmin(actor);
+  await write(store, async (w) => {
+    const event = await requireEditableEvent(w, actor, eventId);
+    if (!toBool(event.is_updated)) return;
+    await w.db
+      .updateTable('events')
+      .set({ is_updated: 0, updated_at: w.now, seq: await w.nextSeq('events') })
+      .where('id', '=', eventId)
+      .execute();
+  });
+  return getEventView(store.db, eventId);
+}
+
+/**
+ * Gives every live event of a stadium a new seq: the events document shows the stadium's name,
+ * address, guest block and ticket price options, so a change to those must reach every device.
+ */
+export async function bumpEventsOfStadium(w: WriteContext, stadiumId: string): Promise<void> {
+  const events = await w.db
+    .selectFrom('events')
+    .select('id')
+    .where('stadium_id', '=', stadiumId)
+    .where('deleted', '=', 0)
+    .execute();
+  for (const event of events) {
+    await w.db
+      .updateTable('events')
+      .set({ seq: await w.nextSeq('events') })
+      .where('id', '=', event.id)
+      .execute();
+  }
 }

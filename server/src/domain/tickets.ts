@@ -1,13 +1,81 @@
 import { CLUB_CASH_DESK, eurosToCents, type TicketStatusInput } from '@fankurve/shared';
 import type { AttendeeRow } from '../db/schema.js';
-import { toInt, type WriteContext } from '../db/store.js';
+import { toBool, toInt, type WriteContext } from '../db/store.js';
 import { requireAdmin, type Actor } from './actor.js';
+import { mergedAnswerFields } from './attendeeRows.js';
 import { badInput, notFound } from './errors.js';
 
+/*
+ * The admin-owned fields of an attendee row, member or guest: the ticket (bought, paid, received,
+ * paid_by = an active member or the club cash desk, a ticket price option of the event's stadium,
+ * or free, or to be announced, or a plain price, ticket type), the transfer status, and the answers.
+ * Marking paid or received settles the member's matching request. Members never write the ticket
+ * fields (not through REST, not through a push).
+ */
+
+type Fields = Partial<AttendeeRow>;
+
 /**
- * The admin-owned ticket fields of an attendee row: bought, paid, received, paid_by (a member or the
- * club cash desk), ticket price option and price. Marking paid or received settles the member's
- * matching request. Members never write these fields (not through REST, not through a push).
+ * The price part of a change. A ticket price option, free, and to be announced exclude each other
+ * (400 'priceChoiceExclusive'), as does a price above 0 with free or TBD. An option must belong to
+ * the event's stadium and sets price and ticket type from itself (a price or type in the same body
+ * is then ignored). Free means price 0, TBD means no price; a plain price clears TBD (and free when
+ * above 0).
+ */
+async function priceFields(w: WriteContext, attendee: AttendeeRow, input: TicketStatusInput): Promise<Fields> {
+  const optionId = input.ticket_price_id || null;
+  const choices = [optionId !== null, input.is_free === true, input.is_price_tbd === true].filter(Boolean).length;
+  const pricedAbove0 = typeof input.price === 'number' && input.price > 0;
+  if (choices > 1 || (pricedAbove0 && (input.is_free === true || input.is_price_tbd === true))) {
+    throw badInput('priceChoiceExclusive');
+  }
+  if (optionId !== null) {
+    const option = await w.db
+      .selectFrom('stadium_ticket_prices as p')
+      .innerJoin('events as e', 'e.stadium_id', 'p.stadium_id')
+      .select(['p.id', 'p.price_cents', 'p.ticket_type'])
+      .where('p.id', '=', optionId)
+      .where('e.id', '=', attendee.event_id)
+      .executeTakeFirst();
+    if (!option) throw badInput('ticketPriceNotForStadium');
+    return {
+      ticket_price_id: option.id,
+      price_cents: Number(option.price_cents),
+      ticket_type: option.ticket_type,
+      is_free: 0,
+      is_price_tbd: 0,
+    };
+  }
+  const fields: Fields = {};
+  if (input.ticket_price_id !== undefined) fields.ticket_price_id = null;
+  if (input.ticket_type !== undefined) fields.ticket_type = input.ticket_type?.trim() || null;
+  if (input.is_free === true) return { ...fields, is_free: 1, is_price_tbd: 0, price_cents: 0, ticket_price_id: null };
+  if (input.is_price_tbd === true) return { ...fields, is_price_tbd: 1, is_free: 0, price_cents: null, ticket_price_id: null };
+  if (input.is_free === false) fields.is_free = 0;
+  if (input.is_price_tbd === false) fields.is_price_tbd = 0;
+  if (input.price !== undefined) {
+    fields.price_cents = input.price === null ? null : eurosToCents(input.price);
+    if (input.price !== null) fields.is_price_tbd = 0;
+    if (input.price === null || input.price > 0) fields.is_free = 0;
+  }
+  return fields;
+}
+
+async function checkPayer(w: WriteContext, paidBy: string | null | undefined): Promise<void> {
+  if (!paidBy || paidBy === CLUB_CASH_DESK) return;
+  const payer = await w.db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', paidBy)
+    .where('deleted', '=', 0)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  if (!payer) throw badInput('invalidPayer');
+}
+
+/**
+ * Applies the admin's change to a live attendee row; checks everything before it writes. A change
+ * that changes nothing writes nothing (no new seq).
  */
 export async function updateTicketStatus(
   w: WriteContext,
@@ -16,17 +84,9 @@ export async function updateTicketStatus(
   input: TicketStatusInput,
 ): Promise<AttendeeRow> {
   requireAdmin(actor);
-  if (!attendee || attendee.deleted) throw notFound('attendanceNotFound');
-  if (input.paid_by && input.paid_by !== CLUB_CASH_DESK) {
-    const payer = await w.db
-      .selectFrom('users')
-      .select('id')
-      .where('id', '=', input.paid_by)
-      .where('deleted', '=', 0)
-      .executeTakeFirst();
-    if (!payer) throw badInput('invalidInput');
-  }
-  const fields: Partial<AttendeeRow> = {};
+  if (!attendee || toBool(attendee.deleted)) throw notFound('attendanceNotFound');
+  await checkPayer(w, input.paid_by);
+  const fields: Fields = await priceFields(w, attendee, input);
   if (input.bought !== undefined) fields.bought = toInt(input.bought);
   if (input.paid !== undefined) {
     fields.paid = toInt(input.paid);
@@ -36,9 +96,29 @@ export async function updateTicketStatus(
     fields.received = toInt(input.received);
     if (input.received) Object.assign(fields, { received_requested: 0, received_requested_at: null });
   }
-  if (input.paid_by !== undefined) fields.paid_by = input.paid_by;
-  if (input.ticket_price_id !== undefined) fields.ticket_price_id = input.ticket_price_id;
-  if (input.price !== undefined) fields.price_cents = input.price === null ? null : eurosToCents(input.price);
+  if (input.paid_by !== undefined) fields.paid_by = input.paid_by || null;
+  const answersChanged =
+    input.status !== undefined ||
+    input.needs_ticket !== undefined ||
+    input.has_ticket !== undefined ||
+    input.needs_transport !== undefined;
+  if (answersChanged) {
+    Object.assign(
+      fields,
+      mergedAnswerFields(attendee, {
+        status: input.status ?? attendee.status,
+        needs_ticket: input.needs_ticket,
+        has_ticket: input.has_ticket,
+        needs_transport: input.needs_transport,
+      }),
+    );
+    // A seat that is needed again is outstanding until an admin reserves it.
+    if (fields.needs_transport === 1 && attendee.transfer_status === null) fields.transfer_status = 'outstanding';
+  }
+  if (input.transfer_status !== undefined) fields.transfer_status = input.transfer_status;
+
+  const changed = (Object.keys(fields) as (keyof AttendeeRow)[]).some((key) => fields[key] !== attendee[key]);
+  if (!changed) return attendee;
   const update = { ...fields, updated_at: w.now, seq: await w.nextSeq('attendees') };
   await w.db.updateTable('attendees').set(update).where('id', '=', attendee.id).execute();
   return { ...attendee, ...update };

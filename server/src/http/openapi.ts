@@ -24,11 +24,40 @@ function accessGuard(access: Access): MiddlewareHandler<AppEnv>[] {
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 
-/** Declares a documented route: its body schema (JSON), path params and the usual failures. */
+/** A multipart body with one file field, documented only: the handler reads it itself (no zod validation). */
+function uploadBody(field: string) {
+  return {
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object' as const,
+          properties: { [field]: { type: 'string' as const, format: 'binary' } },
+          required: [field],
+        },
+      },
+    },
+    required: true,
+  };
+}
+
+/**
+ * Declares a documented route: its body schema (JSON) or an upload (multipart with one file field),
+ * path params and the usual failures.
+ */
 export function apiRoute<
   Body extends z.ZodType | undefined = undefined,
   Params extends z.ZodObject | undefined = undefined,
->(options: { method: Method; path: string; tag: string; summary: string; body?: Body; params?: Params; access?: Access }) {
+>(options: {
+  method: Method;
+  path: string;
+  tag: string;
+  summary: string;
+  body?: Body;
+  /** The file field of a multipart upload (e.g. `image`). */
+  upload?: string;
+  params?: Params;
+  access?: Access;
+}) {
   const access = options.access ?? 'signed-in';
   return createRoute({
     method: options.method,
@@ -40,6 +69,7 @@ export function apiRoute<
     request: {
       ...(options.params ? { params: options.params } : {}),
       ...(options.body ? { body: { content: { 'application/json': { schema: options.body } }, required: true } } : {}),
+      ...(options.upload ? { body: uploadBody(options.upload) } : {}),
     } as {
       params: Params extends z.ZodObject ? Params : never;
       body: Body extends z.ZodType ? { content: { 'application/json': { schema: Body } }; required: true } : never;
@@ -50,6 +80,7 @@ export function apiRoute<
       401: { description: 'Not signed in' },
       403: { description: 'Forbidden' },
       404: { description: 'Not found' },
+      ...(options.upload ? { 413: { description: 'File too large' } } : {}),
     },
   });
 }

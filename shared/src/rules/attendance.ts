@@ -49,18 +49,18 @@ export function isDebt(row: DebtRow): boolean {
   return row.bought && !row.paid;
 }
 
-/** A member's new attendance document as a device creates it (offline too): first-time answers, no ticket yet. */
-export function newMemberAttendeeDoc(fields: {
+/** A new attendance document as a device creates it (offline too): first-time answers, no ticket yet. */
+function newAttendeeDoc(fields: {
   id: string;
   event_id: string;
-  user_id: string;
+  user_id: string | null;
+  guest_name: string | null;
+  brought_by: string | null;
   status: AttendanceStatus;
   created_at: string;
 }): AttendeeDoc {
   return {
     ...fields,
-    guest_name: null,
-    brought_by: null,
     ...FIRST_ATTENDANCE_DEFAULTS,
     transfer_status: FIRST_ATTENDANCE_DEFAULTS.needs_transport ? 'outstanding' : null,
     paid_by: null,
@@ -76,4 +76,26 @@ export function newMemberAttendeeDoc(fields: {
     received_requested: false,
     seq: 0,
   };
+}
+
+/** A member's own new attendance. */
+export function newMemberAttendeeDoc(fields: {
+  id: string;
+  event_id: string;
+  user_id: string;
+  status: AttendanceStatus;
+  created_at: string;
+}): AttendeeDoc {
+  return newAttendeeDoc({ ...fields, guest_name: null, brought_by: null });
+}
+
+/** A guest a member brings: going, needs a ticket and a seat (SPEC 4). */
+export function newGuestAttendeeDoc(fields: {
+  id: string;
+  event_id: string;
+  guest_name: string;
+  brought_by: string;
+  created_at: string;
+}): AttendeeDoc {
+  return newAttendeeDoc({ ...fields, user_id: null, status: 'going' });
 }

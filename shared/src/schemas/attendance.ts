@@ -1,11 +1,61 @@
 import { z } from 'zod';
-import { ATTENDANCE_STATUSES } from '../constants.js';
+import { ATTENDANCE_STATUSES, TRANSFER_STATUSES } from '../constants.js';
 import { msg } from './common.js';
 
+const status = z.enum(ATTENDANCE_STATUSES, msg('invalidInput'));
+
 export const setAttendanceInput = z.object({
-  status: z.enum(ATTENDANCE_STATUSES, msg('invalidInput')),
+  status,
   needs_ticket: z.boolean().optional(),
   has_ticket: z.boolean().optional(),
   needs_transport: z.boolean().optional(),
 });
 export type SetAttendanceInput = z.infer<typeof setAttendanceInput>;
+
+/** POST /api/events/{id}/attendees (admin): a member who does not attend yet; answers default like first-time attendance. */
+export const addAttendeeInput = z.object({
+  user_id: z.string(msg('selectUser')).trim().min(1, msg('selectUser')).max(64, msg('selectUser')),
+  status: status.optional(),
+  needs_ticket: z.boolean().optional(),
+  has_ticket: z.boolean().optional(),
+  needs_transport: z.boolean().optional(),
+});
+export type AddAttendeeInput = z.infer<typeof addAttendeeInput>;
+
+/** PUT /api/attendance/{eventId}/user/{userId}/transfer-status (admin). */
+export const transferStatusInput = z.object({ transfer_status: z.enum(TRANSFER_STATUSES, msg('invalidInput')) });
+export type TransferStatusInput = z.infer<typeof transferStatusInput>;
+
+export const GUEST_NAME_MAX_LENGTH = 100;
+const guestName = z
+  .string(msg('guestNameRequired'))
+  .trim()
+  .min(1, msg('guestNameRequired'))
+  .max(GUEST_NAME_MAX_LENGTH, msg('invalidInput'));
+
+/**
+ * POST /api/guests: a guest the member brings (going, needs a ticket and a seat unless told otherwise).
+ * brought_by (a member id) only for admins; a member's guest is always their own.
+ */
+export const addGuestInput = z.object({
+  guest_name: guestName,
+  event_id: z.string(msg('invalidInput')).min(1, msg('invalidInput')).max(64, msg('eventNotFound')),
+  status: status.optional(),
+  needs_ticket: z.boolean().optional(),
+  has_ticket: z.boolean().optional(),
+  needs_transport: z.boolean().optional(),
+  brought_by: z.string().min(1).max(64).optional(),
+});
+export type AddGuestInput = z.infer<typeof addGuestInput>;
+
+/** PUT /api/guests/{id}: name and answers of a guest (the member who brought them, or an admin). */
+export const updateGuestInput = z
+  .object({
+    guest_name: guestName.optional(),
+    status: status.optional(),
+    needs_ticket: z.boolean().optional(),
+    has_ticket: z.boolean().optional(),
+    needs_transport: z.boolean().optional(),
+  })
+  .strict();
+export type UpdateGuestInput = z.infer<typeof updateGuestInput>;

@@ -12,3 +12,7 @@ export const createEventInput = z.object({
   ticket_buyer: z.string().max(200).nullish(),
 });
 export type CreateEventInput = z.infer<typeof createEventInput>;
+
+/** PUT /api/events/{id}: any of the event fields, each validated like on create (unknown fields are ignored). */
+export const updateEventInput = createEventInput.partial();
+export type UpdateEventInput = z.infer<typeof updateEventInput>;

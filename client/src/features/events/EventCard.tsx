@@ -2,6 +2,7 @@ import type { AttendanceStatus, EventDoc, Language } from '@fankurve/shared';
 import { formatMoney } from '@fankurve/shared/money';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { setOwnAttendance } from '../../data/index.js';
 import { errorText } from '../../i18n/index.js';
 import { toastError } from '../../ui/toast.js';
@@ -31,7 +32,7 @@ export function EventCard({ event, attendance, countsLoading, past, language, us
   const [saving, setSaving] = useState(false);
   const own = attendance.own;
   const ownStatus = own?.status ?? null;
-  const paymentRequired = own !== null && own.bought && !own.paid;
+  const paymentRequired = attendance.paymentRequired;
 
   async function answer(status: AttendanceStatus | null) {
     if (saving || status === ownStatus) return;
@@ -57,7 +58,7 @@ export function EventCard({ event, attendance, countsLoading, past, language, us
       <article className={classes.join(' ')} aria-labelledby={titleId}>
         <div className="event-head">
           <h2 id={titleId} className="event-title">
-            {event.title}
+            <Link to={`/events/${event.id}`}>{event.title}</Link>
           </h2>
           {paymentRequired ? <span className="badge badge-red">{t('events.paymentRequired')}</span> : null}
         </div>

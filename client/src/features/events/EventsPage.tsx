@@ -1,29 +1,45 @@
 import { todayIn } from '@fankurve/shared/dates';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
 import { useUser } from '../../app/session.js';
 import { useSiteConfig } from '../../app/siteConfig.js';
-import { useAttendees, useEvents } from '../../data/index.js';
+import { useAttendees, useEvents, useSyncStatus } from '../../data/index.js';
 import { currentLanguage } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
+import { CreateEventDialog } from './CreateEventDialog.js';
 import { EventCard } from './EventCard.js';
+import { EventFilters } from './EventFilters.js';
+import { filterEvents, readFilters, seasonsOf, writeFilters, type EventFilters as Filters } from './filters.js';
 import { orderEvents } from './order.js';
 import { attendanceOf, summarizeAttendance } from './summary.js';
+import './events.css';
 
-/** /events: every event from the local database, upcoming first, past ones faded below. */
+/**
+ * /events: the events of the local database for the chosen season and location (kept in the URL query),
+ * upcoming first, past ones faded below; a member creates events here (online).
+ */
 export function EventsPage() {
   const { t } = useTranslation();
   const user = useUser();
   const events = useEvents();
   const attendees = useAttendees();
+  const { online } = useSyncStatus();
   const language = currentLanguage();
-  // The club's calendar day decides what is past (SPEC 4: upcoming if the date is today or later).
+  const [query, setQuery] = useSearchParams();
+  const [creating, setCreating] = useState(false);
+  // The club's calendar day decides what is past (SPEC 4) and which season is the current one.
   const today = todayIn(useSiteConfig().time_zone);
 
-  const { upcoming, past } = useMemo(() => orderEvents(events ?? [], today), [events, today]);
+  const seasons = useMemo(() => seasonsOf(events ?? []), [events]);
+  const filters = useMemo(() => readFilters(query, seasons, today), [query, seasons, today]);
+  const { upcoming, past } = useMemo(() => orderEvents(filterEvents(events ?? [], filters), today), [events, filters, today]);
   const summary = useMemo(() => summarizeAttendance(attendees ?? [], user.id), [attendees, user.id]);
 
   if (events === undefined) return <Loading />;
+
+  const changeFilters = (next: Partial<Filters>) =>
+    setQuery(writeFilters(query, { ...filters, ...next }, seasons, today), { replace: true });
 
   const card = (event: (typeof upcoming)[number], isPast: boolean) => (
     <EventCard
@@ -39,30 +55,56 @@ export function EventsPage() {
 
   return (
     <section className="page events-page" aria-labelledby="events-title">
-      <h1 id="events-title">{t('events.title')}</h1>
+      <div className="page-head">
+        <h1 id="events-title">{t('events.title')}</h1>
+        <div className="page-actions">
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => setCreating(true)}
+            disabled={!online}
+            aria-describedby={online ? undefined : 'create-offline-hint'}
+          >
+            {t('events.newEvent')}
+          </button>
+          {online ? null : (
+            <small id="create-offline-hint" className="page-actions-hint">
+              {t('events.newEventOffline')}
+            </small>
+          )}
+        </div>
+      </div>
       {events.length === 0 ? (
         <p className="empty-state">{t('events.empty')}</p>
       ) : (
         <>
-          {upcoming.length > 0 ? (
-            <ul className="event-list" aria-label={t('events.upcoming')}>
-              {upcoming.map((event) => card(event, false))}
-            </ul>
+          <EventFilters seasons={seasons} filters={filters} onChange={changeFilters} />
+          {upcoming.length === 0 && past.length === 0 ? (
+            <p className="empty-state">{t('events.noneForFilter')}</p>
           ) : (
-            <p className="empty-state">{t('events.noUpcoming')}</p>
-          )}
-          {past.length > 0 ? (
             <>
-              <h2 className="section-title" id="events-past">
-                {t('events.past')}
-              </h2>
-              <ul className="event-list event-list-past" aria-labelledby="events-past">
-                {past.map((event) => card(event, true))}
-              </ul>
+              {upcoming.length > 0 ? (
+                <ul className="event-list" aria-label={t('events.upcoming')}>
+                  {upcoming.map((event) => card(event, false))}
+                </ul>
+              ) : (
+                <p className="empty-state">{t('events.noUpcoming')}</p>
+              )}
+              {past.length > 0 ? (
+                <>
+                  <h2 className="section-title" id="events-past">
+                    {t('events.past')}
+                  </h2>
+                  <ul className="event-list event-list-past" aria-labelledby="events-past">
+                    {past.map((event) => card(event, true))}
+                  </ul>
+                </>
+              ) : null}
             </>
-          ) : null}
+          )}
         </>
       )}
+      {creating ? <CreateEventDialog onClose={() => setCreating(false)} /> : null}
     </section>
   );
 }

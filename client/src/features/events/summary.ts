@@ -1,26 +1,33 @@
-import type { AttendeeDoc } from '@fankurve/shared';
+import { isDebt, type AttendeeDoc } from '@fankurve/shared';
 
 export interface EventAttendance {
   going: number;
   maybe: number;
   /** The signed-in member's own row, if they answered. */
   own: AttendeeDoc | null;
+  /**
+   * The member owes money for this event: their own ticket, or the ticket of a guest they brought, is
+   * bought and not paid (ARCHITECTURE.md: a debt). The card turns red with 'Payment required'.
+   */
+  paymentRequired: boolean;
 }
 
-const EMPTY: EventAttendance = { going: 0, maybe: 0, own: null };
+const EMPTY: EventAttendance = { going: 0, maybe: 0, own: null, paymentRequired: false };
 
-/** Going and maybe counts per event (users and guests) and the member's own row, in one pass. */
+/** Going and maybe counts per event (users and guests), the member's own row and their debt, in one pass. */
 export function summarizeAttendance(attendees: readonly AttendeeDoc[], userId: string): Map<string, EventAttendance> {
   const summary = new Map<string, EventAttendance>();
   for (const row of attendees) {
     let entry = summary.get(row.event_id);
     if (!entry) {
-      entry = { going: 0, maybe: 0, own: null };
+      entry = { going: 0, maybe: 0, own: null, paymentRequired: false };
       summary.set(row.event_id, entry);
     }
     if (row.status === 'going') entry.going++;
     else if (row.status === 'maybe') entry.maybe++;
     if (row.user_id === userId) entry.own = row;
+    const owedByMember = row.user_id === userId || (row.user_id === null && row.brought_by === userId);
+    if (owedByMember && isDebt(row)) entry.paymentRequired = true;
   }
   return summary;
 }

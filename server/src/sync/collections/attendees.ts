@@ -5,6 +5,7 @@ import { toBool, type WriteContext } from '../../db/store.js';
 import type { Actor } from '../../domain/actor.js';
 import { removeOwnAttendance, setOwnAttendance } from '../../domain/attendance.js';
 import { DomainError, forbidden } from '../../domain/errors.js';
+import { addGuest, removeGuest, updateGuest } from '../../domain/guests.js';
 import { addNotice } from '../../domain/notices.js';
 import { sameDocument, type SyncCollection } from '../collection.js';
 import type { PushedDocument, PushRow, SyncDocument } from '../protocol.js';
@@ -56,12 +57,44 @@ function memberChange(doc: PushedDocument) {
   } as const;
 }
 
+/** The guest fields a member may change on a guest they brought. */
+function guestChange(doc: PushedDocument) {
+  const { status, ...answers } = memberChange(doc);
+  const name = typeof doc.guest_name === 'string' ? doc.guest_name : undefined;
+  return {
+    guest_name: name,
+    status,
+    needs_ticket: answers.needs_ticket,
+    has_ticket: answers.has_ticket,
+    needs_transport: answers.needs_transport,
+  };
+}
+
+/** A guest row: the member who brought the guest (or an admin) adds, changes and removes it, offline too. */
+async function applyGuestRow(w: WriteContext, actor: Actor, doc: PushedDocument, master: AttendeeRow | undefined): Promise<void> {
+  if (doc._deleted) {
+    if (master && !toBool(master.deleted)) await removeGuest(w, actor, master.id);
+    return;
+  }
+  if (master && !toBool(master.deleted)) {
+    await updateGuest(w, actor, master.id, guestChange(doc));
+    return;
+  }
+  const { guest_name, ...answers } = guestChange(doc);
+  if (typeof doc.event_id !== 'string') throw new DomainError('invalidInput', 400);
+  const broughtBy = typeof doc.brought_by === 'string' ? doc.brought_by : undefined;
+  await addGuest(w, actor, { event_id: doc.event_id, guest_name: guest_name ?? '', ...answers, brought_by: broughtBy }, doc.id);
+}
+
 /**
- * Applies one pushed attendee row through the attendance domain: `_deleted` = not going, anything
- * else = set the member's own answer. Rows of other users are refused (admins edit through REST).
+ * Applies one pushed attendee row through the same domain functions as the REST routes: the member's
+ * own row (`_deleted` = not going) or a guest they brought. Other users' rows are refused (admins
+ * edit those through REST).
  */
 async function applyRow(w: WriteContext, actor: Actor, doc: PushedDocument, master: AttendeeRow | undefined): Promise<void> {
-  const owner = master ? master.user_id : (doc.user_id as string | null | undefined);
+  const isGuest = master ? master.user_id === null : doc.user_id === null || doc.user_id === undefined;
+  if (isGuest) return applyGuestRow(w, actor, doc, master);
+  const owner = master ? master.user_id : doc.user_id;
   if (owner !== actor.id) throw forbidden();
   if (doc._deleted) {
     if (master && !toBool(master.deleted)) await removeOwnAttendance(w, actor, master.event_id);

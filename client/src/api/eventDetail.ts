@@ -1,0 +1,118 @@
+import type { AttendanceStatus, TransferStatus } from '@fankurve/shared';
+import { api, ApiError, readToken } from './client.js';
+
+/**
+ * The online REST calls of the event detail screen (admin work, and event edit / delete / image by the
+ * creator). Their result reaches every device through sync, so callers do not refetch: the local
+ * database updates the screen. Money in euros at this edge (ARCHITECTURE: data model).
+ */
+
+const id = (value: string) => encodeURIComponent(value);
+
+/** PUT /api/events/{id}: the fields of SPEC 5; date as `YYYY-MM-DD HH:MM` (club wall clock). */
+export interface EventUpdate {
+  title: string;
+  description: string | null;
+  date: string;
+  location: string;
+  stadium_id: string | null;
+  ticket_price: number;
+  ticket_buyer: string | null;
+}
+
+export const updateEvent = (eventId: string, body: EventUpdate) => api(`/api/events/${id(eventId)}`, { method: 'PUT', body });
+
+export const deleteEvent = (eventId: string) => api(`/api/events/${id(eventId)}`, { method: 'DELETE' });
+
+export const clearUpdated = (eventId: string) => api(`/api/events/${id(eventId)}/clear-updated`, { method: 'PUT' });
+
+export const deleteEventImage = (eventId: string) => api(`/api/events/${id(eventId)}/image`, { method: 'DELETE' });
+
+/** POST /api/events/{id}/image as multipart (field `image`); the JSON client cannot send files. */
+export async function uploadEventImage(eventId: string, file: File): Promise<void> {
+  const form = new FormData();
+  form.append('image', file);
+  const token = readToken();
+  let response: Response;
+  try {
+    response = await fetch(`/api/events/${id(eventId)}/image`, {
+      method: 'POST',
+      headers: token ? { Authorization: `Bearer ${token}`, Accept: 'application/json' } : { Accept: 'application/json' },
+      body: form,
+      cache: 'no-store',
+    });
+  } catch {
+    throw new ApiError({ status: 0, code: null, message: 'Network request failed', offline: true });
+  }
+  let record: Record<string, unknown> | null = null;
+  try {
+    const payload: unknown = await response.json();
+    record = payload !== null && typeof payload === 'object' ? (payload as Record<string, unknown>) : null;
+  } catch {
+    record = null;
+  }
+  if (response.ok && record?.success !== false) return;
+  throw new ApiError({
+    status: response.ok ? 500 : response.status,
+    code: typeof record?.code === 'string' ? record.code : null,
+    message: typeof record?.message === 'string' ? record.message : response.statusText,
+  });
+}
+
+export interface StadiumOption {
+  id: string;
+  stadium_name: string;
+  team_name?: string;
+  city?: string;
+}
+
+export const fetchStadiums = () => api<{ stadiums: StadiumOption[] }>('/api/stadiums');
+
+/** POST /api/events/{id}/attendees (admin): a member who is not attending yet. */
+export const addAttendee = (eventId: string, body: { user_id: string; status?: AttendanceStatus }) =>
+  api(`/api/events/${id(eventId)}/attendees`, { method: 'POST', body });
+
+/** DELETE /api/attendance/{eventId}/user/{userId} (admin): removes a member's attendance. */
+export const removeAttendee = (eventId: string, userId: string) =>
+  api(`/api/attendance/${id(eventId)}/user/${id(userId)}`, { method: 'DELETE' });
+
+/** The admin's fields of an attendee row (member or guest); price in euros. */
+export interface AttendeeUpdate {
+  bought?: boolean;
+  paid?: boolean;
+  received?: boolean;
+  paid_by?: string | null;
+  ticket_price_id?: string | null;
+  price?: number | null;
+  ticket_type?: string | null;
+  is_free?: boolean;
+  is_price_tbd?: boolean;
+  transfer_status?: TransferStatus | null;
+}
+
+export const updateAttendee = (attendeeId: string, body: AttendeeUpdate) =>
+  api(`/api/attendees/${id(attendeeId)}`, { method: 'PUT', body });
+
+/** POST /api/guests (admin adding a guest for any member). */
+export const addGuestFor = (body: { event_id: string; guest_name: string; brought_by: string }) =>
+  api('/api/guests', { method: 'POST', body });
+
+export const deleteGuest = (guestId: string) => api(`/api/guests/${id(guestId)}`, { method: 'DELETE' });
+
+/** A transport option as the REST API takes it: price in euros, departure `YYYY-MM-DD HH:MM` or null. */
+export interface TransportInput {
+  event_id: string;
+  name: string;
+  departure_location: string;
+  price_per_seat: number;
+  is_free: boolean;
+  is_price_tbd: boolean;
+  departure_datetime: string | null;
+}
+
+export const createTransport = (body: TransportInput) => api('/api/transports', { method: 'POST', body });
+
+export const updateTransport = (transportId: string, body: TransportInput) =>
+  api(`/api/transports/${id(transportId)}`, { method: 'PUT', body });
+
+export const deleteTransport = (transportId: string) => api(`/api/transports/${id(transportId)}`, { method: 'DELETE' });

@@ -1,0 +1,16 @@
+import type { EventDoc } from '@fankurve/shared';
+import { api } from './client.js';
+
+/** POST /api/events (SPEC 5, 7): date `YYYY-MM-DD HH:MM` in the club's wall clock, ticket price in euros (0 = not yet available). */
+export interface NewEvent {
+  title: string;
+  date: string;
+  location: string;
+  stadium_id?: string;
+  description?: string;
+  ticket_price?: number;
+}
+
+/** The created event reaches the list through sync; the answer is only used for its id. */
+export const createEvent = (body: NewEvent) =>
+  api<{ event: Pick<EventDoc, 'id' | 'title' | 'date'> }>('/api/events', { method: 'POST', body });

@@ -1,0 +1,389 @@
+import {
+  CLUB_CASH_DESK,
+  TRANSFER_STATUSES,
+  type AttendeeDoc,
+  type EventDoc,
+  type Language,
+  type MemberDoc,
+  type TransferStatus,
+} from '@fankurve/shared';
+import { formatMoney } from '@fankurve/shared/money';
+import { useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { deleteGuest, removeAttendee, updateAttendee } from '../../api/eventDetail.js';
+import { toastError, toastSuccess } from '../../ui/toast.js';
+import { AddAttendee } from './AddAttendee.js';
+import { ConfirmDialog } from './ConfirmDialog.js';
+import {
+  attendanceCounts,
+  attendeeRows,
+  draftBody,
+  draftValues,
+  sortedMembers,
+  ticketLabelOf,
+  type AttendeeRow,
+  type RowDraft,
+  type TicketChoice,
+} from './model.js';
+import { failText, type Access } from './shared.js';
+
+interface Props {
+  event: EventDoc;
+  attendees: readonly AttendeeDoc[];
+  members: readonly MemberDoc[];
+  names: ReadonlyMap<string, string>;
+  access: Access;
+  language: Language;
+}
+
+const TRANSFER_KEYS = {
+  outstanding: 'eventDetail.transferOutstanding',
+  reserved: 'eventDetail.transferReserved',
+  waiting_list: 'eventDetail.transferWaitingList',
+} as const satisfies Record<TransferStatus, string>;
+
+const FLAG_COLUMNS = {
+  bought: 'eventDetail.colBought',
+  paid: 'eventDetail.colPaid',
+  received: 'eventDetail.colReceived',
+} as const;
+
+/**
+ * Everyone who answered, members and guests (SPEC 2: 9 columns). Admins get an edit mode with a 10th
+ * column: ticket option, payer, bought / paid / received and transfer status are edited in drafts and
+ * saved together (PUT /api/attendees/{id} per changed row); removing asks first.
+ */
+export function AttendeeTable({ event, attendees, members, names, access, language }: Props) {
+  const { t } = useTranslation();
+  const id = useId();
+  const [editing, setEditing] = useState(false);
+  const [drafts, setDrafts] = useState<Record<string, RowDraft>>({});
+  const [saving, setSaving] = useState(false);
+  const [removing, setRemoving] = useState<AttendeeRow | null>(null);
+  const [removeBusy, setRemoveBusy] = useState(false);
+
+  const rows = useMemo(() => attendeeRows(attendees, names, t('eventDetail.unknownMember')), [attendees, names, t]);
+  const counts = attendanceCounts(attendees);
+  const options = event.ticket_prices;
+  const payers = useMemo(() => sortedMembers(members), [members]);
+  const editMode = editing && access.isAdmin;
+
+  const displayName = (row: AttendeeRow) =>
+    row.isGuest ? t('eventDetail.guestOf', { name: row.name, host: row.host }) : row.name;
+  const payerName = (paidBy: string | null) =>
+    paidBy === null
+      ? '–'
+      : paidBy === CLUB_CASH_DESK
+        ? t('eventDetail.clubCashDesk')
+        : (names.get(paidBy) ?? t('eventDetail.unknownMember'));
+
+  const setDraft = (rowId: string, patch: RowDraft) =>
+    setDrafts((current) => ({ ...current, [rowId]: { ...current[rowId], ...patch } }));
+
+  function cancel() {
+    setDrafts({});
+    setEditing(false);
+  }
+
+  async function save() {
+    const changes: { row: AttendeeRow; body: NonNullable<Extract<ReturnType<typeof draftBody>, { ok: true }>['body']> }[] = [];
+    for (const row of rows) {
+      const result = draftBody(row.doc, drafts[row.doc.id], options);
+      if (!result.ok) {
+        toastError(t('eventDetail.validation.rowPriceInvalid', { name: displayName(row) }));
+        return;
+      }
+      if (result.body) changes.push({ row, body: result.body });
+    }
+    if (changes.length === 0) {
+      cancel();
+      return;
+    }
+    setSaving(true);
+    const results = await Promise.allSettled(changes.map(({ row, body }) => updateAttendee(row.doc.id, body)));
+    setSaving(false);
+    const failed = results.flatMap((result, index) =>
+      result.status === 'rejected' ? [{ ...changes[index]!, error: result.reason }] : [],
+    );
+    if (failed.length === 0) {
+      toastSuccess(t('eventDetail.changesSaved'));
+      cancel();
+      return;
+    }
+    // Keep only the drafts that did not reach the server, so a second Save retries just those.
+    const failedIds = new Set(failed.map(({ row }) => row.doc.id));
+    setDrafts((current) => Object.fromEntries(Object.entries(current).filter(([rowId]) => failedIds.has(rowId))));
+    toastError(failText(failed[0]!.error, 'eventDetail.errors.saveChangesFailed'));
+  }
+
+  async function remove() {
+    if (!removing) return;
+    const row = removing;
+    setRemoveBusy(true);
+    try {
+      if (row.isGuest) await deleteGuest(row.doc.id);
+      else if (row.doc.user_id) await removeAttendee(event.id, row.doc.user_id);
+      setDrafts((current) => Object.fromEntries(Object.entries(current).filter(([rowId]) => rowId !== row.doc.id)));
+      setRemoving(null);
+    } catch (error) {
+      toastError(failText(error, 'errors.removeAttendanceFailed'));
+    } finally {
+      setRemoveBusy(false);
+    }
+  }
+
+  const check = (value: boolean) => (
+    <span className={value ? 'flag flag-yes' : 'flag flag-no'}>
+      <span aria-hidden="true">{value ? '✓' : '–'}</span>
+      <span className="sr-only">{value ? t('eventDetail.yes') : t('eventDetail.no')}</span>
+    </span>
+  );
+
+  function ticketCell(doc: AttendeeDoc) {
+    const label = ticketLabelOf(doc, options);
+    if (label.kind === 'free') return t('eventDetail.ticketFree');
+    if (label.kind === 'tbd') return t('eventDetail.ticketTbd');
+    if (label.kind === 'price')
+      return label.type ? `${label.type} · ${formatMoney(label.cents, language)}` : formatMoney(label.cents, language);
+    return '–';
+  }
+
+  function needCell(doc: AttendeeDoc) {
+    if (doc.has_ticket) return t('eventDetail.hasTicketShort');
+    if (doc.needs_ticket) return t('eventDetail.needsTicketShort');
+    return '–';
+  }
+
+  function transportCell(doc: AttendeeDoc) {
+    if (!doc.needs_transport) return <span className="muted">{t('eventDetail.ownTransport')}</span>;
+    const status = doc.transfer_status ?? 'outstanding';
+    return <span className={`transfer transfer-${status}`}>{t(TRANSFER_KEYS[status])}</span>;
+  }
+
+  function editCells(row: AttendeeRow) {
+    const doc = row.doc;
+    const name = displayName(row);
+    const values = draftValues(doc, drafts[doc.id], options);
+    return (
+      <>
+        <td>
+          <div className="cell-stack">
+            <select
+              aria-label={`${t('eventDetail.colTicket')}: ${name}`}
+              value={values.ticket}
+              onChange={(e) => {
+                const ticket = e.target.value as TicketChoice;
+                const customPrice =
+                  ticket === 'custom' && !values.customPrice && event.ticket_price_cents > 0
+                    ? (event.ticket_price_cents / 100).toFixed(2)
+                    : undefined;
+                setDraft(doc.id, customPrice === undefined ? { ticket } : { ticket, customPrice });
+              }}
+            >
+              <option value="">{t('eventDetail.ticketNone')}</option>
+              {options.map((option) => (
+                <option key={option.id} value={`option:${option.id}`}>
+                  {option.ticket_type} · {formatMoney(option.price_cents, language)}
+                </option>
+              ))}
+              <option value="custom">{t('eventDetail.ticketCustom')}</option>
+              <option value="free">{t('eventDetail.ticketFree')}</option>
+              <option value="tbd">{t('eventDetail.ticketTbd')}</option>
+            </select>
+            {values.ticket === 'custom' ? (
+              <input
+                className="price-input"
+                type="number"
+                inputMode="decimal"
+                min={0}
+                step={0.01}
+                aria-label={`${t('eventDetail.priceEuro')}: ${name}`}
+                value={values.customPrice}
+                onChange={(e) => setDraft(doc.id, { customPrice: e.target.value })}
+              />
+            ) : null}
+          </div>
+        </td>
+        <td>
+          <select
+            aria-label={`${t('eventDetail.colPaidBy')}: ${name}`}
+            value={values.paid_by}
+            onChange={(e) => setDraft(doc.id, { paid_by: e.target.value })}
+          >
+            <option value="">–</option>
+            <option value={CLUB_CASH_DESK}>{t('eventDetail.clubCashDesk')}</option>
+            {payers.map((member) => (
+              <option key={member.id} value={member.id}>
+                {member.username}
+              </option>
+            ))}
+          </select>
+        </td>
+        {(['bought', 'paid', 'received'] as const).map((field) => (
+          <td key={field} className="cell-center">
+            <input
+              type="checkbox"
+              aria-label={`${t(FLAG_COLUMNS[field])}: ${name}`}
+              checked={values[field]}
+              onChange={(e) => setDraft(doc.id, { [field]: e.target.checked })}
+            />
+          </td>
+        ))}
+        <td>
+          {doc.needs_transport ? (
+            <select
+              aria-label={`${t('eventDetail.colTransport')}: ${name}`}
+              value={values.transfer_status}
+              onChange={(e) => setDraft(doc.id, { transfer_status: e.target.value as TransferStatus })}
+            >
+              {TRANSFER_STATUSES.map((status) => (
+                <option key={status} value={status}>
+                  {t(TRANSFER_KEYS[status])}
+                </option>
+              ))}
+            </select>
+          ) : (
+            <span className="muted">{t('eventDetail.ownTransport')}</span>
+          )}
+        </td>
+        <td>
+          <button
+            type="button"
+            className="button button-small button-danger-ghost"
+            disabled={!access.online}
+            onClick={() => setRemoving(row)}
+            aria-label={`${t('eventDetail.remove')}: ${name}`}
+          >
+            {t('eventDetail.remove')}
+          </button>
+        </td>
+      </>
+    );
+  }
+
+  function viewCells(doc: AttendeeDoc) {
+    return (
+      <>
+        <td>{ticketCell(doc)}</td>
+        <td>{payerName(doc.paid_by)}</td>
+        <td className="cell-center">{check(doc.bought)}</td>
+        <td className="cell-center">
+          {check(doc.paid)}
+          {doc.paid_requested && !doc.paid && !doc.received ? (
+            <span className="badge badge-amber request-hint">{t('eventDetail.requested')}</span>
+          ) : null}
+        </td>
+        <td className="cell-center">
+          {check(doc.received)}
+          {doc.received_requested && !doc.received ? (
+            <span className="badge badge-amber request-hint">{t('eventDetail.requested')}</span>
+          ) : null}
+        </td>
+        <td>{transportCell(doc)}</td>
+      </>
+    );
+  }
+
+  return (
+    <section className={`card detail-card attendee-card${editMode ? ' is-editing' : ''}`} aria-labelledby={`${id}-title`}>
+      <div className="card-head">
+        <h2 id={`${id}-title`} className="card-title">
+          {t('eventDetail.attendees')}
+        </h2>
+        <p className="event-counts">
+          <span className="count count-going">{t('eventDetail.goingCount', { count: counts.going })}</span>
+          <span className="count count-maybe">{t('eventDetail.maybeCount', { count: counts.maybe })}</span>
+        </p>
+        {access.isAdmin ? (
+          <div className="card-head-actions">
+            {editMode ? (
+              <>
+                <button
+                  type="button"
+                  className="button button-primary"
+                  disabled={saving || !access.online}
+                  onClick={() => void save()}
+                >
+                  {saving ? t('eventDetail.saving') : t('eventDetail.save')}
+                </button>
+                <button type="button" className="button button-ghost" disabled={saving} onClick={cancel}>
+                  {t('eventDetail.cancel')}
+                </button>
+              </>
+            ) : (
+              <button
+                type="button"
+                className="button button-ghost"
+                disabled={!access.online || rows.length === 0}
+                onClick={() => setEditing(true)}
+              >
+                {t('eventDetail.editAttendees')}
+              </button>
+            )}
+          </div>
+        ) : null}
+      </div>
+      {access.isAdmin && !access.online ? <p className="offline-hint">{t('eventDetail.offlineHint')}</p> : null}
+      {rows.length === 0 ? (
+        <p className="muted">{t('eventDetail.noAttendees')}</p>
+      ) : (
+        <div className="table-scroll" role="region" aria-label={t('eventDetail.attendeeList')} tabIndex={0}>
+          <table className={`attendee-table${editMode ? ' is-editing' : ''}`}>
+            <thead>
+              <tr>
+                <th scope="col">{t('eventDetail.colName')}</th>
+                <th scope="col">{t('eventDetail.colStatus')}</th>
+                <th scope="col">{t('eventDetail.colNeed')}</th>
+                <th scope="col">{t('eventDetail.colTicket')}</th>
+                <th scope="col">{t('eventDetail.colPaidBy')}</th>
+                <th scope="col">{t('eventDetail.colBought')}</th>
+                <th scope="col">{t('eventDetail.colPaid')}</th>
+                <th scope="col">{t('eventDetail.colReceived')}</th>
+                <th scope="col">{t('eventDetail.colTransport')}</th>
+                {editMode ? <th scope="col">{t('eventDetail.colActions')}</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr
+                  key={row.doc.id}
+                  className={
+                    [row.isGuest ? 'row-guest' : '', row.doc.user_id === access.userId ? 'row-own' : ''].join(' ').trim() ||
+                    undefined
+                  }
+                >
+                  <th scope="row">
+                    {row.isGuest ? (
+                      <>
+                        {row.name} <span className="guest-host">({t('eventDetail.guestOfHost', { host: row.host })})</span>
+                      </>
+                    ) : (
+                      row.name
+                    )}
+                  </th>
+                  <td>
+                    <span className={`status status-${row.doc.status}`}>
+                      {row.doc.status === 'going' ? t('eventDetail.statusGoing') : t('eventDetail.statusMaybe')}
+                    </span>
+                  </td>
+                  <td>{needCell(row.doc)}</td>
+                  {editMode ? editCells(row) : viewCells(row.doc)}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {access.isAdmin ? <AddAttendee eventId={event.id} attendees={attendees} members={members} online={access.online} /> : null}
+      <ConfirmDialog
+        open={removing !== null}
+        title={t('eventDetail.removeAttendeeTitle')}
+        message={t('eventDetail.removeAttendeeText', { name: removing ? displayName(removing) : '' })}
+        confirmLabel={t('eventDetail.remove')}
+        busy={removeBusy}
+        onConfirm={() => void remove()}
+        onCancel={() => setRemoving(null)}
+      />
+    </section>
+  );
+}

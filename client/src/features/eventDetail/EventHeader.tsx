@@ -1,0 +1,178 @@
+import { CLUB_CASH_DESK, type EventDoc, type Language, type MemberDoc } from '@fankurve/shared';
+import { formatMoney } from '@fankurve/shared/money';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { clearUpdated, deleteEvent } from '../../api/eventDetail.js';
+import { toastError, toastSuccess } from '../../ui/toast.js';
+import { formatEventDate, isoWallClock } from '../events/format.js';
+import { ConfirmDialog } from './ConfirmDialog.js';
+import { EventEditForm } from './EventEditForm.js';
+import { EventImage } from './EventImage.js';
+import { failText, type Access } from './shared.js';
+
+interface Props {
+  event: EventDoc;
+  names: ReadonlyMap<string, string>;
+  members: readonly MemberDoc[];
+  access: Access;
+  language: Language;
+}
+
+/** Title, UPDATED badge, creator and the event's facts; the creator or an admin edits them in place and deletes. */
+export function EventHeader({ event, names, members, access, language }: Props) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [editing, setEditing] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const creator = event.created_by
+    ? (names.get(event.created_by) ?? t('eventDetail.unknownMember'))
+    : t('eventDetail.unknownMember');
+  const buyer =
+    event.ticket_buyer === CLUB_CASH_DESK
+      ? t('eventDetail.clubCashDesk')
+      : event.ticket_buyer
+        ? (names.get(event.ticket_buyer) ?? event.ticket_buyer)
+        : null;
+
+  async function clearBadge() {
+    setBusy(true);
+    try {
+      await clearUpdated(event.id);
+    } catch (error) {
+      toastError(failText(error, 'eventDetail.errors.clearUpdatedFailed'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function remove() {
+    setBusy(true);
+    try {
+      await deleteEvent(event.id);
+      setConfirmDelete(false);
+      toastSuccess(t('eventDetail.eventDeleted'));
+      void navigate('/events', { replace: true });
+    } catch (error) {
+      toastError(failText(error, 'eventDetail.errors.deleteEventFailed'));
+      setBusy(false);
+    }
+  }
+
+  if (editing) {
+    return (
+      <section className="card detail-header" aria-labelledby="event-edit-title">
+        <EventEditForm event={event} members={members} online={access.online} onDone={() => setEditing(false)} />
+      </section>
+    );
+  }
+
+  return (
+    <section className="card detail-header" aria-labelledby="event-title">
+      <div className="detail-header-main">
+        <div className="detail-title-row">
+          <h1 id="event-title" className="detail-title">
+            {event.title}
+          </h1>
+          {event.is_updated ? (
+            <span className="badge badge-amber" title={t('eventDetail.updatedHint')}>
+              {t('eventDetail.updated')}
+            </span>
+          ) : null}
+          {event.is_updated && access.isAdmin ? (
+            <button
+              type="button"
+              className="button button-small button-ghost"
+              disabled={busy || !access.online}
+              onClick={() => void clearBadge()}
+            >
+              {t('eventDetail.clearUpdated')}
+            </button>
+          ) : null}
+        </div>
+        <dl className="event-facts detail-facts">
+          <div>
+            <dt>{t('eventDetail.createdBy')}</dt>
+            <dd>{creator}</dd>
+          </div>
+          <div>
+            <dt>{t('eventDetail.when')}</dt>
+            <dd>
+              <time dateTime={isoWallClock(event.date)}>{formatEventDate(event.date, language)}</time>
+            </dd>
+          </div>
+          <div>
+            <dt>{t('eventDetail.where')}</dt>
+            <dd>{event.location}</dd>
+          </div>
+          {event.stadium_name ? (
+            <div>
+              <dt>{t('eventDetail.stadium')}</dt>
+              <dd>
+                {event.stadium_name}
+                {event.stadium_address ? <span className="detail-address">{event.stadium_address}</span> : null}
+              </dd>
+            </div>
+          ) : null}
+          <div>
+            <dt>{t('eventDetail.ticketPrice')}</dt>
+            <dd>
+              {event.ticket_price_cents > 0
+                ? formatMoney(event.ticket_price_cents, language)
+                : t('eventDetail.priceNotYetAvailable')}
+            </dd>
+          </div>
+          {event.ticket_prices.length > 0 ? (
+            <div>
+              <dt>{t('eventDetail.priceOptions')}</dt>
+              <dd>
+                <ul className="plain-list">
+                  {event.ticket_prices.map((option) => (
+                    <li key={option.id}>
+                      {option.ticket_type}: {formatMoney(option.price_cents, language)}
+                    </li>
+                  ))}
+                </ul>
+              </dd>
+            </div>
+          ) : null}
+          {buyer ? (
+            <div>
+              <dt>{t('eventDetail.ticketBuyer')}</dt>
+              <dd>{buyer}</dd>
+            </div>
+          ) : null}
+        </dl>
+        {event.description ? <p className="detail-description">{event.description}</p> : null}
+        {access.canManage ? (
+          <div className="detail-actions">
+            <button type="button" className="button button-ghost" disabled={!access.online} onClick={() => setEditing(true)}>
+              {t('eventDetail.editEvent')}
+            </button>
+            <button
+              type="button"
+              className="button button-danger-ghost"
+              disabled={!access.online || busy}
+              onClick={() => setConfirmDelete(true)}
+            >
+              {t('eventDetail.deleteEvent')}
+            </button>
+            {!access.online ? <p className="offline-hint">{t('eventDetail.offlineHint')}</p> : null}
+          </div>
+        ) : null}
+      </div>
+      <EventImage event={event} access={access} />
+      <ConfirmDialog
+        open={confirmDelete}
+        title={t('eventDetail.deleteEventTitle')}
+        message={t('eventDetail.deleteEventText', { title: event.title })}
+        confirmLabel={t('eventDetail.delete')}
+        busy={busy}
+        onConfirm={() => void remove()}
+        onCancel={() => setConfirmDelete(false)}
+      />
+    </section>
+  );
+}

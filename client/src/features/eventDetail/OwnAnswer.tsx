@@ -1,0 +1,137 @@
+import type { AttendanceStatus, AttendeeDoc } from '@fankurve/shared';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { setOwnAttendance, updateOwnAnswer } from '../../data/index.js';
+import { toastError } from '../../ui/toast.js';
+import { failText, useOverlay } from './shared.js';
+
+interface Props {
+  eventId: string;
+  userId: string;
+  own: AttendeeDoc | null;
+}
+
+const ANSWERS = [
+  { status: 'going', key: 'eventDetail.answerGoing' },
+  { status: 'maybe', key: 'eventDetail.answerMaybe' },
+  { status: null, key: 'eventDetail.answerNotGoing' },
+] as const satisfies readonly { status: AttendanceStatus | null; key: string }[];
+
+type Change = Parameters<typeof updateOwnAnswer>[2];
+
+/** The member's own answers (SPEC 4), written to the device and synced: they work offline. */
+export function OwnAnswer({ eventId, userId, own: stored }: Props) {
+  const { t } = useTranslation();
+  const id = useId();
+  const [saving, setSaving] = useState(false);
+  const [own, beginChange, endChange] = useOverlay(stored);
+  const status = own?.status ?? null;
+
+  async function run(
+    task: () => Promise<void>,
+    fallback: 'errors.updateAttendanceFailed' | 'errors.removeAttendanceFailed',
+    patch: Change = {},
+  ) {
+    if (saving) return;
+    setSaving(true);
+    beginChange(patch);
+    try {
+      await task();
+      endChange(false);
+    } catch (error) {
+      endChange(true);
+      toastError(failText(error, fallback));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const answer = (next: AttendanceStatus | null) => {
+    if (next === status) return;
+    void run(
+      () => setOwnAttendance(eventId, userId, next),
+      next === null ? 'errors.removeAttendanceFailed' : 'errors.updateAttendanceFailed',
+    );
+  };
+  const change = (patch: Change) => {
+    // Needs-ticket and has-ticket exclude each other (SPEC 4); the data layer applies the same rule.
+    const shown = {
+      ...patch,
+      ...(patch.has_ticket ? { needs_ticket: false } : {}),
+      ...(patch.needs_ticket ? { has_ticket: false } : {}),
+    };
+    void run(() => updateOwnAnswer(eventId, userId, patch), 'errors.updateAttendanceFailed', shown);
+  };
+
+  return (
+    <section className="card detail-card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="card-title">
+        {t('eventDetail.yourAnswer')}
+      </h2>
+      <div className="answer" role="group" aria-label={t('eventDetail.yourAnswer')}>
+        {ANSWERS.map(({ status: value, key }) => (
+          <button
+            key={key}
+            type="button"
+            className={`answer-button answer-${value ?? 'none'}`}
+            aria-pressed={status === value}
+            disabled={saving}
+            onClick={() => answer(value)}
+          >
+            {t(key)}
+          </button>
+        ))}
+      </div>
+      {own ? (
+        <div className="own-flags">
+          <fieldset className="choice-group">
+            <legend>{t('eventDetail.ticket')}</legend>
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={own.needs_ticket}
+                disabled={saving}
+                onChange={(e) => change({ needs_ticket: e.target.checked })}
+              />
+              {t('eventDetail.needsTicket')}
+            </label>
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={own.has_ticket}
+                disabled={saving}
+                onChange={(e) => change({ has_ticket: e.target.checked })}
+              />
+              {t('eventDetail.hasTicket')}
+            </label>
+          </fieldset>
+          <fieldset className="choice-group">
+            <legend>{t('eventDetail.transport')}</legend>
+            <label className="check">
+              <input
+                type="radio"
+                name={`${id}-transport`}
+                checked={own.needs_transport}
+                disabled={saving}
+                onChange={() => change({ needs_transport: true })}
+              />
+              {t('eventDetail.needsSeat')}
+            </label>
+            <label className="check">
+              <input
+                type="radio"
+                name={`${id}-transport`}
+                checked={!own.needs_transport}
+                disabled={saving}
+                onChange={() => change({ needs_transport: false })}
+              />
+              {t('eventDetail.ownTransport')}
+            </label>
+          </fieldset>
+        </div>
+      ) : (
+        <p className="muted">{t('eventDetail.notAnswered')}</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,65 @@
+import { useEffect, useRef, useState } from 'react';
+import { useSyncStatus } from '../../data/index.js';
+import type de from '../../i18n/de.json';
+import { errorText, type ErrorKey } from '../../i18n/index.js';
+
+/** Fallback texts of this screen (SPEC 8), kept in the eventDetail section of the translations. */
+export type DetailErrorKey = `eventDetail.errors.${keyof typeof de.eventDetail.errors}`;
+
+/** The toast text for a failed call: the server's message (translated by code), else the fallback. */
+export function failText(error: unknown, fallback: DetailErrorKey | ErrorKey): string {
+  // errorText only hands the key to i18next.t: any key of the translations works.
+  return errorText(error, fallback as ErrorKey);
+}
+
+/** Whether the server can be reached: admin work is online REST, so its controls wait for a connection. */
+export function useOnline(): boolean {
+  return useSyncStatus().online;
+}
+
+/** The roles this screen distinguishes (SPEC 6). */
+export interface Access {
+  userId: string;
+  isAdmin: boolean;
+  /** The event's creator or an admin: edit, delete, image. */
+  canManage: boolean;
+  online: boolean;
+}
+
+/**
+ * Shows a change at once while the local database writes it (a controlled checkbox would otherwise
+ * flip back until the database emits). `begin(patch)` lays the patch over the stored document; a field
+ * stops being overlaid as soon as the stored value equals it; once every write has settled
+ * (`end(false)`), the next version of the document shows the stored truth (also when the server's
+ * answer changed it back). `end(true)` (a failed write) drops the patch at once.
+ */
+export function useOverlay<T extends object>(
+  base: T | null,
+): [shown: T | null, begin: (patch: Partial<T>) => void, end: (failed: boolean) => void] {
+  const [state, setState] = useState<{ patch: Partial<T>; settledOn: T | null | undefined }>({ patch: {}, settledOn: undefined });
+  const pending = useRef(0);
+  const latest = useRef(base);
+  useEffect(() => {
+    latest.current = base;
+  }, [base]);
+
+  let shown = base;
+  if (base !== null && (state.settledOn === undefined || state.settledOn === base)) {
+    const live = Object.entries(state.patch).filter(([key, value]) => (base as Record<string, unknown>)[key] !== value);
+    if (live.length > 0) shown = { ...base, ...Object.fromEntries(live) };
+  }
+
+  const begin = (patch: Partial<T>) => {
+    pending.current++;
+    setState((previous) => ({
+      patch: { ...(previous.settledOn === undefined ? previous.patch : {}), ...patch },
+      settledOn: undefined,
+    }));
+  };
+  const end = (failed: boolean) => {
+    pending.current = failed ? 0 : Math.max(0, pending.current - 1);
+    if (failed) setState({ patch: {}, settledOn: undefined });
+    else if (pending.current === 0) setState((previous) => ({ ...previous, settledOn: latest.current }));
+  };
+  return [shown, begin, end];
+}

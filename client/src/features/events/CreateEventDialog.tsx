@@ -1,0 +1,248 @@
+import { formatMoney } from '@fankurve/shared/money';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { createEvent } from '../../api/events.js';
+import { fetchStadiums, type Stadium } from '../../api/stadiums.js';
+import { useSyncStatus } from '../../data/index.js';
+import { currentLanguage, messageText } from '../../i18n/index.js';
+import { toastError, toastSuccess } from '../../ui/toast.js';
+import {
+  EMPTY_EVENT_FORM,
+  eventDateOf,
+  HOURS,
+  MINUTES,
+  parseEuros,
+  tidyEuros,
+  toNewEvent,
+  type EventFormErrors,
+  type EventFormField,
+  type EventFormValues,
+} from './eventForm.js';
+import { failureText } from './failure.js';
+import { formatEventDate } from './format.js';
+import { FormField } from './FormField.js';
+import { Modal } from './Modal.js';
+
+const FIELD_ORDER: EventFormField[] = ['title', 'date', 'location', 'price'];
+
+/**
+ * The create-event dialog (SPEC 2, 5): title, date, hour and minutes (default 15:00), location, stadium,
+ * description and ticket price with a 'not yet available' box. Creating is online work: the new event
+ * reaches the list through sync.
+ */
+export function CreateEventDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const { online } = useSyncStatus();
+  const id = useId();
+  const [values, setValues] = useState<EventFormValues>(EMPTY_EVENT_FORM);
+  const [errors, setErrors] = useState<EventFormErrors>({});
+  const [submitting, setSubmitting] = useState(false);
+  const [stadiums, setStadiums] = useState<Stadium[] | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchStadiums(controller.signal)
+      .then(({ stadiums: list }) =>
+        setStadiums(
+          [...list].sort((a, b) => a.team_name.localeCompare(b.team_name) || a.stadium_name.localeCompare(b.stadium_name)),
+        ),
+      )
+      .catch((error: unknown) => {
+        // The stadium is optional: without the list (offline, no access) the choice is left out.
+        if (!controller.signal.aborted) console.info('Stadiums not loaded', error);
+      });
+    return () => controller.abort();
+  }, []);
+
+  const set = <K extends keyof EventFormValues>(key: K, value: EventFormValues[K]) => {
+    setValues((current) => ({ ...current, [key]: value }));
+    if (key in errors) setErrors((current) => ({ ...current, [key]: undefined }));
+  };
+
+  function chooseStadium(stadiumId: string) {
+    const stadium = stadiums?.find((s) => s.id === stadiumId);
+    setValues((current) => ({
+      ...current,
+      stadiumId,
+      // Fill what the stadium tells, without overwriting what was typed.
+      location: current.location.trim() || !stadium ? current.location : `${stadium.stadium_name}, ${stadium.city}`,
+      price:
+        current.price.trim() ||
+        current.priceTba ||
+        !stadium ||
+        stadium.ticket_price === null ||
+        stadium.ticket_price === undefined
+          ? current.price
+          : stadium.ticket_price.toFixed(2),
+    }));
+    if (stadium) setErrors((current) => ({ ...current, location: undefined }));
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (submitting || !online) return;
+    const result = toNewEvent(values);
+    if (!result.ok) {
+      setErrors(result.errors);
+      const first = FIELD_ORDER.find((field) => result.errors[field]);
+      if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+      return;
+    }
+    setSubmitting(true);
+    try {
+      await createEvent(result.body);
+      toastSuccess(t('createEvent.created', { title: result.body.title }));
+      onClose();
+    } catch (error) {
+      toastError(failureText(error, t('createEvent.failed')));
+      setSubmitting(false);
+    }
+  }
+
+  const savedDate = eventDateOf(values);
+  const price = values.priceTba ? 0 : parseEuros(values.price);
+  const errorOf = (field: EventFormField) => (errors[field] ? messageText(errors[field]) : undefined);
+  const invalid = (field: EventFormField) =>
+    errors[field] ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-${field}-error` } : {};
+
+  return (
+    <Modal title={t('createEvent.title')} onClose={onClose}>
+      <form ref={formRef} className="form" noValidate onSubmit={(event) => void submit(event)}>
+        <FormField id={`${id}-title`} label={t('createEvent.titleLabel')} error={errorOf('title')}>
+          <input
+            id={`${id}-title`}
+            name="title"
+            value={values.title}
+            onChange={(event) => set('title', event.target.value)}
+            placeholder={t('createEvent.titlePlaceholder')}
+            maxLength={200}
+            required
+            {...invalid('title')}
+          />
+        </FormField>
+        <div className="field-row field-row-3">
+          <FormField id={`${id}-date`} label={t('createEvent.date')} error={errorOf('date')}>
+            <input
+              id={`${id}-date`}
+              name="date"
+              type="date"
+              value={values.date}
+              onChange={(event) => set('date', event.target.value)}
+              required
+              {...invalid('date')}
+            />
+          </FormField>
+          <FormField id={`${id}-hour`} label={t('createEvent.hour')}>
+            <select id={`${id}-hour`} name="hour" value={values.hour} onChange={(event) => set('hour', event.target.value)}>
+              {HOURS.map((hour) => (
+                <option key={hour} value={hour}>
+                  {hour.padStart(2, '0')}
+                </option>
+              ))}
+            </select>
+          </FormField>
+          <FormField id={`${id}-minute`} label={t('createEvent.minute')}>
+            <select
+              id={`${id}-minute`}
+              name="minute"
+              value={values.minute}
+              onChange={(event) => set('minute', event.target.value)}
+            >
+              {MINUTES.map((minute) => (
+                <option key={minute} value={minute}>
+                  {minute}
+                </option>
+              ))}
+            </select>
+          </FormField>
+        </div>
+        {savedDate ? (
+          <p className="form-preview" aria-live="polite">
+            {t('createEvent.kickOff', { date: formatEventDate(savedDate, language) })}
+          </p>
+        ) : null}
+        <FormField id={`${id}-location`} label={t('createEvent.location')} error={errorOf('location')}>
+          <input
+            id={`${id}-location`}
+            name="location"
+            value={values.location}
+            onChange={(event) => set('location', event.target.value)}
+            maxLength={200}
+            required
+            {...invalid('location')}
+          />
+        </FormField>
+        {stadiums && stadiums.length > 0 ? (
+          <FormField id={`${id}-stadium`} label={t('createEvent.stadium')} optional={t('createEvent.optional')}>
+            <select
+              id={`${id}-stadium`}
+              name="stadium"
+              value={values.stadiumId}
+              onChange={(event) => chooseStadium(event.target.value)}
+            >
+              <option value="">{t('createEvent.noStadium')}</option>
+              {stadiums.map((stadium) => (
+                <option key={stadium.id} value={stadium.id}>
+                  {stadium.stadium_name} ({stadium.team_name}, {stadium.city})
+                </option>
+              ))}
+            </select>
+          </FormField>
+        ) : null}
+        <FormField id={`${id}-description`} label={t('createEvent.description')} optional={t('createEvent.optional')}>
+          <textarea
+            id={`${id}-description`}
+            name="description"
+            value={values.description}
+            onChange={(event) => set('description', event.target.value)}
+            maxLength={5000}
+            rows={3}
+          />
+        </FormField>
+        <FormField id={`${id}-price`} label={t('createEvent.price')} error={errorOf('price')}>
+          <input
+            id={`${id}-price`}
+            name="price"
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step={0.01}
+            value={values.priceTba ? '' : values.price}
+            disabled={values.priceTba}
+            onChange={(event) => set('price', event.target.value)}
+            onBlur={(event) => set('price', tidyEuros(event.target.value))}
+            placeholder="0.00"
+            {...invalid('price')}
+          />
+        </FormField>
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            name="priceTba"
+            checked={values.priceTba}
+            onChange={(event) => set('priceTba', event.target.checked)}
+          />
+          {t('createEvent.priceTba')}
+        </label>
+        {price !== null && !errors.price ? (
+          <p className="form-preview">
+            {values.priceTba
+              ? t('createEvent.pricePreviewTba')
+              : t('createEvent.pricePreview', { price: formatMoney(Math.round(price * 100), language) })}
+          </p>
+        ) : null}
+        {online ? null : <p className="offline-hint">{t('createEvent.offline')}</p>}
+        <div className="modal-actions">
+          <button type="button" className="button button-secondary" onClick={onClose}>
+            {t('createEvent.cancel')}
+          </button>
+          <button type="submit" className="button button-primary" disabled={submitting || !online}>
+            {submitting ? t('createEvent.creating') : t('createEvent.submit')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,87 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router-dom';
+import { useUser } from '../../app/session.js';
+import { useAttendees, useEvent, useMembers, useSyncStatus, useTransports } from '../../data/index.js';
+import { currentLanguage } from '../../i18n/index.js';
+import { Loading } from '../../ui/Loading.js';
+import { AttendeeTable } from '../eventDetail/AttendeeTable.js';
+import { EventHeader } from '../eventDetail/EventHeader.js';
+import '../eventDetail/eventDetail.css';
+import { Guests } from '../eventDetail/Guests.js';
+import { memberNames } from '../eventDetail/model.js';
+import { OwnAnswer } from '../eventDetail/OwnAnswer.js';
+import type { Access } from '../eventDetail/shared.js';
+import { Transports } from '../eventDetail/Transports.js';
+
+/**
+ * /events/{id} (SPEC 2 'Event detail'): everything is read from the local database, so the page works
+ * offline; the member's own answers and guests are written there too. Admin work (and edit / delete /
+ * image by the creator) is online REST whose result arrives through sync.
+ */
+export function EventDetailPage() {
+  const { t } = useTranslation();
+  const { id = '' } = useParams();
+  const user = useUser();
+  const status = useSyncStatus();
+  const event = useEvent(id);
+  const attendees = useAttendees(id);
+  const members = useMembers();
+  const transports = useTransports(id);
+  const language = currentLanguage();
+  const names = useMemo(() => memberNames(members ?? []), [members]);
+
+  // A first visit straight to this address: the event may still be on its way down.
+  if (event === undefined || (event === null && status.syncing)) return <Loading />;
+  if (event === null) {
+    return (
+      <section className="page event-detail detail-missing">
+        <div className="card empty-card">
+          <h1>{t('eventDetail.notFoundTitle')}</h1>
+          <p>{t('eventDetail.notFoundText')}</p>
+          <Link className="button button-primary" to="/events">
+            {t('eventDetail.backToEvents')}
+          </Link>
+        </div>
+      </section>
+    );
+  }
+
+  const isAdmin = user.scope === 'admin';
+  const access: Access = {
+    userId: user.id,
+    isAdmin,
+    canManage: isAdmin || (event.created_by !== null && event.created_by === user.id),
+    online: status.online,
+  };
+  const rows = attendees ?? [];
+  const own = rows.find((row) => row.user_id === user.id) ?? null;
+
+  return (
+    <div className="page event-detail">
+      <p className="back-link">
+        <Link to="/events">← {t('eventDetail.backToEvents')}</Link>
+      </p>
+      <EventHeader event={event} names={names} members={members ?? []} access={access} language={language} />
+      {attendees === undefined ? (
+        <Loading />
+      ) : (
+        <>
+          <div className="detail-grid">
+            <OwnAnswer eventId={event.id} userId={user.id} own={own} />
+            <Guests eventId={event.id} attendees={rows} members={members ?? []} access={access} />
+          </div>
+          <AttendeeTable
+            event={event}
+            attendees={rows}
+            members={members ?? []}
+            names={names}
+            access={access}
+            language={language}
+          />
+          <Transports eventId={event.id} attendees={rows} transports={transports} access={access} language={language} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+import { DEFAULT_EVENT_TIME, TIME_STEP_MINUTES } from '@fankurve/shared/constants';
+import { normaliseEventDate } from '@fankurve/shared/dates';
+import type { MessageCode } from '@fankurve/shared/messages';
+import type { NewEvent } from '../../api/events.js';
+
+/** The create-event form as typed (SPEC 5): strings as the inputs hold them. */
+export interface EventFormValues {
+  title: string;
+  /** `YYYY-MM-DD` from the date input. */
+  date: string;
+  /** `0`–`23`. */
+  hour: string;
+  /** `00`, `15`, `30` or `45`. */
+  minute: string;
+  location: string;
+  stadiumId: string;
+  description: string;
+  /** Euros as the number input holds it (`''` when empty or not a number). */
+  price: string;
+  /** 'Not yet available': sends 0. */
+  priceTba: boolean;
+}
+
+export type EventFormField = 'title' | 'date' | 'location' | 'price';
+export type EventFormErrors = Partial<Record<EventFormField, MessageCode>>;
+
+const [DEFAULT_HOUR, DEFAULT_MINUTE] = DEFAULT_EVENT_TIME.split(':') as [string, string];
+
+export const HOURS: readonly string[] = Array.from({ length: 24 }, (_, hour) => String(hour));
+export const MINUTES: readonly string[] = Array.from({ length: 60 / TIME_STEP_MINUTES }, (_, step) =>
+  String(step * TIME_STEP_MINUTES).padStart(2, '0'),
+);
+
+export const EMPTY_EVENT_FORM: EventFormValues = {
+  title: '',
+  date: '',
+  hour: String(Number(DEFAULT_HOUR)),
+  minute: DEFAULT_MINUTE,
+  location: '',
+  stadiumId: '',
+  description: '',
+  price: '',
+  priceTba: false,
+};
+
+/**
+ * Euros typed into a number input, rounded to whole cents by moving the decimal point in the text
+ * (`12.345` → 12.35, no binary rounding surprise); null when it is no number. A comma counts as the
+ * decimal point.
+ */
+export function parseEuros(text: string): number | null {
+  const trimmed = text.trim().replace(',', '.');
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(trimmed)) return null;
+  const cents = Math.round(Number(`${trimmed}e2`));
+  return Number.isFinite(cents) ? cents / 100 : null;
+}
+
+/** The price input's text after leaving it: two decimals (`12.5` → `12.50`), unchanged when it is no number. */
+export function tidyEuros(text: string): string {
+  const euros = parseEuros(text);
+  return euros === null ? text : euros.toFixed(2);
+}
+
+/**
+ * The date and time as saved: `YYYY-MM-DD HH:MM`, minutes rounded to the nearest 15 (SPEC 5); null when
+ * the date is missing or no real day.
+ */
+export function eventDateOf(values: Pick<EventFormValues, 'date' | 'hour' | 'minute'>): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(values.date)) return null;
+  const hour = Number(values.hour);
+  const minute = Number(values.minute);
+  if (!Number.isInteger(hour) || hour < 0 || hour > 23 || !Number.isInteger(minute) || minute < 0 || minute > 59) return null;
+  const normalised = normaliseEventDate(`${values.date} ${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`);
+  return normalised ? normalised.slice(0, 16) : null;
+}
+
+/**
+ * Checks the form (title, date and location required; price a number of at least 0) and builds the
+ * body of POST /api/events. An empty price without the box is left out (the server's default: to be
+ * announced); the box sends 0.
+ */
+export function toNewEvent(values: EventFormValues): { ok: true; body: NewEvent } | { ok: false; errors: EventFormErrors } {
+  const errors: EventFormErrors = {};
+  const title = values.title.trim();
+  const location = values.location.trim();
+  const date = eventDateOf(values);
+  if (!title) errors.title = 'titleRequired';
+  if (!date) errors.date = 'dateRequired';
+  if (!location) errors.location = 'locationRequired';
+  let price: number | undefined;
+  if (values.priceTba) price = 0;
+  else if (values.price.trim() !== '') {
+    const euros = parseEuros(values.price);
+    if (euros === null || euros < 0) errors.price = 'priceInvalid';
+    else price = euros;
+  }
+  if (Object.keys(errors).length > 0 || !date) return { ok: false, errors };
+  const body: NewEvent = { title, date, location };
+  if (values.stadiumId) body.stadium_id = values.stadiumId;
+  const description = values.description.trim();
+  if (description) body.description = description;
+  if (price !== undefined) body.ticket_price = price;
+  return { ok: true, body };
+}

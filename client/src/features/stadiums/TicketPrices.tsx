@@ -1,0 +1,142 @@
+import { formatMoney } from '@fankurve/shared/money';
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { createTicketPrice, deleteTicketPrice, type StadiumTicketPrice } from '../../api/stadiums.js';
+import { currentLanguage, messageText } from '../../i18n/index.js';
+import { FormError } from '../../ui/Field.js';
+import { toastError, toastSuccess } from '../../ui/toast.js';
+import { tidyEuros } from '../events/eventForm.js';
+import { failureText } from '../events/failure.js';
+import { ConfirmDialog } from '../events/Modal.js';
+import type { StadiumWithPrices } from './useStadiums.js';
+import { toTicketPriceInput } from './stadiumForm.js';
+
+/** Sorted for display: cheapest first, then by type. */
+export const sortTicketPrices = (prices: readonly StadiumTicketPrice[]) =>
+  [...prices].sort((a, b) => a.price - b.price || a.ticket_type.localeCompare(b.ticket_type));
+
+/** A stadium's ticket price options with add and delete (admin, online). */
+export function TicketPrices({ stadium, onChanged }: { stadium: StadiumWithPrices; onChanged: () => void }) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const id = useId();
+  const [price, setPrice] = useState('');
+  const [ticketType, setTicketType] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [deleting, setDeleting] = useState<StadiumTicketPrice | null>(null);
+  const [deletingBusy, setDeletingBusy] = useState(false);
+
+  async function add(event: FormEvent) {
+    event.preventDefault();
+    if (saving) return;
+    const input = toTicketPriceInput(price, ticketType);
+    if (!input.ok) {
+      setError(messageText(input.error));
+      return;
+    }
+    setError(null);
+    setSaving(true);
+    try {
+      await createTicketPrice({ stadium_id: stadium.id, price: input.price, ticket_type: input.ticket_type });
+      toastSuccess(messageText('ticketPriceAdded'));
+      setPrice('');
+      setTicketType('');
+      onChanged();
+    } catch (failure) {
+      toastError(failureText(failure, t('stadiums.priceAddFailed')));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  async function confirmDelete() {
+    if (!deleting || deletingBusy) return;
+    setDeletingBusy(true);
+    try {
+      await deleteTicketPrice(deleting.id);
+      toastSuccess(messageText('ticketPriceDeleted'));
+      onChanged();
+    } catch (failure) {
+      toastError(failureText(failure, t('stadiums.priceDeleteFailed')));
+    } finally {
+      setDeletingBusy(false);
+      setDeleting(null);
+    }
+  }
+
+  const prices = sortTicketPrices(stadium.ticketPrices);
+
+  return (
+    <section className="ticket-prices" aria-labelledby={`${id}-title`}>
+      <h4 id={`${id}-title`}>{t('stadiums.ticketPrices')}</h4>
+      {prices.length === 0 ? (
+        <p className="muted">{t('stadiums.noTicketPrices')}</p>
+      ) : (
+        <ul className="price-list">
+          {prices.map((option) => (
+            <li key={option.id}>
+              <span className="price-type">{option.ticket_type}</span>
+              <span className="price-value">{formatMoney(Math.round(option.price * 100), language)}</span>
+              <button
+                type="button"
+                className="button button-ghost button-small price-delete"
+                onClick={() => setDeleting(option)}
+                aria-label={t('stadiums.deletePrice', { type: option.ticket_type })}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form className="price-form" noValidate onSubmit={(event) => void add(event)}>
+        <div className="field">
+          <label htmlFor={`${id}-type`}>{t('stadiums.ticketType')}</label>
+          <input
+            id={`${id}-type`}
+            value={ticketType}
+            onChange={(event) => setTicketType(event.target.value)}
+            placeholder={t('stadiums.ticketTypePlaceholder')}
+            maxLength={100}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-price`}>{t('stadiums.price')}</label>
+          <input
+            id={`${id}-price`}
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step={0.01}
+            value={price}
+            onChange={(event) => setPrice(event.target.value)}
+            onBlur={(event) => setPrice(tidyEuros(event.target.value))}
+          />
+        </div>
+        <button type="submit" className="button button-secondary price-add" disabled={saving}>
+          {t('stadiums.addPrice')}
+        </button>
+      </form>
+      <FormError message={error} />
+      {deleting ? (
+        <ConfirmDialog
+          title={t('stadiums.deletePriceTitle')}
+          message={
+            <p>
+              {t('stadiums.deletePriceQuestion', {
+                type: deleting.ticket_type,
+                price: formatMoney(Math.round(deleting.price * 100), language),
+              })}
+            </p>
+          }
+          confirmLabel={t('stadiums.delete')}
+          cancelLabel={t('stadiums.cancel')}
+          busy={deletingBusy}
+          onConfirm={() => void confirmDelete()}
+          onCancel={() => setDeleting(null)}
+        />
+      ) : null}
+    </section>
+  );
+}

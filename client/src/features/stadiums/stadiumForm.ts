@@ -1,0 +1,107 @@
+import type { MessageCode } from '@fankurve/shared/messages';
+import type { Stadium, StadiumInput } from '../../api/stadiums.js';
+import { parseEuros } from '../events/eventForm.js';
+
+/** The stadium form as typed (SPEC 3, 5). */
+export interface StadiumFormValues {
+  team_name: string;
+  stadium_name: string;
+  city: string;
+  capacity: string;
+  guest_block_capacity: string;
+  address: string;
+  ticket_price: string;
+}
+
+export type StadiumFormField = keyof StadiumFormValues;
+
+/** The error of a field: the server's message code for the same check (translated as `serverMessages.<code>`). */
+export type StadiumFormError = Extract<
+  MessageCode,
+  'teamNameRequired' | 'stadiumNameRequired' | 'cityRequired' | 'capacityInvalid' | 'priceInvalid'
+>;
+export type StadiumFormErrors = Partial<Record<StadiumFormField, StadiumFormError>>;
+
+export const EMPTY_STADIUM_FORM: StadiumFormValues = {
+  team_name: '',
+  stadium_name: '',
+  city: '',
+  capacity: '0',
+  guest_block_capacity: '0',
+  address: '',
+  ticket_price: '',
+};
+
+/** A stadium's values in the form, for editing. */
+export function stadiumFormValues(stadium: Stadium): StadiumFormValues {
+  return {
+    team_name: stadium.team_name,
+    stadium_name: stadium.stadium_name,
+    city: stadium.city,
+    capacity: String(stadium.capacity ?? 0),
+    guest_block_capacity: String(stadium.guest_block_capacity ?? 0),
+    address: stadium.address ?? '',
+    ticket_price: stadium.ticket_price === null || stadium.ticket_price === undefined ? '' : stadium.ticket_price.toFixed(2),
+  };
+}
+
+/** A capacity: empty means 0 (SPEC 9); otherwise a whole number of at least 0. */
+function parseCapacity(text: string): number | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return 0;
+  if (!/^\d+$/.test(trimmed)) return null;
+  const value = Number(trimmed);
+  return Number.isSafeInteger(value) ? value : null;
+}
+
+/**
+ * Checks the form (team name, stadium name and city required; capacities whole numbers, default 0;
+ * ticket price optional, a number of at least 0) and builds the body of POST / PUT /api/stadiums.
+ */
+export function toStadiumInput(
+  values: StadiumFormValues,
+): { ok: true; body: StadiumInput } | { ok: false; errors: StadiumFormErrors } {
+  const errors: StadiumFormErrors = {};
+  const team_name = values.team_name.trim();
+  const stadium_name = values.stadium_name.trim();
+  const city = values.city.trim();
+  if (!team_name) errors.team_name = 'teamNameRequired';
+  if (!stadium_name) errors.stadium_name = 'stadiumNameRequired';
+  if (!city) errors.city = 'cityRequired';
+  const capacity = parseCapacity(values.capacity);
+  if (capacity === null) errors.capacity = 'capacityInvalid';
+  const guestBlock = parseCapacity(values.guest_block_capacity);
+  if (guestBlock === null) errors.guest_block_capacity = 'capacityInvalid';
+  let ticket_price: number | null = null;
+  if (values.ticket_price.trim() !== '') {
+    ticket_price = parseEuros(values.ticket_price);
+    if (ticket_price === null || ticket_price < 0) errors.ticket_price = 'priceInvalid';
+  }
+  if (Object.keys(errors).length > 0 || capacity === null || guestBlock === null) return { ok: false, errors };
+  return {
+    ok: true,
+    body: {
+      team_name,
+      stadium_name,
+      city,
+      capacity,
+      guest_block_capacity: guestBlock,
+      address: values.address.trim() || null,
+      ticket_price,
+    },
+  };
+}
+
+/** A stadium ticket price (SPEC 5): price and type required ('Please fill in all fields'), price at least 0. */
+export function toTicketPriceInput(
+  price: string,
+  ticketType: string,
+):
+  | { ok: true; price: number; ticket_type: string }
+  | { ok: false; error: Extract<MessageCode, 'fillAllFields' | 'priceInvalid'> } {
+  const type = ticketType.trim();
+  if (price.trim() === '' || !type) return { ok: false, error: 'fillAllFields' };
+  const euros = parseEuros(price);
+  if (euros === null || euros < 0) return { ok: false, error: 'priceInvalid' };
+  return { ok: true, price: euros, ticket_type: type };
+}

@@ -1,0 +1,73 @@
+import { mergeAttendanceAnswer, type MemberAttendanceFields } from '@fankurve/shared';
+import type { Kysely } from 'kysely';
+import type { AttendeeRow, Database, UserRow } from '../db/schema.js';
+import { toBool, toInt } from '../db/store.js';
+import { badInput, conflict, notFound } from './errors.js';
+
+/** Row helpers shared by the attendee modules (admin table, guests, tickets). No rules of their own. */
+
+/** The ticket part of a new attendee row: nothing bought, no price yet, no requests. */
+export const NO_TICKET = {
+  paid_by: null,
+  ticket_price_id: null,
+  ticket_type: null,
+  price_cents: null,
+  is_free: 0,
+  is_price_tbd: 0,
+  bought: 0,
+  paid: 0,
+  received: 0,
+  paid_requested: 0,
+  paid_requested_at: null,
+  received_requested: 0,
+  received_requested_at: null,
+} as const satisfies Partial<AttendeeRow>;
+
+/** The answer fields of a row as the shared attendance rule reads them. */
+export function answersOf(row: AttendeeRow): Omit<MemberAttendanceFields, 'status'> {
+  return {
+    needs_ticket: toBool(row.needs_ticket),
+    has_ticket: toBool(row.has_ticket),
+    needs_transport: toBool(row.needs_transport),
+  };
+}
+
+/** Merges an answer change onto a row (or the first-time defaults); needs/has ticket stay exclusive. */
+export function mergedAnswerFields(
+  current: AttendeeRow | null,
+  change: Partial<MemberAttendanceFields> & { status: MemberAttendanceFields['status'] },
+) {
+  const merged = mergeAttendanceAnswer(current ? answersOf(current) : null, change);
+  if (!merged.ok) throw badInput(merged.code);
+  const answer = merged.value;
+  return {
+    status: answer.status,
+    needs_ticket: toInt(answer.needs_ticket),
+    has_ticket: toInt(answer.has_ticket),
+    needs_transport: toInt(answer.needs_transport),
+  };
+}
+
+export function findAttendeeById(db: Kysely<Database>, id: string): Promise<AttendeeRow | undefined> {
+  return db.selectFrom('attendees').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A user who can attend: exists (404 'User not found') and is active (409 'This user is not active'). */
+export async function requireActiveUser(db: Kysely<Database>, userId: string): Promise<UserRow> {
+  const user = await db.selectFrom('users').selectAll().where('id', '=', userId).where('deleted', '=', 0).executeTakeFirst();
+  if (!user) throw notFound('userNotFound');
+  if (user.status !== 'active') throw conflict('userNotActive');
+  return user;
+}
+
+/** One attendee row with the attendee's and the bringing member's usernames (the REST answer of a write). */
+export function findAttendeeWithNames(db: Kysely<Database>, id: string) {
+  return db
+    .selectFrom('attendees as a')
+    .leftJoin('users as u', 'u.id', 'a.user_id')
+    .leftJoin('users as b', 'b.id', 'a.brought_by')
+    .selectAll('a')
+    .select(['u.username as username', 'b.username as brought_by_username'])
+    .where('a.id', '=', id)
+    .executeTakeFirstOrThrow();
+}

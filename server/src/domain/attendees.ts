@@ -1,0 +1,94 @@
+import { newId, type AddAttendeeInput, type AttendeeUpdateInput, type TransferStatus } from '@fankurve/shared';
+import type { AttendeeRow } from '../db/schema.js';
+import { toBool, type WriteContext } from '../db/store.js';
+import { requireAdmin, type Actor } from './actor.js';
+import { findOwnAttendance, requireLiveEvent } from './attendance.js';
+import { findAttendeeById, mergedAnswerFields, NO_TICKET, requireActiveUser } from './attendeeRows.js';
+import { badInput, conflict, notFound } from './errors.js';
+import { updateTicketStatus } from './tickets.js';
+
+/*
+ * The admin's side of the attendee table (SPEC 2 Event detail, SPEC 6): add a member who does not
+ * attend yet, remove anyone's attendance (also with a bought ticket), set the transfer status, and
+ * edit any row's ticket fields and answers (member rows and guest rows alike). A member's own
+ * attendance lives in attendance.ts, guests in guests.ts.
+ */
+
+/**
+ * Adds a member who does not attend yet (admin). Answers default like a first-time attendance
+ * (going, needs ticket, needs transport). The debt block does not apply: the admin decides.
+ */
+export async function addAttendee(w: WriteContext, actor: Actor, eventId: string, input: AddAttendeeInput): Promise<AttendeeRow> {
+  requireAdmin(actor);
+  const userId = typeof input.user_id === 'string' ? input.user_id.trim() : '';
+  if (!userId) throw badInput('selectUser');
+  await requireLiveEvent(w.db, eventId);
+  await requireActiveUser(w.db, userId);
+  if (await findOwnAttendance(w.db, eventId, userId)) throw conflict('alreadyAttending');
+  const answers = mergedAnswerFields(null, {
+    status: input.status ?? 'going',
+    needs_ticket: input.needs_ticket,
+    has_ticket: input.has_ticket,
+    needs_transport: input.needs_transport,
+  });
+  const row: AttendeeRow = {
+    id: newId(),
+    event_id: eventId,
+    user_id: userId,
+    guest_name: null,
+    brought_by: null,
+    ...answers,
+    transfer_status: answers.needs_transport ? 'outstanding' : null,
+    ...NO_TICKET,
+    created_at: w.now,
+    updated_at: w.now,
+    seq: await w.nextSeq('attendees'),
+    deleted: 0,
+  };
+  await w.db.insertInto('attendees').values(row).execute();
+  return row;
+}
+
+async function requireMemberRow(w: WriteContext, eventId: string, userId: string): Promise<AttendeeRow> {
+  await requireLiveEvent(w.db, eventId);
+  const row = await findOwnAttendance(w.db, eventId, userId);
+  if (!row) throw notFound('attendanceNotFound');
+  return row;
+}
+
+/** Removes a member's attendance (admin), also when the ticket is already bought. */
+export async function removeAttendee(w: WriteContext, actor: Actor, eventId: string, userId: string): Promise<void> {
+  requireAdmin(actor);
+  const row = await requireMemberRow(w, eventId, userId);
+  await w.db
+    .updateTable('attendees')
+    .set({ deleted: 1, updated_at: w.now, seq: await w.nextSeq('attendees') })
+    .where('id', '=', row.id)
+    .execute();
+}
+
+/** Sets the transfer (seat) status of a member's row: outstanding, reserved or waiting_list (admin). */
+export async function setTransferStatus(
+  w: WriteContext,
+  actor: Actor,
+  eventId: string,
+  userId: string,
+  transferStatus: TransferStatus,
+): Promise<AttendeeRow> {
+  requireAdmin(actor);
+  const row = await requireMemberRow(w, eventId, userId);
+  return updateTicketStatus(w, actor, row, { transfer_status: transferStatus });
+}
+
+/** The admin's edit of any live attendee row, member or guest (PUT /api/attendees/{attendeeId}). */
+export async function updateAttendee(
+  w: WriteContext,
+  actor: Actor,
+  attendeeId: string,
+  input: AttendeeUpdateInput,
+): Promise<AttendeeRow> {
+  requireAdmin(actor);
+  const row = await findAttendeeById(w.db, attendeeId);
+  if (!row || toBool(row.deleted)) throw notFound('attendanceNotFound');
+  return updateTicketStatus(w, actor, row, input);
+}

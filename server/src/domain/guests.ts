@@ -1,0 +1,154 @@
+import { GUEST_NAME_MAX_LENGTH, isValidId, newId, type AttendanceStatus } from '@fankurve/shared';
+import type { Kysely } from 'kysely';
+import type { AttendeeRow, Database } from '../db/schema.js';
+import { toBool, type WriteContext } from '../db/store.js';
+import { isAdmin, type Actor } from './actor.js';
+import { hasUnpaidDebts, requireLiveEvent } from './attendance.js';
+import { findAttendeeById, mergedAnswerFields, NO_TICKET, requireActiveUser } from './attendeeRows.js';
+import { badInput, conflict, DomainError, forbidden, notFound } from './errors.js';
+
+/*
+ * Guests a member brings to an event (SPEC 4: going, needs a ticket and a seat unless told
+ * otherwise). The member who brought a guest, or an admin, adds, changes and removes them; admins
+ * may add a guest for any active member. The REST routes and the attendees sync push (offline-made
+ * guests) call these same functions; each checks everything before its first write.
+ */
+
+export interface AddGuestChange {
+  event_id: string;
+  guest_name: string;
+  status?: AttendanceStatus;
+  needs_ticket?: boolean;
+  has_ticket?: boolean;
+  needs_transport?: boolean;
+  /** The member who brings the guest; only an admin may name someone else than themselves. */
+  brought_by?: string;
+}
+
+export interface GuestChange {
+  guest_name?: string;
+  status?: AttendanceStatus;
+  needs_ticket?: boolean;
+  has_ticket?: boolean;
+  needs_transport?: boolean;
+}
+
+/** Trimmed guest name; 'Guest name is required' when blank. */
+function guestNameOf(name: unknown): string {
+  const trimmed = typeof name === 'string' ? name.trim() : '';
+  if (!trimmed) throw badInput('guestNameRequired');
+  if (trimmed.length > GUEST_NAME_MAX_LENGTH) throw badInput('invalidInput');
+  return trimmed;
+}
+
+async function findLiveGuest(db: Kysely<Database>, guestId: string): Promise<AttendeeRow> {
+  const guest = await findAttendeeById(db, guestId);
+  if (!guest || toBool(guest.deleted) || guest.user_id !== null) throw notFound('guestNotFound');
+  return guest;
+}
+
+function requireGuestOwner(actor: Actor, guest: AttendeeRow): void {
+  if (guest.brought_by !== actor.id && !isAdmin(actor)) throw forbidden();
+}
+
+/**
+ * Adds a guest. `id` is the id a client chose for a guest it created offline: when a row with that
+ * id exists and is the same guest (same event, brought by the same member), the call is a retry and
+ * updates it (a removed one is added afresh); any other row under that id is forbidden. A member
+ * with unpaid debts cannot bring a new guest (the debt block of SPEC 4).
+ */
+export async function addGuest(w: WriteContext, actor: Actor, input: AddGuestChange, id?: string): Promise<AttendeeRow> {
+  const guestName = guestNameOf(input.guest_name);
+  const broughtBy = input.brought_by ?? actor.id;
+  if (broughtBy !== actor.id) {
+    if (!isAdmin(actor)) throw forbidden();
+    await requireActiveUser(w.db, broughtBy);
+  }
+  if (typeof input.event_id !== 'string') throw notFound('eventNotFound');
+  await requireLiveEvent(w.db, input.event_id);
+  if (id !== undefined && !isValidId(id)) throw badInput('invalidInput');
+  const taken = id !== undefined ? await findAttendeeById(w.db, id) : undefined;
+  if (taken) {
+    const sameGuest = taken.user_id === null && taken.brought_by === broughtBy && taken.event_id === input.event_id;
+    if (!sameGuest) throw forbidden();
+    if (!toBool(taken.deleted)) {
+      return updateGuest(w, actor, taken.id, {
+        guest_name: guestName,
+        status: input.status,
+        needs_ticket: input.needs_ticket,
+        has_ticket: input.has_ticket,
+        needs_transport: input.needs_transport,
+      });
+    }
+  }
+  if (broughtBy === actor.id && (await hasUnpaidDebts(w.db, actor.id))) throw new DomainError('unpaidDebts', 403);
+  const answers = mergedAnswerFields(null, {
+    status: input.status ?? 'going',
+    needs_ticket: input.needs_ticket,
+    has_ticket: input.has_ticket,
+    needs_transport: input.needs_transport,
+  });
+  const row: AttendeeRow = {
+    id: taken?.id ?? id ?? newId(),
+    event_id: input.event_id,
+    user_id: null,
+    guest_name: guestName,
+    brought_by: broughtBy,
+    ...answers,
+    transfer_status: answers.needs_transport ? 'outstanding' : null,
+    ...NO_TICKET,
+    created_at: w.now,
+    updated_at: w.now,
+    seq: await w.nextSeq('attendees'),
+    deleted: 0,
+  };
+  if (taken) {
+    // The client re-adds a guest under the id of its own removed guest: add it afresh.
+    const { id: _id, ...fresh } = row;
+    await w.db.updateTable('attendees').set(fresh).where('id', '=', taken.id).execute();
+  } else {
+    await w.db.insertInto('attendees').values(row).execute();
+  }
+  return row;
+}
+
+/**
+ * Changes a guest's name and answers (the member who brought them, or an admin). Needs-ticket and
+ * has-ticket stay exclusive. A change that changes nothing writes nothing.
+ */
+export async function updateGuest(w: WriteContext, actor: Actor, guestId: string, change: GuestChange): Promise<AttendeeRow> {
+  const guest = await findLiveGuest(w.db, guestId);
+  requireGuestOwner(actor, guest);
+  await requireLiveEvent(w.db, guest.event_id);
+  const fields: Partial<AttendeeRow> = {
+    ...(change.guest_name !== undefined ? { guest_name: guestNameOf(change.guest_name) } : {}),
+    ...mergedAnswerFields(guest, {
+      status: change.status ?? guest.status,
+      needs_ticket: change.needs_ticket,
+      has_ticket: change.has_ticket,
+      needs_transport: change.needs_transport,
+    }),
+  };
+  // A seat that is needed again is outstanding until an admin reserves it.
+  if (fields.needs_transport === 1 && guest.transfer_status === null) fields.transfer_status = 'outstanding';
+  const changed = (Object.keys(fields) as (keyof AttendeeRow)[]).some((key) => fields[key] !== guest[key]);
+  if (!changed) return guest;
+  const update = { ...fields, updated_at: w.now, seq: await w.nextSeq('attendees') };
+  await w.db.updateTable('attendees').set(update).where('id', '=', guest.id).execute();
+  return { ...guest, ...update };
+}
+
+/**
+ * Removes a guest (the member who brought them, or an admin). A member cannot remove a guest whose
+ * ticket is already bought (409); an admin can.
+ */
+export async function removeGuest(w: WriteContext, actor: Actor, guestId: string): Promise<void> {
+  const guest = await findLiveGuest(w.db, guestId);
+  requireGuestOwner(actor, guest);
+  if (!isAdmin(actor) && toBool(guest.bought)) throw conflict('ticketAlreadyBought');
+  await w.db
+    .updateTable('attendees')
+    .set({ deleted: 1, updated_at: w.now, seq: await w.nextSeq('attendees') })
+    .where('id', '=', guest.id)
+    .execute();
+}

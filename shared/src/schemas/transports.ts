@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { msg } from './common.js';
+
+const name = z.string(msg('transportNameRequired')).trim().min(1, msg('transportNameRequired')).max(200);
+const departureLocation = z.string(msg('departureLocationRequired')).trim().min(1, msg('departureLocationRequired')).max(200);
+const pricePerSeat = z.number(msg('seatPriceInvalid')).min(0, msg('seatPriceInvalid')).max(100000, msg('seatPriceInvalid'));
+/** Club wall-clock time like event dates (rounded to 15 minutes); null or '' = to be announced. */
+const departure = z.string(msg('departureInvalid')).trim().max(40, msg('departureInvalid')).nullable();
+
+/**
+ * A transport option (SPEC 4/5): name and departure location required; price per seat in euros,
+ * required unless free or to be announced (which exclude each other); departure optional.
+ */
+export const createTransportInput = z.object({
+  name,
+  departure_location: departureLocation,
+  event_id: z.string(msg('invalidInput')).min(1, msg('invalidInput')).max(64, msg('eventNotFound')),
+  price_per_seat: pricePerSeat.nullish(),
+  is_free: z.boolean().optional(),
+  is_price_tbd: z.boolean().optional(),
+  departure_datetime: departure.optional(),
+});
+export type CreateTransportInput = z.infer<typeof createTransportInput>;
+
+/** PUT /api/transports/{id}: any of the fields (the event stays; unknown fields are ignored). */
+export const updateTransportInput = createTransportInput.omit({ event_id: true }).partial();
+export type UpdateTransportInput = z.infer<typeof updateTransportInput>;
