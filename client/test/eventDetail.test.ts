@@ -193,6 +193,7 @@ describe('event form', () => {
     season: '2026/27',
     is_updated: false,
     created_by: 'u-anna',
+    creator_name: 'anna',
     image_filename: null,
     guest_block_capacity: null,
     ticket_prices: [],

@@ -1,9 +1,10 @@
-import { mergeAttendanceAnswer, newId, type AttendanceStatus, type MemberAttendanceFields } from '@fankurve/shared';
+import { newId, type AttendanceStatus, type MemberAttendanceFields } from '@fankurve/shared';
 import type { Kysely } from 'kysely';
 import type { AttendeeRow, Database } from '../db/schema.js';
 import { toBool, toInt, type WriteContext } from '../db/store.js';
 import type { Actor } from './actor.js';
-import { badInput, conflict, DomainError, forbidden, notFound } from './errors.js';
+import { mergedAnswerFields, NO_TICKET } from './attendeeRows.js';
+import { conflict, DomainError, forbidden, notFound } from './errors.js';
 
 /*
  * A member's own attendance (SPEC 4 Attendance, Debt block). The REST routes and the attendees sync
@@ -62,26 +63,12 @@ export async function setOwnAttendance(
   await requireLiveEvent(w.db, eventId);
   const existing = await findOwnAttendance(w.db, eventId, actor.id);
   if (!existing && (await hasUnpaidDebts(w.db, actor.id))) throw new DomainError('unpaidDebts', 403);
-  const merged = mergeAttendanceAnswer(
-    existing
-      ? {
-          needs_ticket: toBool(existing.needs_ticket),
-          has_ticket: toBool(existing.has_ticket),
-          needs_transport: toBool(existing.needs_transport),
-        }
-      : null,
-    change,
-  );
-  if (!merged.ok) throw badInput(merged.code);
-  const answer = merged.value;
+  const answer = mergedAnswerFields(existing ?? null, change);
   const fields = {
-    status: answer.status,
-    needs_ticket: toInt(answer.needs_ticket),
-    has_ticket: toInt(answer.has_ticket),
-    needs_transport: toInt(answer.needs_transport),
+    ...answer,
     ...requestFields(w.now, existing, change),
     // A seat that is needed again is outstanding until an admin reserves it.
-    ...(existing && answer.needs_transport && existing.transfer_status === null
+    ...(existing && answer.needs_transport === 1 && existing.transfer_status === null
       ? { transfer_status: 'outstanding' as const }
       : {}),
     updated_at: w.now,
@@ -97,20 +84,8 @@ export async function setOwnAttendance(
     user_id: actor.id,
     guest_name: null,
     brought_by: null,
-    transfer_status: answer.needs_transport ? 'outstanding' : null,
-    paid_by: null,
-    ticket_price_id: null,
-    ticket_type: null,
-    price_cents: null,
-    is_free: 0,
-    is_price_tbd: 0,
-    bought: 0,
-    paid: 0,
-    received: 0,
-    paid_requested: 0,
-    paid_requested_at: null,
-    received_requested: 0,
-    received_requested_at: null,
+    transfer_status: answer.needs_transport === 1 ? 'outstanding' : null,
+    ...NO_TICKET,
     created_at: w.now,
     deleted: 0,
     ...fields,

@@ -19,6 +19,8 @@ export interface EventDoc extends SyncedDoc {
   season: string;
   is_updated: boolean;
   created_by: string | null;
+  /** The creator's username at the last change of the event (kept when the account is gone). */
+  creator_name: string | null;
   image_filename: string | null;
   guest_block_capacity: number | null;
   ticket_prices: TicketPriceOption[];
@@ -44,6 +46,7 @@ export const eventSchema = {
     season: { type: 'string' },
     is_updated: { type: 'boolean' },
     created_by: nullableString,
+    creator_name: nullableString,
     image_filename: nullableString,
     guest_block_capacity: { type: ['integer', 'null'] },
     ticket_prices: {

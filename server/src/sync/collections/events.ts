@@ -29,6 +29,7 @@ export const eventsCollection: SyncCollection = {
         season: view.season,
         is_updated: view.is_updated,
         created_by: view.created_by,
+        creator_name: view.creator_name,
         image_filename: view.image_filename,
         guest_block_capacity: view.guest_block_capacity,
         ticket_prices: view.stadium_id ? (prices.get(view.stadium_id) ?? []) : [],
