@@ -141,6 +141,17 @@ describe('sync routes', () => {
     expect(notices.body.documents.filter((n: { code: string }) => n.code === 'forbidden')).toHaveLength(3);
   });
 
+  it('takes a re-sent unchanged row of someone else as a no-op: no conflict, no notice', async () => {
+    const rows = (await pull('attendees', admin)).body.documents.filter(
+      (d: { user_id: string; _deleted: boolean }) => d.user_id === member.id && !d._deleted,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    const before = (await pull('notices', other.token)).body.documents.length;
+    const res = await push('attendees', other.token, [{ assumedMasterState: rows[0], newDocumentState: rows[0] }]);
+    expect(res.body).toEqual([]);
+    expect((await pull('notices', other.token)).body.documents).toHaveLength(before);
+  });
+
   it('pulls in seq order with a moving checkpoint, and an empty batch keeps the checkpoint', async () => {
     const first = await pull('members', member.token, { checkpoint: null, limit: 1 });
     expect(first.body.documents).toHaveLength(1);

@@ -2,10 +2,10 @@ import type { AttendanceStatus, AttendeeDoc, MemberDoc } from '@fankurve/shared'
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addAttendee } from '../../api/eventDetail.js';
-import { FormError } from '../../ui/Field.js';
+import { errorText } from '../../i18n/index.js';
+import { Field, FormError } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { membersNotAttending } from './model.js';
-import { failText } from './shared.js';
 
 interface Props {
   eventId: string;
@@ -39,7 +39,7 @@ export function AddAttendee({ eventId, attendees, members, online }: Props) {
       setUserId('');
       toastSuccess(t('eventDetail.attendeeAdded', { name }));
     } catch (failure) {
-      toastError(failText(failure, 'eventDetail.errors.addAttendeeFailed'));
+      toastError(errorText(failure, 'errors.addAttendeeFailed'));
     } finally {
       setSaving(false);
     }
@@ -51,24 +51,26 @@ export function AddAttendee({ eventId, attendees, members, online }: Props) {
         {t('eventDetail.addAttendee')}
       </h3>
       <div className="field-row">
-        <div className="field field-grow">
-          <label htmlFor={`${id}-user`}>{t('eventDetail.member')}</label>
-          <select id={`${id}-user`} value={selected} onChange={(e) => setUserId(e.target.value)}>
-            <option value="">{candidates.length > 0 ? t('eventDetail.chooseMember') : t('eventDetail.everyoneAttends')}</option>
-            {candidates.map((member) => (
-              <option key={member.id} value={member.id}>
-                {member.username}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-status`}>{t('eventDetail.status')}</label>
-          <select id={`${id}-status`} value={status} onChange={(e) => setStatus(e.target.value as AttendanceStatus)}>
-            <option value="going">{t('eventDetail.statusGoing')}</option>
-            <option value="maybe">{t('eventDetail.statusMaybe')}</option>
-          </select>
-        </div>
+        <Field label={t('eventDetail.member')} className="field-grow">
+          {(control) => (
+            <select {...control} value={selected} onChange={(e) => setUserId(e.target.value)}>
+              <option value="">{candidates.length > 0 ? t('eventDetail.chooseMember') : t('eventDetail.everyoneAttends')}</option>
+              {candidates.map((member) => (
+                <option key={member.id} value={member.id}>
+                  {member.username}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label={t('eventDetail.status')}>
+          {(control) => (
+            <select {...control} value={status} onChange={(e) => setStatus(e.target.value as AttendanceStatus)}>
+              <option value="going">{t('eventDetail.statusGoing')}</option>
+              <option value="maybe">{t('eventDetail.statusMaybe')}</option>
+            </select>
+          )}
+        </Field>
         <button type="submit" className="button button-primary field-row-button" disabled={saving || !online}>
           {t('eventDetail.add')}
         </button>

@@ -11,9 +11,10 @@ import { formatMoney } from '@fankurve/shared/money';
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteGuest, removeAttendee, updateAttendee } from '../../api/eventDetail.js';
+import { errorText } from '../../i18n/index.js';
+import { ConfirmDialog } from '../../ui/Dialog.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { AddAttendee } from './AddAttendee.js';
-import { ConfirmDialog } from './ConfirmDialog.js';
 import {
   attendanceCounts,
   attendeeRows,
@@ -25,7 +26,8 @@ import {
   type RowDraft,
   type TicketChoice,
 } from './model.js';
-import { failText, type Access } from './shared.js';
+import { SaveCancel } from './SaveCancel.js';
+import type { Access } from './shared.js';
 
 interface Props {
   event: EventDoc;
@@ -113,7 +115,7 @@ export function AttendeeTable({ event, attendees, members, names, access, langua
     // Keep only the drafts that did not reach the server, so a second Save retries just those.
     const failedIds = new Set(failed.map(({ row }) => row.doc.id));
     setDrafts((current) => Object.fromEntries(Object.entries(current).filter(([rowId]) => failedIds.has(rowId))));
-    toastError(failText(failed[0]!.error, 'eventDetail.errors.saveChangesFailed'));
+    toastError(errorText(failed[0]!.error, 'errors.saveChangesFailed'));
   }
 
   async function remove() {
@@ -126,7 +128,7 @@ export function AttendeeTable({ event, attendees, members, names, access, langua
       setDrafts((current) => Object.fromEntries(Object.entries(current).filter(([rowId]) => rowId !== row.doc.id)));
       setRemoving(null);
     } catch (error) {
-      toastError(failText(error, 'errors.removeAttendanceFailed'));
+      toastError(errorText(error, 'errors.removeAttendanceFailed'));
     } finally {
       setRemoveBusy(false);
     }
@@ -297,19 +299,7 @@ export function AttendeeTable({ event, attendees, members, names, access, langua
         {access.isAdmin ? (
           <div className="card-head-actions">
             {editMode ? (
-              <>
-                <button
-                  type="button"
-                  className="button button-primary"
-                  disabled={saving || !access.online}
-                  onClick={() => void save()}
-                >
-                  {saving ? t('eventDetail.saving') : t('eventDetail.save')}
-                </button>
-                <button type="button" className="button button-ghost" disabled={saving} onClick={cancel}>
-                  {t('eventDetail.cancel')}
-                </button>
-              </>
+              <SaveCancel saving={saving} online={access.online} onCancel={cancel} onSave={() => void save()} />
             ) : (
               <button
                 type="button"
@@ -375,15 +365,16 @@ export function AttendeeTable({ event, attendees, members, names, access, langua
         </div>
       )}
       {access.isAdmin ? <AddAttendee eventId={event.id} attendees={attendees} members={members} online={access.online} /> : null}
-      <ConfirmDialog
-        open={removing !== null}
-        title={t('eventDetail.removeAttendeeTitle')}
-        message={t('eventDetail.removeAttendeeText', { name: removing ? displayName(removing) : '' })}
-        confirmLabel={t('eventDetail.remove')}
-        busy={removeBusy}
-        onConfirm={() => void remove()}
-        onCancel={() => setRemoving(null)}
-      />
+      {removing ? (
+        <ConfirmDialog
+          title={t('eventDetail.removeAttendeeTitle')}
+          message={t('eventDetail.removeAttendeeText', { name: displayName(removing) })}
+          confirmLabel={t('eventDetail.remove')}
+          busy={removeBusy}
+          onConfirm={() => void remove()}
+          onCancel={() => setRemoving(null)}
+        />
+      ) : null}
     </section>
   );
 }

@@ -1,11 +1,14 @@
 import { CLUB_CASH_DESK, type EventDoc, type MemberDoc } from '@fankurve/shared';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchStadiums, updateEvent, type StadiumOption } from '../../api/eventDetail.js';
-import { FormError } from '../../ui/Field.js';
+import { errorText } from '../../i18n/index.js';
+import { Field, FormError } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
+import { EventTimeFields } from '../events/EventTimeFields.js';
+import { PriceField } from '../events/PriceField.js';
 import { eventFormOf, eventUpdateOf, sortedMembers, type EventForm } from './model.js';
-import { failText } from './shared.js';
+import { SaveCancel } from './SaveCancel.js';
 
 interface Props {
   event: EventDoc;
@@ -14,13 +17,9 @@ interface Props {
   onDone: () => void;
 }
 
-const HOURS = Array.from({ length: 24 }, (_, hour) => String(hour).padStart(2, '0'));
-const MINUTES = ['00', '15', '30', '45'];
-
 /** The event's fields edited in place (creator or admin): SPEC 5 rules, PUT /api/events/{id}. */
 export function EventEditForm({ event, members, online, onDone }: Props) {
   const { t } = useTranslation();
-  const id = useId();
   const [form, setForm] = useState<EventForm>(() => eventFormOf(event));
   const [stadiums, setStadiums] = useState<StadiumOption[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -55,7 +54,7 @@ export function EventEditForm({ event, members, online, onDone }: Props) {
       toastSuccess(t('eventDetail.eventSaved'));
       onDone();
     } catch (failure) {
-      toastError(failText(failure, 'eventDetail.errors.updateEventFailed'));
+      toastError(errorText(failure, 'errors.updateEventFailed'));
       setSaving(false);
     }
   }
@@ -69,72 +68,42 @@ export function EventEditForm({ event, members, online, onDone }: Props) {
       <h1 id="event-edit-title" className="detail-title">
         {t('eventDetail.editEventTitle')}
       </h1>
-      <div className="field">
-        <label htmlFor={`${id}-title`}>{t('eventDetail.fieldTitle')}</label>
-        <input id={`${id}-title`} value={form.title} required onChange={(e) => set('title', e.target.value)} />
-      </div>
-      <div className="field-row">
-        <div className="field field-grow">
-          <label htmlFor={`${id}-day`}>{t('eventDetail.fieldDate')}</label>
-          <input id={`${id}-day`} type="date" value={form.day} required onChange={(e) => set('day', e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-hour`}>{t('eventDetail.fieldHour')}</label>
-          <select id={`${id}-hour`} value={form.hour} onChange={(e) => set('hour', e.target.value)}>
-            {HOURS.map((hour) => (
-              <option key={hour} value={hour}>
-                {hour}
+      <Field label={t('eventDetail.fieldTitle')} value={form.title} required onChange={(e) => set('title', e.target.value)} />
+      <EventTimeFields
+        date={form.day}
+        hour={form.hour}
+        minute={form.minute}
+        onChange={(part, value) => set(part === 'date' ? 'day' : part, value)}
+      />
+      <Field
+        label={t('eventDetail.fieldLocation')}
+        value={form.location}
+        required
+        onChange={(e) => set('location', e.target.value)}
+      />
+      <Field label={t('eventDetail.stadium')}>
+        {(control) => (
+          <select {...control} value={form.stadium_id} onChange={(e) => set('stadium_id', e.target.value)}>
+            <option value="">{t('eventDetail.noStadium')}</option>
+            {stadiumChoices.map((stadium) => (
+              <option key={stadium.id} value={stadium.id}>
+                {stadium.city ? `${stadium.stadium_name} (${stadium.city})` : stadium.stadium_name}
               </option>
             ))}
           </select>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-minute`}>{t('eventDetail.fieldMinute')}</label>
-          <select id={`${id}-minute`} value={form.minute} onChange={(e) => set('minute', e.target.value)}>
-            {MINUTES.map((minute) => (
-              <option key={minute} value={minute}>
-                {minute}
-              </option>
-            ))}
-          </select>
-        </div>
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-location`}>{t('eventDetail.fieldLocation')}</label>
-        <input id={`${id}-location`} value={form.location} required onChange={(e) => set('location', e.target.value)} />
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-stadium`}>{t('eventDetail.stadium')}</label>
-        <select id={`${id}-stadium`} value={form.stadium_id} onChange={(e) => set('stadium_id', e.target.value)}>
-          <option value="">{t('eventDetail.noStadium')}</option>
-          {stadiumChoices.map((stadium) => (
-            <option key={stadium.id} value={stadium.id}>
-              {stadium.city ? `${stadium.stadium_name} (${stadium.city})` : stadium.stadium_name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-description`}>{t('eventDetail.fieldDescription')}</label>
-        <textarea
-          id={`${id}-description`}
-          rows={3}
-          value={form.description}
-          onChange={(e) => set('description', e.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-price`}>{t('eventDetail.fieldTicketPrice')}</label>
-        <input
-          id={`${id}-price`}
-          type="number"
-          inputMode="decimal"
-          min={0}
-          step={0.01}
-          value={form.priceNotYetAvailable ? '' : form.price}
-          disabled={form.priceNotYetAvailable}
-          onChange={(e) => set('price', e.target.value)}
-        />
+        )}
+      </Field>
+      <Field label={t('eventDetail.fieldDescription')}>
+        {(control) => (
+          <textarea {...control} rows={3} value={form.description} onChange={(e) => set('description', e.target.value)} />
+        )}
+      </Field>
+      <PriceField
+        label={t('eventDetail.fieldTicketPrice')}
+        value={form.priceNotYetAvailable ? '' : form.price}
+        disabled={form.priceNotYetAvailable}
+        onValueChange={(value) => set('price', value)}
+      >
         <label className="check">
           <input
             type="checkbox"
@@ -143,31 +112,27 @@ export function EventEditForm({ event, members, online, onDone }: Props) {
           />
           {t('eventDetail.priceNotYetAvailable')}
         </label>
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-buyer`}>{t('eventDetail.ticketBuyer')}</label>
-        <select id={`${id}-buyer`} value={form.ticket_buyer} onChange={(e) => set('ticket_buyer', e.target.value)}>
-          <option value="">{t('eventDetail.nobody')}</option>
-          <option value={CLUB_CASH_DESK}>{t('eventDetail.clubCashDesk')}</option>
-          {sortedMembers(members).map((member) => (
-            <option key={member.id} value={member.id}>
-              {member.username}
-            </option>
-          ))}
-          {form.ticket_buyer && form.ticket_buyer !== CLUB_CASH_DESK && !members.some((m) => m.id === form.ticket_buyer) ? (
-            <option value={form.ticket_buyer}>{form.ticket_buyer}</option>
-          ) : null}
-        </select>
-      </div>
+      </PriceField>
+      <Field label={t('eventDetail.ticketBuyer')}>
+        {(control) => (
+          <select {...control} value={form.ticket_buyer} onChange={(e) => set('ticket_buyer', e.target.value)}>
+            <option value="">{t('eventDetail.nobody')}</option>
+            <option value={CLUB_CASH_DESK}>{t('eventDetail.clubCashDesk')}</option>
+            {sortedMembers(members).map((member) => (
+              <option key={member.id} value={member.id}>
+                {member.username}
+              </option>
+            ))}
+            {form.ticket_buyer && form.ticket_buyer !== CLUB_CASH_DESK && !members.some((m) => m.id === form.ticket_buyer) ? (
+              <option value={form.ticket_buyer}>{form.ticket_buyer}</option>
+            ) : null}
+          </select>
+        )}
+      </Field>
       <FormError message={error} />
       {!online ? <p className="offline-hint">{t('eventDetail.offlineHint')}</p> : null}
       <div className="detail-actions">
-        <button type="submit" className="button button-primary" disabled={saving || !online}>
-          {saving ? t('eventDetail.saving') : t('eventDetail.save')}
-        </button>
-        <button type="button" className="button button-ghost" disabled={saving} onClick={onDone}>
-          {t('eventDetail.cancel')}
-        </button>
+        <SaveCancel saving={saving} online={online} onCancel={onDone} />
       </div>
     </form>
   );

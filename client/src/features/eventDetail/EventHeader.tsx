@@ -4,12 +4,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { clearUpdated, deleteEvent } from '../../api/eventDetail.js';
+import { errorText } from '../../i18n/index.js';
+import { ConfirmDialog } from '../../ui/Dialog.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { formatEventDate, isoWallClock } from '../events/format.js';
-import { ConfirmDialog } from './ConfirmDialog.js';
 import { EventEditForm } from './EventEditForm.js';
 import { EventImage } from './EventImage.js';
-import { failText, type Access } from './shared.js';
+import type { Access } from './shared.js';
 
 interface Props {
   event: EventDoc;
@@ -27,9 +28,9 @@ export function EventHeader({ event, names, members, access, language }: Props) 
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [busy, setBusy] = useState(false);
 
-  const creator = event.created_by
-    ? (names.get(event.created_by) ?? t('eventDetail.unknownMember'))
-    : t('eventDetail.unknownMember');
+  // The name the event document carries (kept when the account is gone); older documents: the members.
+  const creator =
+    event.creator_name || (event.created_by ? names.get(event.created_by) : undefined) || t('eventDetail.unknownMember');
   const buyer =
     event.ticket_buyer === CLUB_CASH_DESK
       ? t('eventDetail.clubCashDesk')
@@ -42,7 +43,7 @@ export function EventHeader({ event, names, members, access, language }: Props) 
     try {
       await clearUpdated(event.id);
     } catch (error) {
-      toastError(failText(error, 'eventDetail.errors.clearUpdatedFailed'));
+      toastError(errorText(error, 'errors.clearUpdatedFailed'));
     } finally {
       setBusy(false);
     }
@@ -56,7 +57,7 @@ export function EventHeader({ event, names, members, access, language }: Props) 
       toastSuccess(t('eventDetail.eventDeleted'));
       void navigate('/events', { replace: true });
     } catch (error) {
-      toastError(failText(error, 'eventDetail.errors.deleteEventFailed'));
+      toastError(errorText(error, 'errors.deleteEventFailed'));
       setBusy(false);
     }
   }
@@ -92,7 +93,7 @@ export function EventHeader({ event, names, members, access, language }: Props) 
             </button>
           ) : null}
         </div>
-        <dl className="event-facts detail-facts">
+        <dl className="facts detail-facts">
           <div>
             <dt>{t('eventDetail.createdBy')}</dt>
             <dd>{creator}</dd>
@@ -164,15 +165,16 @@ export function EventHeader({ event, names, members, access, language }: Props) 
         ) : null}
       </div>
       <EventImage event={event} access={access} />
-      <ConfirmDialog
-        open={confirmDelete}
-        title={t('eventDetail.deleteEventTitle')}
-        message={t('eventDetail.deleteEventText', { title: event.title })}
-        confirmLabel={t('eventDetail.delete')}
-        busy={busy}
-        onConfirm={() => void remove()}
-        onCancel={() => setConfirmDelete(false)}
-      />
+      {confirmDelete ? (
+        <ConfirmDialog
+          title={t('eventDetail.deleteEventTitle')}
+          message={t('eventDetail.deleteEventText', { title: event.title })}
+          confirmLabel={t('eventDetail.delete')}
+          busy={busy}
+          onConfirm={() => void remove()}
+          onCancel={() => setConfirmDelete(false)}
+        />
+      ) : null}
     </section>
   );
 }

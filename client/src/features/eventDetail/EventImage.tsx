@@ -2,10 +2,11 @@ import type { EventDoc } from '@fankurve/shared';
 import { useId, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteEventImage, uploadEventImage } from '../../api/eventDetail.js';
+import { errorText } from '../../i18n/index.js';
+import { ConfirmDialog } from '../../ui/Dialog.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
-import { ConfirmDialog } from './ConfirmDialog.js';
 import { imageProblem } from './model.js';
-import { failText, type Access } from './shared.js';
+import type { Access } from './shared.js';
 
 /** The event's image (served at /uploads/{filename}); upload and delete for the creator or an admin. */
 export function EventImage({ event, access }: { event: EventDoc; access: Access }) {
@@ -30,7 +31,7 @@ export function EventImage({ event, access }: { event: EventDoc; access: Access 
       await uploadEventImage(event.id, file);
       toastSuccess(t('eventDetail.imageUploaded'));
     } catch (error) {
-      toastError(failText(error, 'eventDetail.errors.uploadImageFailed'));
+      toastError(errorText(error, 'errors.uploadImageFailed'));
     } finally {
       setBusy(false);
     }
@@ -42,7 +43,7 @@ export function EventImage({ event, access }: { event: EventDoc; access: Access 
       await deleteEventImage(event.id);
       setConfirmDelete(false);
     } catch (error) {
-      toastError(failText(error, 'eventDetail.errors.deleteImageFailed'));
+      toastError(errorText(error, 'errors.deleteImageFailed'));
     } finally {
       setBusy(false);
     }
@@ -87,15 +88,16 @@ export function EventImage({ event, access }: { event: EventDoc; access: Access 
           ) : null}
         </div>
       ) : null}
-      <ConfirmDialog
-        open={confirmDelete}
-        title={t('eventDetail.deleteImageTitle')}
-        message={t('eventDetail.deleteImageText')}
-        confirmLabel={t('eventDetail.delete')}
-        busy={busy}
-        onConfirm={() => void remove()}
-        onCancel={() => setConfirmDelete(false)}
-      />
+      {confirmDelete ? (
+        <ConfirmDialog
+          title={t('eventDetail.deleteImageTitle')}
+          message={t('eventDetail.deleteImageText')}
+          confirmLabel={t('eventDetail.delete')}
+          busy={busy}
+          onConfirm={() => void remove()}
+          onCancel={() => setConfirmDelete(false)}
+        />
+      ) : null}
     </div>
   );
 }

@@ -3,11 +3,12 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addGuestFor } from '../../api/eventDetail.js';
 import { addGuest, removeGuest, updateGuest } from '../../data/index.js';
-import { FormError } from '../../ui/Field.js';
+import { errorText } from '../../i18n/index.js';
+import { ConfirmDialog } from '../../ui/Dialog.js';
+import { Field, FormError } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
-import { ConfirmDialog } from './ConfirmDialog.js';
 import { sortedMembers } from './model.js';
-import { failText, useOverlay, type Access } from './shared.js';
+import { useOverlay, type Access } from './shared.js';
 
 interface Props {
   eventId: string;
@@ -47,7 +48,7 @@ export function Guests({ eventId, attendees, members, access }: Props) {
       setName('');
       toastSuccess(t('eventDetail.guestAdded', { name: guestName }));
     } catch (failure) {
-      toastError(failText(failure, 'eventDetail.errors.addGuestFailed'));
+      toastError(errorText(failure, 'errors.addGuestFailed'));
     } finally {
       setSaving(false);
     }
@@ -58,7 +59,7 @@ export function Guests({ eventId, attendees, members, access }: Props) {
     try {
       await removeGuest(removing.id);
     } catch (failure) {
-      toastError(failText(failure, 'errors.removeAttendanceFailed'));
+      toastError(errorText(failure, 'errors.removeAttendanceFailed'));
     } finally {
       setRemoving(null);
     }
@@ -70,24 +71,28 @@ export function Guests({ eventId, attendees, members, access }: Props) {
         {t('eventDetail.guests')}
       </h2>
       <form className="form guest-form" onSubmit={(e) => void submit(e)} noValidate>
-        <div className="field">
-          <label htmlFor={`${id}-name`}>{t('eventDetail.guestName')}</label>
-          <input id={`${id}-name`} value={name} maxLength={100} autoComplete="off" onChange={(e) => setName(e.target.value)} />
-        </div>
+        <Field
+          label={t('eventDetail.guestName')}
+          value={name}
+          maxLength={100}
+          autoComplete="off"
+          onChange={(e) => setName(e.target.value)}
+        />
         {access.isAdmin ? (
-          <div className="field">
-            <label htmlFor={`${id}-host`}>{t('eventDetail.broughtBy')}</label>
-            <select id={`${id}-host`} value={host} onChange={(e) => setHost(e.target.value)}>
-              <option value={access.userId}>{t('eventDetail.me')}</option>
-              {sortedMembers(members)
-                .filter((member) => member.id !== access.userId)
-                .map((member) => (
-                  <option key={member.id} value={member.id}>
-                    {member.username}
-                  </option>
-                ))}
-            </select>
-          </div>
+          <Field label={t('eventDetail.broughtBy')}>
+            {(control) => (
+              <select {...control} value={host} onChange={(e) => setHost(e.target.value)}>
+                <option value={access.userId}>{t('eventDetail.me')}</option>
+                {sortedMembers(members)
+                  .filter((member) => member.id !== access.userId)
+                  .map((member) => (
+                    <option key={member.id} value={member.id}>
+                      {member.username}
+                    </option>
+                  ))}
+              </select>
+            )}
+          </Field>
         ) : null}
         <FormError message={error} />
         {forOther && !access.online ? <p className="offline-hint">{t('eventDetail.offlineHint')}</p> : null}
@@ -98,21 +103,22 @@ export function Guests({ eventId, attendees, members, access }: Props) {
       {ownGuests.length > 0 ? (
         <>
           <h3 className="subheading">{t('eventDetail.yourGuests')}</h3>
-          <ul className="guest-list">
+          <ul className="plain-list stack">
             {ownGuests.map((guest) => (
               <GuestItem key={guest.id} guest={guest} onRemove={() => setRemoving(guest)} />
             ))}
           </ul>
         </>
       ) : null}
-      <ConfirmDialog
-        open={removing !== null}
-        title={t('eventDetail.removeGuestTitle')}
-        message={t('eventDetail.removeGuestText', { name: removing?.guest_name ?? '' })}
-        confirmLabel={t('eventDetail.remove')}
-        onConfirm={() => void remove()}
-        onCancel={() => setRemoving(null)}
-      />
+      {removing ? (
+        <ConfirmDialog
+          title={t('eventDetail.removeGuestTitle')}
+          message={t('eventDetail.removeGuestText', { name: removing.guest_name ?? '' })}
+          confirmLabel={t('eventDetail.remove')}
+          onConfirm={() => void remove()}
+          onCancel={() => setRemoving(null)}
+        />
+      ) : null}
     </section>
   );
 }
@@ -132,7 +138,7 @@ function GuestItem({ guest: stored, onRemove }: { guest: AttendeeDoc; onRemove: 
       endChange(false);
     } catch (failure) {
       endChange(true);
-      toastError(failText(failure, 'errors.updateAttendanceFailed'));
+      toastError(errorText(failure, 'errors.updateAttendanceFailed'));
     }
   }
 

@@ -2,8 +2,9 @@ import type { AttendanceStatus, AttendeeDoc } from '@fankurve/shared';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { setOwnAttendance, updateOwnAnswer } from '../../data/index.js';
+import { errorText } from '../../i18n/index.js';
 import { toastError } from '../../ui/toast.js';
-import { failText, useOverlay } from './shared.js';
+import { useOverlay } from './shared.js';
 
 interface Props {
   eventId: string;
@@ -40,7 +41,7 @@ export function OwnAnswer({ eventId, userId, own: stored }: Props) {
       endChange(false);
     } catch (error) {
       endChange(true);
-      toastError(failText(error, fallback));
+      toastError(errorText(error, fallback));
     } finally {
       setSaving(false);
     }

@@ -3,12 +3,15 @@ import { formatMoney } from '@fankurve/shared/money';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createTransport, deleteTransport, updateTransport } from '../../api/eventDetail.js';
-import { FormError } from '../../ui/Field.js';
+import { errorText } from '../../i18n/index.js';
+import { ConfirmDialog } from '../../ui/Dialog.js';
+import { Field, FormError } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { formatEventDate, isoWallClock } from '../events/format.js';
-import { ConfirmDialog } from './ConfirmDialog.js';
+import { PriceField } from '../events/PriceField.js';
 import { EMPTY_TRANSPORT_FORM, transportFormOf, transportInputOf, transportSummary, type TransportForm } from './model.js';
-import { failText, type Access } from './shared.js';
+import { SaveCancel } from './SaveCancel.js';
+import type { Access } from './shared.js';
 
 interface Props {
   eventId: string;
@@ -34,7 +37,7 @@ export function Transports({ eventId, attendees, transports, access, language }:
       await deleteTransport(removing.id);
       setRemoving(null);
     } catch (error) {
-      toastError(failText(error, 'eventDetail.errors.deleteTransportFailed'));
+      toastError(errorText(error, 'errors.deleteTransportFailed'));
     } finally {
       setBusy(false);
     }
@@ -71,7 +74,7 @@ export function Transports({ eventId, attendees, transports, access, language }:
       ) : transports.length === 0 ? (
         <p className="muted">{t('eventDetail.noTransports')}</p>
       ) : (
-        <ul className="transport-list">
+        <ul className="card-list">
           {transports.map((transport) =>
             editing === transport.id ? (
               <li key={transport.id} className="transport-item">
@@ -83,7 +86,7 @@ export function Transports({ eventId, attendees, transports, access, language }:
                   <h3 className="transport-name">{transport.name}</h3>
                   <span className="transport-price">{price(transport)}</span>
                 </div>
-                <dl className="event-facts">
+                <dl className="facts">
                   <div>
                     <dt>{t('eventDetail.departureLocation')}</dt>
                     <dd>{transport.departure_location}</dd>
@@ -142,15 +145,16 @@ export function Transports({ eventId, attendees, transports, access, language }:
           </>
         )
       ) : null}
-      <ConfirmDialog
-        open={removing !== null}
-        title={t('eventDetail.deleteTransportTitle')}
-        message={t('eventDetail.deleteTransportText', { name: removing?.name ?? '' })}
-        confirmLabel={t('eventDetail.delete')}
-        busy={busy}
-        onConfirm={() => void remove()}
-        onCancel={() => setRemoving(null)}
-      />
+      {removing ? (
+        <ConfirmDialog
+          title={t('eventDetail.deleteTransportTitle')}
+          message={t('eventDetail.deleteTransportText', { name: removing.name })}
+          confirmLabel={t('eventDetail.delete')}
+          busy={busy}
+          onConfirm={() => void remove()}
+          onCancel={() => setRemoving(null)}
+        />
+      ) : null}
     </section>
   );
 }
@@ -187,7 +191,7 @@ function TransportEditor({ eventId, transport, online, onDone }: EditorProps) {
       toastSuccess(t('eventDetail.transportSaved'));
       onDone();
     } catch (failure) {
-      toastError(failText(failure, 'eventDetail.errors.saveTransportFailed'));
+      toastError(errorText(failure, 'errors.saveTransportFailed'));
       setSaving(false);
     }
   }
@@ -197,40 +201,26 @@ function TransportEditor({ eventId, transport, online, onDone }: EditorProps) {
       <h3 id={`${id}-title`} className="subheading">
         {transport ? t('eventDetail.editTransport') : t('eventDetail.newTransport')}
       </h3>
-      <div className="field">
-        <label htmlFor={`${id}-name`}>{t('eventDetail.transportName')}</label>
-        <input id={`${id}-name`} value={form.name} onChange={(e) => set('name', e.target.value)} />
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-place`}>{t('eventDetail.departureLocation')}</label>
-        <input id={`${id}-place`} value={form.departure_location} onChange={(e) => set('departure_location', e.target.value)} />
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-departure`}>{t('eventDetail.departureTime')}</label>
-        <input
-          id={`${id}-departure`}
-          type="datetime-local"
-          step={900}
-          value={form.departure}
-          aria-describedby={`${id}-departure-hint`}
-          onChange={(e) => set('departure', e.target.value)}
-        />
-        <small id={`${id}-departure-hint`} className="field-hint">
-          {t('eventDetail.departureHint')}
-        </small>
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-price`}>{t('eventDetail.pricePerSeat')}</label>
-        <input
-          id={`${id}-price`}
-          type="number"
-          inputMode="decimal"
-          min={0}
-          step={0.01}
-          value={form.is_free || form.is_price_tbd ? '' : form.price}
-          disabled={form.is_free || form.is_price_tbd}
-          onChange={(e) => set('price', e.target.value)}
-        />
+      <Field label={t('eventDetail.transportName')} value={form.name} onChange={(e) => set('name', e.target.value)} />
+      <Field
+        label={t('eventDetail.departureLocation')}
+        value={form.departure_location}
+        onChange={(e) => set('departure_location', e.target.value)}
+      />
+      <Field
+        label={t('eventDetail.departureTime')}
+        type="datetime-local"
+        step={900}
+        value={form.departure}
+        hint={t('eventDetail.departureHint')}
+        onChange={(e) => set('departure', e.target.value)}
+      />
+      <PriceField
+        label={t('eventDetail.pricePerSeat')}
+        value={form.is_free || form.is_price_tbd ? '' : form.price}
+        disabled={form.is_free || form.is_price_tbd}
+        onValueChange={(value) => set('price', value)}
+      >
         <div className="check-row">
           <label className="check">
             <input
@@ -261,15 +251,10 @@ function TransportEditor({ eventId, transport, online, onDone }: EditorProps) {
             {t('eventDetail.ticketTbd')}
           </label>
         </div>
-      </div>
+      </PriceField>
       <FormError message={error} />
       <div className="detail-actions">
-        <button type="submit" className="button button-primary" disabled={saving || !online}>
-          {saving ? t('eventDetail.saving') : t('eventDetail.save')}
-        </button>
-        <button type="button" className="button button-ghost" disabled={saving} onClick={onDone}>
-          {t('eventDetail.cancel')}
-        </button>
+        <SaveCancel saving={saving} online={online} onCancel={onDone} />
       </div>
     </form>
   );

@@ -1,16 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
 import { useSyncStatus } from '../../data/index.js';
-import type de from '../../i18n/de.json';
-import { errorText, type ErrorKey } from '../../i18n/index.js';
-
-/** Fallback texts of this screen (SPEC 8), kept in the eventDetail section of the translations. */
-export type DetailErrorKey = `eventDetail.errors.${keyof typeof de.eventDetail.errors}`;
-
-/** The toast text for a failed call: the server's message (translated by code), else the fallback. */
-export function failText(error: unknown, fallback: DetailErrorKey | ErrorKey): string {
-  // errorText only hands the key to i18next.t: any key of the translations works.
-  return errorText(error, fallback as ErrorKey);
-}
 
 /** Whether the server can be reached: admin work is online REST, so its controls wait for a connection. */
 export function useOnline(): boolean {

@@ -1,27 +1,25 @@
 import { formatMoney } from '@fankurve/shared/money';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createEvent } from '../../api/events.js';
 import { fetchStadiums, type Stadium } from '../../api/stadiums.js';
 import { useSyncStatus } from '../../data/index.js';
-import { currentLanguage, messageText } from '../../i18n/index.js';
+import { currentLanguage, errorText, messageText } from '../../i18n/index.js';
+import { Modal } from '../../ui/Dialog.js';
+import { Field } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import {
   EMPTY_EVENT_FORM,
   eventDateOf,
-  HOURS,
-  MINUTES,
   parseEuros,
-  tidyEuros,
   toNewEvent,
   type EventFormErrors,
   type EventFormField,
   type EventFormValues,
 } from './eventForm.js';
-import { failureText } from './failure.js';
+import { EventTimeFields } from './EventTimeFields.js';
 import { formatEventDate } from './format.js';
-import { FormField } from './FormField.js';
-import { Modal } from './Modal.js';
+import { PriceField } from './PriceField.js';
 
 const FIELD_ORDER: EventFormField[] = ['title', 'date', 'location', 'price'];
 
@@ -34,7 +32,6 @@ export function CreateEventDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const { online } = useSyncStatus();
-  const id = useId();
   const [values, setValues] = useState<EventFormValues>(EMPTY_EVENT_FORM);
   const [errors, setErrors] = useState<EventFormErrors>({});
   const [submitting, setSubmitting] = useState(false);
@@ -96,7 +93,7 @@ export function CreateEventDialog({ onClose }: { onClose: () => void }) {
       toastSuccess(t('createEvent.created', { title: result.body.title }));
       onClose();
     } catch (error) {
-      toastError(failureText(error, t('createEvent.failed')));
+      toastError(errorText(error, 'errors.createEventFailed'));
       setSubmitting(false);
     }
   }
@@ -104,120 +101,83 @@ export function CreateEventDialog({ onClose }: { onClose: () => void }) {
   const savedDate = eventDateOf(values);
   const price = values.priceTba ? 0 : parseEuros(values.price);
   const errorOf = (field: EventFormField) => (errors[field] ? messageText(errors[field]) : undefined);
-  const invalid = (field: EventFormField) =>
-    errors[field] ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-${field}-error` } : {};
 
   return (
     <Modal title={t('createEvent.title')} onClose={onClose}>
       <form ref={formRef} className="form" noValidate onSubmit={(event) => void submit(event)}>
-        <FormField id={`${id}-title`} label={t('createEvent.titleLabel')} error={errorOf('title')}>
-          <input
-            id={`${id}-title`}
-            name="title"
-            value={values.title}
-            onChange={(event) => set('title', event.target.value)}
-            placeholder={t('createEvent.titlePlaceholder')}
-            maxLength={200}
-            required
-            {...invalid('title')}
-          />
-        </FormField>
-        <div className="field-row field-row-3">
-          <FormField id={`${id}-date`} label={t('createEvent.date')} error={errorOf('date')}>
-            <input
-              id={`${id}-date`}
-              name="date"
-              type="date"
-              value={values.date}
-              onChange={(event) => set('date', event.target.value)}
-              required
-              {...invalid('date')}
-            />
-          </FormField>
-          <FormField id={`${id}-hour`} label={t('createEvent.hour')}>
-            <select id={`${id}-hour`} name="hour" value={values.hour} onChange={(event) => set('hour', event.target.value)}>
-              {HOURS.map((hour) => (
-                <option key={hour} value={hour}>
-                  {hour.padStart(2, '0')}
-                </option>
-              ))}
-            </select>
-          </FormField>
-          <FormField id={`${id}-minute`} label={t('createEvent.minute')}>
-            <select
-              id={`${id}-minute`}
-              name="minute"
-              value={values.minute}
-              onChange={(event) => set('minute', event.target.value)}
-            >
-              {MINUTES.map((minute) => (
-                <option key={minute} value={minute}>
-                  {minute}
-                </option>
-              ))}
-            </select>
-          </FormField>
-        </div>
+        <Field
+          label={t('createEvent.titleLabel')}
+          name="title"
+          value={values.title}
+          onChange={(event) => set('title', event.target.value)}
+          placeholder={t('createEvent.titlePlaceholder')}
+          maxLength={200}
+          required
+          error={errorOf('title')}
+        />
+        <EventTimeFields
+          date={values.date}
+          hour={values.hour}
+          minute={values.minute}
+          onChange={(part, value) => set(part, value)}
+          dateError={errorOf('date')}
+        />
         {savedDate ? (
           <p className="form-preview" aria-live="polite">
             {t('createEvent.kickOff', { date: formatEventDate(savedDate, language) })}
           </p>
         ) : null}
-        <FormField id={`${id}-location`} label={t('createEvent.location')} error={errorOf('location')}>
-          <input
-            id={`${id}-location`}
-            name="location"
-            value={values.location}
-            onChange={(event) => set('location', event.target.value)}
-            maxLength={200}
-            required
-            {...invalid('location')}
-          />
-        </FormField>
+        <Field
+          label={t('createEvent.location')}
+          name="location"
+          value={values.location}
+          onChange={(event) => set('location', event.target.value)}
+          maxLength={200}
+          required
+          error={errorOf('location')}
+        />
         {stadiums && stadiums.length > 0 ? (
-          <FormField id={`${id}-stadium`} label={t('createEvent.stadium')} optional={t('createEvent.optional')}>
-            <select
-              id={`${id}-stadium`}
-              name="stadium"
-              value={values.stadiumId}
-              onChange={(event) => chooseStadium(event.target.value)}
-            >
-              <option value="">{t('createEvent.noStadium')}</option>
-              {stadiums.map((stadium) => (
-                <option key={stadium.id} value={stadium.id}>
-                  {stadium.stadium_name} ({stadium.team_name}, {stadium.city})
-                </option>
-              ))}
-            </select>
-          </FormField>
+          <Field label={t('createEvent.stadium')} optional={t('createEvent.optional')}>
+            {(control) => (
+              <select
+                {...control}
+                name="stadium"
+                value={values.stadiumId}
+                onChange={(event) => chooseStadium(event.target.value)}
+              >
+                <option value="">{t('createEvent.noStadium')}</option>
+                {stadiums.map((stadium) => (
+                  <option key={stadium.id} value={stadium.id}>
+                    {stadium.stadium_name} ({stadium.team_name}, {stadium.city})
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
         ) : null}
-        <FormField id={`${id}-description`} label={t('createEvent.description')} optional={t('createEvent.optional')}>
-          <textarea
-            id={`${id}-description`}
-            name="description"
-            value={values.description}
-            onChange={(event) => set('description', event.target.value)}
-            maxLength={5000}
-            rows={3}
-          />
-        </FormField>
-        <FormField id={`${id}-price`} label={t('createEvent.price')} error={errorOf('price')}>
-          <input
-            id={`${id}-price`}
-            name="price"
-            type="number"
-            inputMode="decimal"
-            min={0}
-            step={0.01}
-            value={values.priceTba ? '' : values.price}
-            disabled={values.priceTba}
-            onChange={(event) => set('price', event.target.value)}
-            onBlur={(event) => set('price', tidyEuros(event.target.value))}
-            placeholder="0.00"
-            {...invalid('price')}
-          />
-        </FormField>
-        <label className="checkbox">
+        <Field label={t('createEvent.description')} optional={t('createEvent.optional')}>
+          {(control) => (
+            <textarea
+              {...control}
+              name="description"
+              value={values.description}
+              onChange={(event) => set('description', event.target.value)}
+              maxLength={5000}
+              rows={3}
+            />
+          )}
+        </Field>
+        <PriceField
+          label={t('createEvent.price')}
+          name="price"
+          value={values.priceTba ? '' : values.price}
+          disabled={values.priceTba}
+          onValueChange={(value) => set('price', value)}
+          tidy
+          placeholder="0.00"
+          error={errorOf('price')}
+        />
+        <label className="check">
           <input
             type="checkbox"
             name="priceTba"

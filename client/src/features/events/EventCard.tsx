@@ -62,7 +62,7 @@ export function EventCard({ event, attendance, countsLoading, past, language, us
           </h2>
           {paymentRequired ? <span className="badge badge-red">{t('events.paymentRequired')}</span> : null}
         </div>
-        <dl className="event-facts">
+        <dl className="facts">
           <div>
             <dt>{t('events.when')}</dt>
             <dd>

@@ -59,9 +59,9 @@ export function EventDetailPage() {
 
   return (
     <div className="page event-detail">
-      <p className="back-link">
-        <Link to="/events">← {t('eventDetail.backToEvents')}</Link>
-      </p>
+      <Link className="back-link" to="/events">
+        ← {t('eventDetail.backToEvents')}
+      </Link>
       <EventHeader event={event} names={names} members={members ?? []} access={access} language={language} />
       {attendees === undefined ? (
         <Loading />

@@ -55,7 +55,7 @@ export function EventsPage() {
 
   return (
     <section className="page events-page" aria-labelledby="events-title">
-      <div className="page-head">
+      <div className="title-row">
         <h1 id="events-title">{t('events.title')}</h1>
         <div className="page-actions">
           <button
@@ -84,7 +84,7 @@ export function EventsPage() {
           ) : (
             <>
               {upcoming.length > 0 ? (
-                <ul className="event-list" aria-label={t('events.upcoming')}>
+                <ul className="card-list" aria-label={t('events.upcoming')}>
                   {upcoming.map((event) => card(event, false))}
                 </ul>
               ) : (
@@ -95,7 +95,7 @@ export function EventsPage() {
                   <h2 className="section-title" id="events-past">
                     {t('events.past')}
                   </h2>
-                  <ul className="event-list event-list-past" aria-labelledby="events-past">
+                  <ul className="card-list" aria-labelledby="events-past">
                     {past.map((event) => card(event, true))}
                   </ul>
                 </>

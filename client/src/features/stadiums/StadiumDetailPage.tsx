@@ -8,10 +8,9 @@ import { fetchStadium } from '../../api/stadiums.js';
 import { useUser } from '../../app/session.js';
 import { useSiteConfig } from '../../app/siteConfig.js';
 import { useEvents } from '../../data/index.js';
-import { currentLanguage } from '../../i18n/index.js';
+import { currentLanguage, errorText } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
 import { AdminRequired } from '../config/AdminRequired.js';
-import { failureText } from '../events/failure.js';
 import { formatEventDate, isoWallClock } from '../events/format.js';
 import { eventsAtStadium } from './stadiumEvents.js';
 import { sortTicketPrices } from './TicketPrices.js';
@@ -84,7 +83,7 @@ function StadiumDetail() {
       ) : null}
       {loaded.status === 'failed' ? (
         <p className="form-error" role="alert">
-          {failureText(loaded.error, t('stadiums.loadFailed'))}
+          {errorText(loaded.error, 'errors.loadStadiumsFailed')}
         </p>
       ) : null}
       {stadium ? (
@@ -155,7 +154,7 @@ function StadiumEventList({
       {events.length === 0 ? (
         <p className="empty-state">{empty}</p>
       ) : (
-        <ul className={past ? 'stadium-events stadium-events-past' : 'stadium-events'}>
+        <ul className={past ? 'plain-list stack stadium-events-past' : 'plain-list stack'}>
           {events.map((event) => (
             <li key={event.id}>
               <Link to={`/events/${encodeURIComponent(event.id)}`} className="stadium-event">

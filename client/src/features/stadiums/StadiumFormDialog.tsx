@@ -1,13 +1,12 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createStadium, updateStadium, type Stadium } from '../../api/stadiums.js';
 import { useSyncStatus } from '../../data/index.js';
-import { messageText } from '../../i18n/index.js';
+import { errorText, messageText } from '../../i18n/index.js';
+import { Modal } from '../../ui/Dialog.js';
+import { Field } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
-import { tidyEuros } from '../events/eventForm.js';
-import { failureText } from '../events/failure.js';
-import { FormField } from '../events/FormField.js';
-import { Modal } from '../events/Modal.js';
+import { PriceField } from '../events/PriceField.js';
 import {
   EMPTY_STADIUM_FORM,
   stadiumFormValues,
@@ -39,7 +38,6 @@ export function StadiumFormDialog({
 }) {
   const { t } = useTranslation();
   const { online } = useSyncStatus();
-  const id = useId();
   const formRef = useRef<HTMLFormElement>(null);
   const [values, setValues] = useState<StadiumFormValues>(() => (stadium ? stadiumFormValues(stadium) : EMPTY_STADIUM_FORM));
   const [errors, setErrors] = useState<StadiumFormErrors>({});
@@ -68,38 +66,27 @@ export function StadiumFormDialog({
       onSaved();
       onClose();
     } catch (error) {
-      toastError(failureText(error, stadium ? t('stadiums.updateFailed') : t('stadiums.addFailed')));
+      toastError(errorText(error, stadium ? 'errors.updateStadiumFailed' : 'errors.addStadiumFailed'));
       setSaving(false);
     }
   }
 
   const input = (field: StadiumFormField, options: { number?: 'integer' | 'money'; optional?: boolean } = {}) => {
-    const inputId = `${id}-${field}`;
     const error = errors[field];
+    const common = {
+      label: t(`stadiums.fields.${field}`),
+      optional: options.optional ? t('stadiums.optional') : undefined,
+      error: error ? messageText(error) : undefined,
+      name: field,
+      value: values[field],
+    };
+    if (options.number === 'money') return <PriceField {...common} tidy onValueChange={(value) => set(field, value)} />;
     return (
-      <FormField
-        id={inputId}
-        label={t(`stadiums.fields.${field}`)}
-        optional={options.optional ? t('stadiums.optional') : undefined}
-        error={error ? messageText(error) : undefined}
-      >
-        <input
-          id={inputId}
-          name={field}
-          value={values[field]}
-          onChange={(event) => set(field, event.target.value)}
-          {...(options.number
-            ? {
-                type: 'number',
-                min: 0,
-                step: options.number === 'money' ? 0.01 : 1,
-                inputMode: options.number === 'money' ? ('decimal' as const) : ('numeric' as const),
-              }
-            : { maxLength: 200 })}
-          {...(options.number === 'money' ? { onBlur: () => set(field, tidyEuros(values[field])) } : {})}
-          {...(error ? { 'aria-invalid': true, 'aria-describedby': `${inputId}-error` } : {})}
-        />
-      </FormField>
+      <Field
+        {...common}
+        onChange={(event) => set(field, event.target.value)}
+        {...(options.number ? { type: 'number', min: 0, step: 1, inputMode: 'numeric' as const } : { maxLength: 200 })}
+      />
     );
   };
 

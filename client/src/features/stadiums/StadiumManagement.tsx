@@ -4,11 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { deleteStadium, type Stadium } from '../../api/stadiums.js';
 import { useSyncStatus } from '../../data/index.js';
-import { currentLanguage, messageText } from '../../i18n/index.js';
+import { currentLanguage, errorText, messageText } from '../../i18n/index.js';
+import { ConfirmDialog } from '../../ui/Dialog.js';
 import { Loading } from '../../ui/Loading.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
-import { failureText } from '../events/failure.js';
-import { ConfirmDialog } from '../events/Modal.js';
 import { StadiumFormDialog } from './StadiumFormDialog.js';
 import { TicketPrices } from './TicketPrices.js';
 import { useStadiums, type StadiumWithPrices } from './useStadiums.js';
@@ -33,7 +32,7 @@ export function StadiumManagement() {
       reload();
     } catch (failure) {
       // E.g. the server refuses to delete a stadium that events use: its message says so.
-      toastError(failureText(failure, t('stadiums.deleteFailed')));
+      toastError(errorText(failure, 'errors.deleteStadiumFailed'));
     } finally {
       setBusy(false);
       setDeleting(null);
@@ -42,7 +41,7 @@ export function StadiumManagement() {
 
   return (
     <div className="stadium-management">
-      <div className="panel-head">
+      <div className="title-row">
         <h2>{t('stadiums.title')}</h2>
         <button type="button" className="button button-primary" onClick={() => setEditing('new')}>
           {t('stadiums.add')}
@@ -52,7 +51,7 @@ export function StadiumManagement() {
       {stadiums === null ? (
         error ? (
           <div className="empty-state" role="alert">
-            <p>{failureText(error, t('stadiums.loadFailed'))}</p>
+            <p>{errorText(error, 'errors.loadStadiumsFailed')}</p>
             <button type="button" className="button button-secondary" onClick={reload}>
               {t('stadiums.retry')}
             </button>
@@ -63,7 +62,7 @@ export function StadiumManagement() {
       ) : stadiums.length === 0 ? (
         <p className="empty-state">{t('stadiums.empty')}</p>
       ) : (
-        <ul className="stadium-list">
+        <ul className="card-list">
           {stadiums.map((stadium) => (
             <StadiumItem
               key={stadium.id}
@@ -81,9 +80,8 @@ export function StadiumManagement() {
       {deleting ? (
         <ConfirmDialog
           title={t('stadiums.deleteTitle')}
-          message={<p>{t('stadiums.deleteQuestion', { name: deleting.stadium_name })}</p>}
+          message={t('stadiums.deleteQuestion', { name: deleting.stadium_name })}
           confirmLabel={t('stadiums.delete')}
-          cancelLabel={t('stadiums.cancel')}
           busy={busy}
           onConfirm={() => void confirmDelete()}
           onCancel={() => setDeleting(null)}

@@ -2,12 +2,11 @@ import { formatMoney } from '@fankurve/shared/money';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createTicketPrice, deleteTicketPrice, type StadiumTicketPrice } from '../../api/stadiums.js';
-import { currentLanguage, messageText } from '../../i18n/index.js';
-import { FormError } from '../../ui/Field.js';
+import { currentLanguage, errorText, messageText } from '../../i18n/index.js';
+import { ConfirmDialog } from '../../ui/Dialog.js';
+import { Field, FormError } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
-import { tidyEuros } from '../events/eventForm.js';
-import { failureText } from '../events/failure.js';
-import { ConfirmDialog } from '../events/Modal.js';
+import { PriceField } from '../events/PriceField.js';
 import type { StadiumWithPrices } from './useStadiums.js';
 import { toTicketPriceInput } from './stadiumForm.js';
 
@@ -44,7 +43,7 @@ export function TicketPrices({ stadium, onChanged }: { stadium: StadiumWithPrice
       setTicketType('');
       onChanged();
     } catch (failure) {
-      toastError(failureText(failure, t('stadiums.priceAddFailed')));
+      toastError(errorText(failure, 'errors.addTicketPriceFailed'));
     } finally {
       setSaving(false);
     }
@@ -58,7 +57,7 @@ export function TicketPrices({ stadium, onChanged }: { stadium: StadiumWithPrice
       toastSuccess(messageText('ticketPriceDeleted'));
       onChanged();
     } catch (failure) {
-      toastError(failureText(failure, t('stadiums.priceDeleteFailed')));
+      toastError(errorText(failure, 'errors.deleteTicketPriceFailed'));
     } finally {
       setDeletingBusy(false);
       setDeleting(null);
@@ -91,29 +90,14 @@ export function TicketPrices({ stadium, onChanged }: { stadium: StadiumWithPrice
         </ul>
       )}
       <form className="price-form" noValidate onSubmit={(event) => void add(event)}>
-        <div className="field">
-          <label htmlFor={`${id}-type`}>{t('stadiums.ticketType')}</label>
-          <input
-            id={`${id}-type`}
-            value={ticketType}
-            onChange={(event) => setTicketType(event.target.value)}
-            placeholder={t('stadiums.ticketTypePlaceholder')}
-            maxLength={100}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-price`}>{t('stadiums.price')}</label>
-          <input
-            id={`${id}-price`}
-            type="number"
-            inputMode="decimal"
-            min={0}
-            step={0.01}
-            value={price}
-            onChange={(event) => setPrice(event.target.value)}
-            onBlur={(event) => setPrice(tidyEuros(event.target.value))}
-          />
-        </div>
+        <Field
+          label={t('stadiums.ticketType')}
+          value={ticketType}
+          onChange={(event) => setTicketType(event.target.value)}
+          placeholder={t('stadiums.ticketTypePlaceholder')}
+          maxLength={100}
+        />
+        <PriceField label={t('stadiums.price')} value={price} onValueChange={setPrice} tidy />
         <button type="submit" className="button button-secondary price-add" disabled={saving}>
           {t('stadiums.addPrice')}
         </button>
@@ -122,16 +106,11 @@ export function TicketPrices({ stadium, onChanged }: { stadium: StadiumWithPrice
       {deleting ? (
         <ConfirmDialog
           title={t('stadiums.deletePriceTitle')}
-          message={
-            <p>
-              {t('stadiums.deletePriceQuestion', {
-                type: deleting.ticket_type,
-                price: formatMoney(Math.round(deleting.price * 100), language),
-              })}
-            </p>
-          }
+          message={t('stadiums.deletePriceQuestion', {
+            type: deleting.ticket_type,
+            price: formatMoney(Math.round(deleting.price * 100), language),
+          })}
           confirmLabel={t('stadiums.delete')}
-          cancelLabel={t('stadiums.cancel')}
           busy={deletingBusy}
           onConfirm={() => void confirmDelete()}
           onCancel={() => setDeleting(null)}

@@ -121,6 +121,9 @@ export const attendeesCollection: SyncCollection = {
     const conflicts: SyncDocument[] = [];
     for (const { newDocumentState: doc } of rows) {
       const before = await findById(w.db, doc.id);
+      // A device re-sending a row exactly as the server has it (a retry, or a replication restart)
+      // changes nothing: no permission question arises and no notice is due.
+      if (before && sameDocument(toAttendeeDoc(before), { ...doc, _deleted: doc._deleted ?? false })) continue;
       try {
         await applyRow(w, actor, doc, before);
       } catch (error) {
