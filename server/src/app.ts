@@ -5,6 +5,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import { attendanceRoutes } from './http/attendance.js';
 import { attendeeRoutes } from './http/attendees.js';
 import { authRoutes } from './http/auth.js';
+import { compression } from './http/compress.js';
 import type { Api, AppDeps, AppEnv } from './http/context.js';
 import { failure, handleError, validationFailure } from './http/errors.js';
 import { eventRoutes } from './http/events.js';
@@ -27,6 +28,7 @@ export function createApp(deps: AppDeps): Api {
 
   app.onError(handleError);
   app.use('*', secureHeaders({ crossOriginEmbedderPolicy: false, contentSecurityPolicy: undefined }));
+  app.use('*', compression());
   const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT_BYTES, onError: (c) => failure(c, 413, 'bodyTooLarge') });
   // On an upload path the body is the file: too large says so in SPEC 5's words.
   const uploadLimit = bodyLimit({ maxSize: IMAGE_MAX_BYTES + 64 * 1024, onError: (c) => failure(c, 413, 'fileTooLarge') });

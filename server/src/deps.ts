@@ -6,8 +6,9 @@ import { TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
 import { openConnection, type Connection } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
-import { ChangeFeed, type Store } from './db/store.js';
-import { ensureBootstrapAdmin } from './domain/users.js';
+import { CommitBus, write, type Store } from './db/store.js';
+import { ensureBootstrapAdmin, hasAdmin, prepareNewPassword } from './domain/users.js';
+import { randomPassword } from './auth/passwords.js';
 import type { AppDeps } from './http/context.js';
 
 function readVersion(): string {
@@ -26,8 +27,8 @@ export interface Runtime {
 export async function prepareRuntime(config: Config): Promise<Runtime> {
   const connection = openConnection(config);
   await migrateToLatest(connection.db, connection.dialect);
-  const store: Store = { db: connection.db, dialect: connection.dialect, changes: new ChangeFeed() };
-  const admin = await ensureBootstrapAdmin(store, { username: config.adminUsername, password: config.adminPassword });
+  const store: Store = { db: connection.db, dialect: connection.dialect, commits: new CommitBus() };
+  const bootstrapPassword = await bootstrapAdmin(store, config);
   const jwtSecret = loadOrCreateSecret(config.dataDir, 'jwt-secret', config.jwtSecret, randomSecret);
   const deps: AppDeps = {
     config,
@@ -36,5 +37,17 @@ export async function prepareRuntime(config: Config): Promise<Runtime> {
     throttle: new LoginThrottle(),
     version: readVersion(),
   };
-  return { deps, connection, bootstrapPassword: admin.password };
+  return { deps, connection, bootstrapPassword };
+}
+
+/** Creates the first admin on an empty database; returns the generated password to print once, if one was generated. */
+async function bootstrapAdmin(store: Store, config: Config): Promise<string | null> {
+  if (await hasAdmin(store.db)) return null;
+  const password = config.adminPassword ?? randomPassword();
+  const prepared = await prepareNewPassword(password);
+  const mustChangePassword = config.adminPassword === null;
+  const created = await write(store, (w) =>
+    ensureBootstrapAdmin(w, { username: config.adminUsername, password: prepared, mustChangePassword }),
+  );
+  return created && mustChangePassword ? password : null;
 }

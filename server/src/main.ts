@@ -26,7 +26,7 @@ async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   console.log(`${signal}: shutting down`);
-  runtime.deps.store.changes.close();
+  runtime.deps.store.commits.close();
   server.close();
   (server as { closeAllConnections?: () => void }).closeAllConnections?.();
   await runtime.connection.close();

@@ -95,7 +95,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       return { id: reg.body.user.id as string, token: await login(username, password) };
     },
     async close() {
-      runtime.deps.store.changes.close();
+      runtime.deps.store.commits.close();
       await runtime.connection.close();
       await database?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -35,3 +35,6 @@ export const LOGIN_MAX_FAILURES = 10;
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60 * 1000;
 export const SYNC_HEARTBEAT_MS = 25_000;
 export const TOKEN_LIFETIME = '30d';
+export const GUEST_NAME_MAX_LENGTH = 100;
+/** Documents per sync pull request: the client asks for this many, the server answers at most this many. */
+export const SYNC_PULL_LIMIT = 1000;

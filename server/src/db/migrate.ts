@@ -1,10 +1,12 @@
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import type { Dialect } from './connection.js';
 import * as initial from './migrations/001_initial.js';
+import * as noticeContext from './migrations/002_notice_context.js';
 
 /** A static import map (no folder scan), so bundling or moving files cannot lose a migration. */
 const MIGRATIONS: Record<string, Migration> = {
   '001_initial': initial,
+  '002_notice_context': noticeContext,
 };
 
 /** Kysely runs migrations in a transaction only where DDL is transactional by its account; SQLite is, so wrap there too. */

@@ -157,6 +157,10 @@ export interface NoticesTable extends Replicated {
   user_id: string;
   code: string;
   message: string;
+  event_id: string | null;
+  event_title: string | null;
+  action: string | null;
+  is_read: Generated<number>;
   created_at: string;
 }
 

@@ -1,22 +1,32 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DomainEvent } from '../domain/domainEvents.js';
 import type { Dialect } from './connection.js';
 import type { Database } from './schema.js';
 
 /** Names of replicated collections a write can touch (sync collection names, not table names). */
 export type ChangedCollection = 'events' | 'attendees' | 'members' | 'notices' | 'transports' | 'comments' | 'mentions';
 
-type ChangeListener = (collections: ReadonlySet<ChangedCollection>) => void;
+/** What one committed transaction did: its domain events and the replicated collections it changed. */
+export interface Commit {
+  events: readonly DomainEvent[];
+  collections: ReadonlySet<ChangedCollection>;
+}
 
-/** Announces committed changes to the sync stream. One process; a multi-process setup would use LISTEN/NOTIFY. */
-export class ChangeFeed {
-  private listeners = new Set<ChangeListener>();
+export type CommitSubscriber = (commit: Commit) => void | Promise<void>;
 
-  subscribe(listener: ChangeListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
+/**
+ * Hands every committed write to its subscribers (the sync change stream; later web push, mail and
+ * reminders). A subscriber's failure is logged and never reaches the writer: the write has
+ * committed. One process; several server processes would fan out through LISTEN/NOTIFY.
+ */
+export class CommitBus {
+  private subscribers = new Set<CommitSubscriber>();
   private closeListeners = new Set<() => void>();
+
+  subscribe(subscriber: CommitSubscriber): () => void {
+    this.subscribers.add(subscriber);
+    return () => this.subscribers.delete(subscriber);
+  }
 
   /** Called on shutdown, so open streams end and the server can close. */
   onClose(listener: () => void): () => void {
@@ -27,58 +37,147 @@ export class ChangeFeed {
   close(): void {
     for (const listener of this.closeListeners) listener();
     this.closeListeners.clear();
-    this.listeners.clear();
+    this.subscribers.clear();
   }
 
-  publish(collections: ReadonlySet<ChangedCollection>): void {
-    if (collections.size === 0) return;
-    for (const listener of this.listeners) listener(collections);
+  publish(commit: Commit): void {
+    if (commit.events.length === 0 && commit.collections.size === 0) return;
+    for (const subscriber of this.subscribers) {
+      try {
+        const result = subscriber(commit);
+        if (result instanceof Promise) result.catch(logSubscriberFailure);
+      } catch (error) {
+        logSubscriberFailure(error);
+      }
+    }
   }
+}
+
+function logSubscriberFailure(error: unknown): void {
+  console.error('A commit subscriber failed:', error);
 }
 
 export interface Store {
   db: Kysely<Database>;
   dialect: Dialect;
-  changes: ChangeFeed;
+  commits: CommitBus;
 }
 
-/** The handle every domain write works through: the transaction and the seq counter. */
+/**
+ * The handle every domain writer works through (docs/architecture.md, one write convention): the
+ * transaction, the seq counter, the domain events of the write, and hooks for what must happen
+ * outside the database after a commit or a rollback (removing an uploaded file).
+ */
 export interface WriteContext {
   db: Transaction<Database>;
+  /** One timestamp for the whole transaction (ISO 8601 UTC). */
+  now: string;
   /** Takes the next value of the one counter row for a row written to a replicated collection. */
   nextSeq(collection: ChangedCollection): Promise<number>;
-  now: string;
+  /** Records what happened; subscribers receive it after the commit, never on rollback. */
+  record(event: DomainEvent): void;
+  onCommit(task: () => void | Promise<void>): void;
+  onRollback(task: () => void | Promise<void>): void;
+  /**
+   * Runs part of the transaction under a savepoint: when it throws, its writes, its seq numbers,
+   * its recorded events and its hooks are undone, the error is re-thrown, and the transaction can
+   * go on (a sync push refuses one row and applies the next).
+   */
+  attempt<T>(part: () => Promise<T>): Promise<T>;
+}
+
+type Task = () => void | Promise<void>;
+
+/** What a transaction has collected so far; a savepoint's rollback cuts it back to a mark. */
+class WriteJournal {
+  events: DomainEvent[] = [];
+  touched: ChangedCollection[] = [];
+  commitTasks: Task[] = [];
+  rollbackTasks: Task[] = [];
+
+  mark() {
+    return [this.events.length, this.touched.length, this.commitTasks.length, this.rollbackTasks.length] as const;
+  }
+
+  async cutBackTo([events, touched, commitTasks, rollbackTasks]: ReturnType<WriteJournal['mark']>): Promise<void> {
+    this.events.length = events;
+    this.touched.length = touched;
+    this.commitTasks.length = commitTasks;
+    await runAll(this.rollbackTasks.splice(rollbackTasks));
+  }
+}
+
+async function runAll(tasks: Task[]): Promise<void> {
+  for (const task of tasks) {
+    try {
+      await task();
+    } catch (error) {
+      console.error('A commit or rollback task failed:', error);
+    }
+  }
+}
+
+let savepointCounter = 0;
+
+function createContext(trx: Transaction<Database>, journal: WriteJournal): WriteContext {
+  const context: WriteContext = {
+    db: trx,
+    now: new Date().toISOString(),
+    async nextSeq(collection) {
+      journal.touched.push(collection);
+      const row = await trx
+        .updateTable('counters')
+        .set((eb) => ({ value: eb('value', '+', 1) }))
+        .where('name', '=', 'seq')
+        .returning('value')
+        .executeTakeFirstOrThrow();
+      return Number(row.value);
+    },
+    record: (event) => void journal.events.push(event),
+    onCommit: (task) => void journal.commitTasks.push(task),
+    onRollback: (task) => void journal.rollbackTasks.push(task),
+    async attempt(part) {
+      const name = sql.raw(`fk_sp${++savepointCounter}`);
+      const mark = journal.mark();
+      await sql`savepoint ${name}`.execute(trx);
+      try {
+        const result = await part();
+        await sql`release savepoint ${name}`.execute(trx);
+        return result;
+      } catch (error) {
+        await sql`rollback to savepoint ${name}`.execute(trx);
+        await sql`release savepoint ${name}`.execute(trx);
+        await journal.cutBackTo(mark);
+        throw error;
+      }
+    },
+  };
+  return context;
 }
 
 /**
  * Runs a write in one transaction. Every replicated write takes the next seq from one counter row,
  * which serialises writers (SQLite and PostgreSQL alike), so a reader never misses a change that
- * commits later with a lower seq. Changed collections are announced after commit.
+ * commits later with a lower seq. After the commit the recorded domain events and the changed
+ * collections go to the commit bus; after a rollback only the rollback tasks run.
  */
 export async function write<T>(store: Store, fn: (w: WriteContext) => Promise<T>): Promise<T> {
-  const touched = new Set<ChangedCollection>();
-  const result = await store.db.transaction().execute(async (trx) => {
-    if (store.dialect === 'postgres') {
-      // Serialise writers up front so a domain function's read-check-write cannot race another writer.
-      await trx.selectFrom('counters').select('value').where('name', '=', 'seq').forUpdate().execute();
-    }
-    const context: WriteContext = {
-      db: trx,
-      now: new Date().toISOString(),
-      async nextSeq(collection) {
-        touched.add(collection);
-        const row = await trx
-          .updateTable('counters')
-          .set((eb) => ({ value: eb('value', '+', 1) }))
-          .where('name', '=', 'seq')
-          .returning('value')
-          .executeTakeFirstOrThrow();
-        return Number(row.value);
-      },
-    };
-    return fn(context);
-  });
-  store.changes.publish(touched);
+  const journal = new WriteJournal();
+  let result: T;
+  try {
+    result = await store.db.transaction().execute(async (trx) => {
+      if (store.dialect === 'postgres') {
+        // Serialise writers up front so a domain function's read-check-write cannot race another writer.
+        await trx.selectFrom('counters').select('value').where('name', '=', 'seq').forUpdate().execute();
+      }
+      return fn(createContext(trx, journal));
+    });
+  } catch (error) {
+    await runAll(journal.rollbackTasks);
+    throw error;
+  }
+  await runAll(journal.commitTasks);
+  store.commits.publish({ events: journal.events, collections: new Set(journal.touched) });
   return result;
 }
 

@@ -1,9 +1,17 @@
-import { newId, type AttendanceStatus, type MemberAttendanceFields } from '@fankurve/shared';
+import {
+  checkMemberMayDrop,
+  checkNewAttendance,
+  hasUnpaidDebts as owesUnpaidTickets,
+  newId,
+  transferStatusAfterAnswer,
+  type AnswerFields,
+  type AttendanceStatus,
+} from '@fankurve/shared';
 import type { Kysely } from 'kysely';
 import type { AttendeeRow, Database } from '../db/schema.js';
 import { toBool, toInt, type WriteContext } from '../db/store.js';
 import type { Actor } from './actor.js';
-import { mergedAnswerFields, NO_TICKET } from './attendeeRows.js';
+import { attendeeRef, changedKeys, mergedAnswerFields, NO_TICKET } from './attendeeRows.js';
 import { conflict, DomainError, forbidden, notFound } from './errors.js';
 
 /*
@@ -12,7 +20,7 @@ import { conflict, DomainError, forbidden, notFound } from './errors.js';
  * catch a DomainError and go on in the same transaction (the push does, row by row).
  */
 
-export interface OwnAttendanceChange extends Partial<Omit<MemberAttendanceFields, 'status'>> {
+export interface OwnAttendanceChange extends Partial<AnswerFields> {
   status: AttendanceStatus;
   /** Requests are member-owned too; they only take effect on a bought ticket (paid) or a ticket not yet received. */
   paid_requested?: boolean;
@@ -35,17 +43,29 @@ export async function findOwnAttendance(db: Kysely<Database>, eventId: string, u
     .executeTakeFirst();
 }
 
-/** A debt is a bought, unpaid ticket owed by the attendee, or for a guest by the member who brought them. */
+/**
+ * The debt block's question (shared rule: a bought, unpaid ticket owed by the member, or for a guest
+ * by the member who brought them). The query only narrows the rows the rule looks at.
+ */
 export async function hasUnpaidDebts(db: Kysely<Database>, userId: string): Promise<boolean> {
-  const row = await db
+  const rows = await db
     .selectFrom('attendees')
-    .select('id')
+    .select(['user_id', 'brought_by', 'bought', 'paid'])
     .where('deleted', '=', 0)
     .where('bought', '=', 1)
     .where('paid', '=', 0)
-    .where((eb) => eb.or([eb('user_id', '=', userId), eb.and([eb('user_id', 'is', null), eb('brought_by', '=', userId)])]))
-    .executeTakeFirst();
-  return row !== undefined;
+    .where((eb) => eb.or([eb('user_id', '=', userId), eb('brought_by', '=', userId)]))
+    .execute();
+  return owesUnpaidTickets(
+    rows.map((row) => ({ ...row, bought: toBool(row.bought), paid: toBool(row.paid) })),
+    userId,
+  );
+}
+
+/** Refuses a new attendance or a new own guest while the member owes a ticket (SPEC 4, debt block). */
+export async function requireNoDebtBlock(db: Kysely<Database>, userId: string): Promise<void> {
+  const rule = checkNewAttendance(await hasUnpaidDebts(db, userId));
+  if (!rule.ok) throw new DomainError(rule.code, 403);
 }
 
 /**
@@ -62,21 +82,12 @@ export async function setOwnAttendance(
 ): Promise<AttendeeRow> {
   await requireLiveEvent(w.db, eventId);
   const existing = await findOwnAttendance(w.db, eventId, actor.id);
-  if (!existing && (await hasUnpaidDebts(w.db, actor.id))) throw new DomainError('unpaidDebts', 403);
+  if (!existing) await requireNoDebtBlock(w.db, actor.id);
   const answer = mergedAnswerFields(existing ?? null, change);
-  const fields = {
-    ...answer,
-    ...requestFields(w.now, existing, change),
-    // A seat that is needed again is outstanding until an admin reserves it.
-    ...(existing && answer.needs_transport === 1 && existing.transfer_status === null
-      ? { transfer_status: 'outstanding' as const }
-      : {}),
-    updated_at: w.now,
-    seq: await w.nextSeq('attendees'),
-  };
+  const transferStatus = transferStatusAfterAnswer(existing?.transfer_status ?? null, answer.needs_transport === 1);
   if (existing) {
-    await w.db.updateTable('attendees').set(fields).where('id', '=', existing.id).execute();
-    return { ...existing, ...fields };
+    const fields = { ...answer, ...requestFields(w.now, existing, change), transfer_status: transferStatus };
+    return updateOwnRow(w, actor, existing, fields);
   }
   const row: AttendeeRow = {
     id: id ?? newId(),
@@ -84,11 +95,13 @@ export async function setOwnAttendance(
     user_id: actor.id,
     guest_name: null,
     brought_by: null,
-    transfer_status: answer.needs_transport === 1 ? 'outstanding' : null,
     ...NO_TICKET,
+    ...answer,
+    transfer_status: transferStatus,
     created_at: w.now,
+    updated_at: w.now,
     deleted: 0,
-    ...fields,
+    seq: await w.nextSeq('attendees'),
   };
   const taken = id ? await w.db.selectFrom('attendees').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
   if (!taken) {
@@ -100,7 +113,31 @@ export async function setOwnAttendance(
   } else {
     throw forbidden();
   }
+  w.record({ type: 'attendance.set', status: row.status, ...attendeeRef(row, actor) });
   return row;
+}
+
+/** Writes a change to an existing own row (nothing when nothing changes) and says what happened. */
+async function updateOwnRow(
+  w: WriteContext,
+  actor: Actor,
+  existing: AttendeeRow,
+  fields: Partial<AttendeeRow>,
+): Promise<AttendeeRow> {
+  const changed = changedKeys(existing, fields);
+  if (changed.length === 0) return existing;
+  const update = { ...fields, updated_at: w.now, seq: await w.nextSeq('attendees') };
+  await w.db.updateTable('attendees').set(update).where('id', '=', existing.id).execute();
+  const ref = attendeeRef(existing, actor);
+  const answerFields = changed.filter(
+    (key) => key === 'status' || key === 'needs_ticket' || key === 'has_ticket' || key === 'needs_transport',
+  );
+  if (answerFields.length > 0) w.record({ type: 'attendance.changed', fields: answerFields, ...ref });
+  if (changed.includes('paid_requested') && update.paid_requested === 1) w.record({ type: 'request.made', kind: 'paid', ...ref });
+  if (changed.includes('received_requested') && update.received_requested === 1) {
+    w.record({ type: 'request.made', kind: 'received', ...ref });
+  }
+  return { ...existing, ...update };
 }
 
 /** Paid and received requests only mean something on a bought ticket that is not yet paid / received. */
@@ -131,12 +168,14 @@ export async function removeOwnAttendance(w: WriteContext, actor: Actor, eventId
   await requireLiveEvent(w.db, eventId);
   const existing = await findOwnAttendance(w.db, eventId, actor.id);
   if (!existing) throw notFound('attendanceNotFound');
-  if (toBool(existing.bought)) throw conflict('ticketAlreadyBought');
+  const rule = checkMemberMayDrop({ bought: toBool(existing.bought) });
+  if (!rule.ok) throw conflict(rule.code);
   await w.db
     .updateTable('attendees')
     .set({ deleted: 1, updated_at: w.now, seq: await w.nextSeq('attendees') })
     .where('id', '=', existing.id)
     .execute();
+  w.record({ type: 'attendance.removed', ...attendeeRef(existing, actor) });
 }
 
 /** The actor's live attendances, with event title and date, newest event first. */

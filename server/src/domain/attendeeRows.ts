@@ -1,7 +1,8 @@
-import { mergeAttendanceAnswer, type MemberAttendanceFields } from '@fankurve/shared';
+import { debtorOf, mergeAttendanceAnswer, type AnswerFields, type MemberAttendanceFields } from '@fankurve/shared';
 import type { Kysely } from 'kysely';
 import type { AttendeeRow, Database, UserRow } from '../db/schema.js';
 import { toBool, toInt } from '../db/store.js';
+import type { Actor } from './actor.js';
 import { badInput, conflict, notFound } from './errors.js';
 
 /** Row helpers shared by the attendee modules (admin table, guests, tickets). No rules of their own. */
@@ -24,7 +25,7 @@ export const NO_TICKET = {
 } as const satisfies Partial<AttendeeRow>;
 
 /** The answer fields of a row as the shared attendance rule reads them. */
-export function answersOf(row: AttendeeRow): Omit<MemberAttendanceFields, 'status'> {
+export function answersOf(row: AttendeeRow): AnswerFields {
   return {
     needs_ticket: toBool(row.needs_ticket),
     has_ticket: toBool(row.has_ticket),
@@ -70,4 +71,14 @@ export function findAttendeeWithNames(db: Kysely<Database>, id: string) {
     .select(['u.username as username', 'b.username as brought_by_username'])
     .where('a.id', '=', id)
     .executeTakeFirstOrThrow();
+}
+
+/** The ids a domain event about an attendee row carries. */
+export function attendeeRef(row: Pick<AttendeeRow, 'id' | 'event_id' | 'user_id' | 'brought_by'>, actor: Actor) {
+  return { eventId: row.event_id, attendeeId: row.id, userId: row.user_id, debtorId: debtorOf(row), actorId: actor.id };
+}
+
+/** The names of the fields whose values differ between a row and its update. */
+export function changedKeys(row: AttendeeRow, fields: Partial<AttendeeRow>): (keyof AttendeeRow)[] {
+  return (Object.keys(fields) as (keyof AttendeeRow)[]).filter((key) => fields[key] !== row[key]);
 }

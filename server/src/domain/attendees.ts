@@ -1,9 +1,15 @@
-import { newId, type AddAttendeeInput, type AttendeeUpdateInput, type TransferStatus } from '@fankurve/shared';
+import {
+  newId,
+  transferStatusAfterAnswer,
+  type AddAttendeeInput,
+  type AttendeeUpdateInput,
+  type TransferStatus,
+} from '@fankurve/shared';
 import type { AttendeeRow } from '../db/schema.js';
 import { toBool, type WriteContext } from '../db/store.js';
 import { requireAdmin, type Actor } from './actor.js';
 import { findOwnAttendance, requireLiveEvent } from './attendance.js';
-import { findAttendeeById, mergedAnswerFields, NO_TICKET, requireActiveUser } from './attendeeRows.js';
+import { attendeeRef, findAttendeeById, mergedAnswerFields, NO_TICKET, requireActiveUser } from './attendeeRows.js';
 import { badInput, conflict, notFound } from './errors.js';
 import { updateTicketStatus } from './tickets.js';
 
@@ -38,7 +44,7 @@ export async function addAttendee(w: WriteContext, actor: Actor, eventId: string
     guest_name: null,
     brought_by: null,
     ...answers,
-    transfer_status: answers.needs_transport ? 'outstanding' : null,
+    transfer_status: transferStatusAfterAnswer(null, answers.needs_transport === 1),
     ...NO_TICKET,
     created_at: w.now,
     updated_at: w.now,
@@ -46,6 +52,7 @@ export async function addAttendee(w: WriteContext, actor: Actor, eventId: string
     deleted: 0,
   };
   await w.db.insertInto('attendees').values(row).execute();
+  w.record({ type: 'attendance.set', status: row.status, ...attendeeRef(row, actor) });
   return row;
 }
 
@@ -65,6 +72,7 @@ export async function removeAttendee(w: WriteContext, actor: Actor, eventId: str
     .set({ deleted: 1, updated_at: w.now, seq: await w.nextSeq('attendees') })
     .where('id', '=', row.id)
     .execute();
+  w.record({ type: 'attendance.removed', ...attendeeRef(row, actor) });
 }
 
 /** Sets the transfer (seat) status of a member's row: outstanding, reserved or waiting_list (admin). */

@@ -1,4 +1,5 @@
 import {
+  canManageEvent,
   eurosToCents,
   newId,
   normaliseEventDate,
@@ -9,7 +10,7 @@ import {
 } from '@fankurve/shared';
 import { sql, type Kysely } from 'kysely';
 import type { Database, EventRow } from '../db/schema.js';
-import { toBool, write, type Store, type WriteContext } from '../db/store.js';
+import { toBool, type WriteContext } from '../db/store.js';
 import { isAdmin, requireAdmin, type Actor } from './actor.js';
 import { badInput, forbidden, notFound } from './errors.js';
 import { checkImage, type UploadStore } from './uploads.js';
@@ -110,8 +111,8 @@ export async function ticketPricesByStadium(
 }
 
 /** All live events with their going and maybe counts, in one query. */
-export async function listEvents(store: Store): Promise<EventWithCounts[]> {
-  const rows = await selectEventViews(store.db)
+export async function listEvents(db: Kysely<Database>): Promise<EventWithCounts[]> {
+  const rows = await selectEventViews(db)
     .select((eb) => [
       eb
         .selectFrom('attendees as a')
@@ -145,37 +146,33 @@ export async function getEventView(db: Kysely<Database>, eventId: string): Promi
 }
 
 /** Members and admins create events (SPEC 6); title, date and location are required, time rounded to 15 minutes. */
-export async function createEvent(store: Store, actor: Actor, input: CreateEventInput): Promise<EventView> {
+export async function createEvent(w: WriteContext, actor: Actor, input: CreateEventInput): Promise<EventView> {
   const date = normaliseEventDate(input.date);
   if (!date) throw badInput('dateRequired');
+  if (input.stadium_id) await requireStadium(w, input.stadium_id);
   const id = newId();
-  await write(store, async (w) => {
-    if (input.stadium_id) {
-      const stadium = await w.db.selectFrom('stadiums').select('id').where('id', '=', input.stadium_id).executeTakeFirst();
-      if (!stadium) throw notFound('stadiumNotFound');
-    }
-    await w.db
-      .insertInto('events')
-      .values({
-        id,
-        title: input.title,
-        description: input.description?.trim() || null,
-        date,
-        location: input.location,
-        stadium_id: input.stadium_id || null,
-        ticket_price_cents: eurosToCents(input.ticket_price ?? 0),
-        ticket_buyer: input.ticket_buyer?.trim() || null,
-        is_updated: 0,
-        created_by: actor.id,
-        image_filename: null,
-        external_match_id: null,
-        created_at: w.now,
-        updated_at: w.now,
-        seq: await w.nextSeq('events'),
-      })
-      .execute();
-  });
-  return getEventView(store.db, id);
+  await w.db
+    .insertInto('events')
+    .values({
+      id,
+      title: input.title,
+      description: input.description?.trim() || null,
+      date,
+      location: input.location,
+      stadium_id: input.stadium_id || null,
+      ticket_price_cents: eurosToCents(input.ticket_price ?? 0),
+      ticket_buyer: input.ticket_buyer?.trim() || null,
+      is_updated: 0,
+      created_by: actor.system ? null : actor.id,
+      image_filename: null,
+      external_match_id: null,
+      created_at: w.now,
+      updated_at: w.now,
+      seq: await w.nextSeq('events'),
+    })
+    .execute();
+  w.record({ type: 'event.created', eventId: id, actorId: actor.id });
+  return getEventView(w.db, id);
 }
 
 async function requireStadium(w: WriteContext, stadiumId: string): Promise<void> {
@@ -187,7 +184,7 @@ async function requireStadium(w: WriteContext, stadiumId: string): Promise<void>
 async function requireEditableEvent(w: WriteContext, actor: Actor, eventId: string): Promise<EventRow> {
   const event = await w.db.selectFrom('events').selectAll().where('id', '=', eventId).where('deleted', '=', 0).executeTakeFirst();
   if (!event) throw notFound('eventNotFound');
-  if (event.created_by !== actor.id && !isAdmin(actor)) throw forbidden();
+  if (!canManageEvent(actor, event)) throw forbidden();
   return event;
 }
 
@@ -207,34 +204,34 @@ async function hasLiveAttendees(w: WriteContext, eventId: string): Promise<boole
  * already answered, the event is marked updated (SPEC 2: the UPDATED badge). A change that changes
  * nothing writes nothing.
  */
-export async function updateEvent(store: Store, actor: Actor, eventId: string, input: UpdateEventInput): Promise<EventView> {
+export async function updateEvent(w: WriteContext, actor: Actor, eventId: string, input: UpdateEventInput): Promise<EventView> {
   let date: string | undefined;
   if (input.date !== undefined) {
     date = normaliseEventDate(input.date) ?? undefined;
     if (!date) throw badInput('dateRequired');
   }
-  await write(store, async (w) => {
-    const event = await requireEditableEvent(w, actor, eventId);
-    if (input.stadium_id) await requireStadium(w, input.stadium_id);
-    const fields: Partial<EventRow> = {};
-    if (input.title !== undefined) fields.title = input.title;
-    if (input.description !== undefined) fields.description = input.description?.trim() || null;
-    if (date !== undefined) fields.date = date;
-    if (input.location !== undefined) fields.location = input.location;
-    if (input.stadium_id !== undefined) fields.stadium_id = input.stadium_id || null;
-    if (input.ticket_price !== undefined) fields.ticket_price_cents = eurosToCents(input.ticket_price ?? 0);
-    if (input.ticket_buyer !== undefined) fields.ticket_buyer = input.ticket_buyer?.trim() || null;
-    const changed = (Object.keys(fields) as (keyof EventRow)[]).filter((key) => fields[key] !== event[key]);
-    if (changed.length === 0) return;
-    const significant = changed.some((key) => key === 'date' || key === 'location' || key === 'ticket_price_cents');
-    if (isAdmin(actor) && significant && (await hasLiveAttendees(w, eventId))) fields.is_updated = 1;
-    await w.db
-      .updateTable('events')
-      .set({ ...fields, updated_at: w.now, seq: await w.nextSeq('events') })
-      .where('id', '=', eventId)
-      .execute();
-  });
-  return getEventView(store.db, eventId);
+  const event = await requireEditableEvent(w, actor, eventId);
+  if (input.stadium_id) await requireStadium(w, input.stadium_id);
+  const fields: Partial<EventRow> = {};
+  if (input.title !== undefined) fields.title = input.title;
+  if (input.description !== undefined) fields.description = input.description?.trim() || null;
+  if (date !== undefined) fields.date = date;
+  if (input.location !== undefined) fields.location = input.location;
+  if (input.stadium_id !== undefined) fields.stadium_id = input.stadium_id || null;
+  if (input.ticket_price !== undefined) fields.ticket_price_cents = eurosToCents(input.ticket_price ?? 0);
+  if (input.ticket_buyer !== undefined) fields.ticket_buyer = input.ticket_buyer?.trim() || null;
+  const changed = (Object.keys(fields) as (keyof EventRow)[]).filter((key) => fields[key] !== event[key]);
+  if (changed.length === 0) return getEventView(w.db, eventId);
+  const significant = changed.some((key) => key === 'date' || key === 'location' || key === 'ticket_price_cents');
+  const markedUpdated = isAdmin(actor) && significant && (await hasLiveAttendees(w, eventId));
+  if (markedUpdated) fields.is_updated = 1;
+  await w.db
+    .updateTable('events')
+    .set({ ...fields, updated_at: w.now, seq: await w.nextSeq('events') })
+    .where('id', '=', eventId)
+    .execute();
+  w.record({ type: 'event.changed', eventId, fields: changed, markedUpdated, actorId: actor.id });
+  return getEventView(w.db, eventId);
 }
 
 /** Tombstones every live row of a replicated table that belongs to the event, each with its own new seq. */
@@ -251,85 +248,75 @@ async function tombstoneChildren(
 }
 
 /**
- * Deletes an event (its creator or an admin): the event, its attendees (tickets included), its
- * transport options, comments and mentions become tombstones; its image file is removed.
+ * Deletes an event (its creator or an admin): the event, its attendees, its transport options,
+ * comments and mentions become tombstones; its image file is removed after the commit.
  */
-export async function deleteEvent(store: Store, uploads: UploadStore, actor: Actor, eventId: string): Promise<void> {
-  const image = await write(store, async (w) => {
-    const event = await requireEditableEvent(w, actor, eventId);
-    await w.db
-      .updateTable('events')
-      .set({ deleted: 1, updated_at: w.now, seq: await w.nextSeq('events') })
-      .where('id', '=', eventId)
-      .execute();
-    for (const table of ['attendees', 'transports', 'comments', 'mentions'] as const) await tombstoneChildren(w, table, eventId);
-    return event.image_filename;
-  });
-  await uploads.remove(image);
+export async function deleteEvent(w: WriteContext, uploads: UploadStore, actor: Actor, eventId: string): Promise<void> {
+  const event = await requireEditableEvent(w, actor, eventId);
+  await w.db
+    .updateTable('events')
+    .set({ deleted: 1, updated_at: w.now, seq: await w.nextSeq('events') })
+    .where('id', '=', eventId)
+    .execute();
+  for (const table of ['attendees', 'transports', 'comments', 'mentions'] as const) await tombstoneChildren(w, table, eventId);
+  w.record({ type: 'event.deleted', eventId, actorId: actor.id });
+  w.onCommit(() => uploads.remove(event.image_filename));
 }
 
 /**
  * Sets the event's image (its creator or an admin): the file is checked (present, at most 5 MB, an
- * image by content), stored under a random name, and the previous image file is removed.
+ * image by content), stored under a random name (removed again if the write rolls back), and the
+ * previous image file is removed after the commit.
  */
 export async function setEventImage(
-  store: Store,
+  w: WriteContext,
   uploads: UploadStore,
   actor: Actor,
   eventId: string,
   file: Uint8Array | null,
 ): Promise<EventView> {
-  let saved: string | null = null;
-  let previous: string | null = null;
-  try {
-    await write(store, async (w) => {
-      const event = await requireEditableEvent(w, actor, eventId);
-      const extension = checkImage(file);
-      saved = await uploads.save(file!, extension, 'event');
-      previous = event.image_filename;
-      await w.db
-        .updateTable('events')
-        .set({ image_filename: saved, updated_at: w.now, seq: await w.nextSeq('events') })
-        .where('id', '=', eventId)
-        .execute();
-    });
-  } catch (error) {
-    await uploads.remove(saved);
-    throw error;
-  }
-  await uploads.remove(previous);
-  return getEventView(store.db, eventId);
+  const event = await requireEditableEvent(w, actor, eventId);
+  const extension = checkImage(file);
+  const saved = await uploads.save(file!, extension, 'event');
+  w.onRollback(() => uploads.remove(saved));
+  await w.db
+    .updateTable('events')
+    .set({ image_filename: saved, updated_at: w.now, seq: await w.nextSeq('events') })
+    .where('id', '=', eventId)
+    .execute();
+  w.record({ type: 'event.changed', eventId, fields: ['image_filename'], markedUpdated: false, actorId: actor.id });
+  w.onCommit(() => uploads.remove(event.image_filename));
+  return getEventView(w.db, eventId);
 }
 
 /** Removes the event's image (its creator or an admin); an event without an image stays as it is. */
-export async function deleteEventImage(store: Store, uploads: UploadStore, actor: Actor, eventId: string): Promise<EventView> {
-  const image = await write(store, async (w) => {
-    const event = await requireEditableEvent(w, actor, eventId);
-    if (!event.image_filename) return null;
+export async function deleteEventImage(w: WriteContext, uploads: UploadStore, actor: Actor, eventId: string): Promise<EventView> {
+  const event = await requireEditableEvent(w, actor, eventId);
+  if (event.image_filename) {
     await w.db
       .updateTable('events')
       .set({ image_filename: null, updated_at: w.now, seq: await w.nextSeq('events') })
       .where('id', '=', eventId)
       .execute();
-    return event.image_filename;
-  });
-  await uploads.remove(image);
-  return getEventView(store.db, eventId);
+    w.record({ type: 'event.changed', eventId, fields: ['image_filename'], markedUpdated: false, actorId: actor.id });
+    w.onCommit(() => uploads.remove(event.image_filename));
+  }
+  return getEventView(w.db, eventId);
 }
 
 /** Clears the UPDATED badge (admin). */
-export async function clearUpdated(store: Store, actor: Actor, eventId: string): Promise<EventView> {
+export async function clearUpdated(w: WriteContext, actor: Actor, eventId: string): Promise<EventView> {
   requireAdmin(actor);
-  await write(store, async (w) => {
-    const event = await requireEditableEvent(w, actor, eventId);
-    if (!toBool(event.is_updated)) return;
+  const event = await requireEditableEvent(w, actor, eventId);
+  if (toBool(event.is_updated)) {
     await w.db
       .updateTable('events')
       .set({ is_updated: 0, updated_at: w.now, seq: await w.nextSeq('events') })
       .where('id', '=', eventId)
       .execute();
-  });
-  return getEventView(store.db, eventId);
+    w.record({ type: 'event.changed', eventId, fields: ['is_updated'], markedUpdated: false, actorId: actor.id });
+  }
+  return getEventView(w.db, eventId);
 }
 
 /**

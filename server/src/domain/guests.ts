@@ -1,11 +1,18 @@
-import { GUEST_NAME_MAX_LENGTH, isValidId, newId, type AttendanceStatus } from '@fankurve/shared';
+import {
+  checkGuestName,
+  checkMemberMayDrop,
+  isValidId,
+  newId,
+  transferStatusAfterAnswer,
+  type AttendanceStatus,
+} from '@fankurve/shared';
 import type { Kysely } from 'kysely';
 import type { AttendeeRow, Database } from '../db/schema.js';
 import { toBool, type WriteContext } from '../db/store.js';
 import { isAdmin, type Actor } from './actor.js';
-import { hasUnpaidDebts, requireLiveEvent } from './attendance.js';
-import { findAttendeeById, mergedAnswerFields, NO_TICKET, requireActiveUser } from './attendeeRows.js';
-import { badInput, conflict, DomainError, forbidden, notFound } from './errors.js';
+import { requireLiveEvent, requireNoDebtBlock } from './attendance.js';
+import { attendeeRef, changedKeys, findAttendeeById, mergedAnswerFields, NO_TICKET, requireActiveUser } from './attendeeRows.js';
+import { badInput, conflict, forbidden, notFound } from './errors.js';
 
 /*
  * Guests a member brings to an event (SPEC 4: going, needs a ticket and a seat unless told
@@ -33,12 +40,11 @@ export interface GuestChange {
   needs_transport?: boolean;
 }
 
-/** Trimmed guest name; 'Guest name is required' when blank. */
+/** The guest name by the shared rule (trimmed; 'Guest name is required' when blank). */
 function guestNameOf(name: unknown): string {
-  const trimmed = typeof name === 'string' ? name.trim() : '';
-  if (!trimmed) throw badInput('guestNameRequired');
-  if (trimmed.length > GUEST_NAME_MAX_LENGTH) throw badInput('invalidInput');
-  return trimmed;
+  const rule = checkGuestName(name);
+  if (!rule.ok) throw badInput(rule.code);
+  return rule.value;
 }
 
 async function findLiveGuest(db: Kysely<Database>, guestId: string): Promise<AttendeeRow> {
@@ -81,7 +87,7 @@ export async function addGuest(w: WriteContext, actor: Actor, input: AddGuestCha
       });
     }
   }
-  if (broughtBy === actor.id && (await hasUnpaidDebts(w.db, actor.id))) throw new DomainError('unpaidDebts', 403);
+  if (broughtBy === actor.id) await requireNoDebtBlock(w.db, actor.id);
   const answers = mergedAnswerFields(null, {
     status: input.status ?? 'going',
     needs_ticket: input.needs_ticket,
@@ -95,7 +101,7 @@ export async function addGuest(w: WriteContext, actor: Actor, input: AddGuestCha
     guest_name: guestName,
     brought_by: broughtBy,
     ...answers,
-    transfer_status: answers.needs_transport ? 'outstanding' : null,
+    transfer_status: transferStatusAfterAnswer(null, answers.needs_transport === 1),
     ...NO_TICKET,
     created_at: w.now,
     updated_at: w.now,
@@ -109,6 +115,7 @@ export async function addGuest(w: WriteContext, actor: Actor, input: AddGuestCha
   } else {
     await w.db.insertInto('attendees').values(row).execute();
   }
+  w.record({ type: 'guest.added', guestName, ...attendeeRef(row, actor) });
   return row;
 }
 
@@ -129,12 +136,12 @@ export async function updateGuest(w: WriteContext, actor: Actor, guestId: string
       needs_transport: change.needs_transport,
     }),
   };
-  // A seat that is needed again is outstanding until an admin reserves it.
-  if (fields.needs_transport === 1 && guest.transfer_status === null) fields.transfer_status = 'outstanding';
-  const changed = (Object.keys(fields) as (keyof AttendeeRow)[]).some((key) => fields[key] !== guest[key]);
-  if (!changed) return guest;
+  fields.transfer_status = transferStatusAfterAnswer(guest.transfer_status, fields.needs_transport === 1);
+  const changed = changedKeys(guest, fields);
+  if (changed.length === 0) return guest;
   const update = { ...fields, updated_at: w.now, seq: await w.nextSeq('attendees') };
   await w.db.updateTable('attendees').set(update).where('id', '=', guest.id).execute();
+  w.record({ type: 'attendance.changed', fields: changed, ...attendeeRef(guest, actor) });
   return { ...guest, ...update };
 }
 
@@ -145,10 +152,12 @@ export async function updateGuest(w: WriteContext, actor: Actor, guestId: string
 export async function removeGuest(w: WriteContext, actor: Actor, guestId: string): Promise<void> {
   const guest = await findLiveGuest(w.db, guestId);
   requireGuestOwner(actor, guest);
-  if (!isAdmin(actor) && toBool(guest.bought)) throw conflict('ticketAlreadyBought');
+  const rule = checkMemberMayDrop({ bought: toBool(guest.bought) });
+  if (!isAdmin(actor) && !rule.ok) throw conflict(rule.code);
   await w.db
     .updateTable('attendees')
     .set({ deleted: 1, updated_at: w.now, seq: await w.nextSeq('attendees') })
     .where('id', '=', guest.id)
     .execute();
+  w.record({ type: 'guest.removed', ...attendeeRef(guest, actor) });
 }

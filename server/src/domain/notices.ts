@@ -1,8 +1,28 @@
-import { MESSAGES, newId, type MessageCode } from '@fankurve/shared';
+import { MESSAGES, newId, type MessageCode, type NoticeAction } from '@fankurve/shared';
 import type { WriteContext } from '../db/store.js';
+import type { Actor } from './actor.js';
+import { forbidden, notFound } from './errors.js';
 
-/** Writes a message for a user that replicates down and shows as a toast (e.g. why a push was refused). */
-export async function addNotice(w: WriteContext, userId: string, code: MessageCode): Promise<void> {
+/** What a notice is about: the event and the kind of change that was refused. */
+export interface NoticeContext {
+  eventId: string | null;
+  action: NoticeAction | null;
+}
+
+/**
+ * Writes a message for a user that replicates to their devices and stays in their list of refusals
+ * until read (e.g. why a change made offline was refused). The event's title is kept with it, so
+ * the notice still says what it was about after the event is gone.
+ */
+export async function addNotice(
+  w: WriteContext,
+  userId: string,
+  code: MessageCode,
+  context: NoticeContext = { eventId: null, action: null },
+): Promise<void> {
+  const event = context.eventId
+    ? await w.db.selectFrom('events').select('title').where('id', '=', context.eventId).executeTakeFirst()
+    : undefined;
   await w.db
     .insertInto('notices')
     .values({
@@ -10,8 +30,30 @@ export async function addNotice(w: WriteContext, userId: string, code: MessageCo
       user_id: userId,
       code,
       message: MESSAGES[code],
+      event_id: event ? context.eventId : null,
+      event_title: event?.title ?? null,
+      action: context.action,
+      is_read: 0,
       created_at: w.now,
       seq: await w.nextSeq('notices'),
     })
+    .execute();
+}
+
+/** Marks one of the actor's own notices read (or unread again). */
+export async function setNoticeRead(w: WriteContext, actor: Actor, noticeId: string, isRead: boolean): Promise<void> {
+  const notice = await w.db
+    .selectFrom('notices')
+    .select(['user_id', 'is_read'])
+    .where('id', '=', noticeId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
+  if (!notice) throw notFound();
+  if (notice.user_id !== actor.id) throw forbidden();
+  if ((notice.is_read === 1) === isRead) return;
+  await w.db
+    .updateTable('notices')
+    .set({ is_read: isRead ? 1 : 0, seq: await w.nextSeq('notices') })
+    .where('id', '=', noticeId)
     .execute();
 }

@@ -1,7 +1,7 @@
 import { eurosToCents, newId, type StadiumInput, type TicketPriceInput, type UpdateStadiumInput } from '@fankurve/shared';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, StadiumsTable, StadiumTicketPricesTable } from '../db/schema.js';
-import { write, type Store, type WriteContext } from '../db/store.js';
+import type { WriteContext } from '../db/store.js';
 import { requireAdmin, type Actor } from './actor.js';
 import { conflict, notFound } from './errors.js';
 import { bumpEventsOfStadium, selectEventViews, toEventView, type EventView } from './events.js';
@@ -97,72 +97,66 @@ async function stadiumView(db: Kysely<Database>, id: string): Promise<StadiumVie
 const capacityOf = (value: number | null | undefined) => value ?? 0;
 const priceCentsOf = (value: number | null | undefined) => (value === null || value === undefined ? null : eurosToCents(value));
 
-export async function createStadium(store: Store, actor: Actor, input: StadiumInput): Promise<StadiumView> {
+export async function createStadium(w: WriteContext, actor: Actor, input: StadiumInput): Promise<StadiumView> {
   requireAdmin(actor);
   const id = newId();
-  await write(store, async (w) => {
-    await w.db
-      .insertInto('stadiums')
-      .values({
-        id,
-        team_name: input.team_name,
-        stadium_name: input.stadium_name,
-        city: input.city,
-        capacity: capacityOf(input.capacity),
-        guest_block_capacity: capacityOf(input.guest_block_capacity),
-        address: input.address?.trim() || null,
-        ticket_price_cents: priceCentsOf(input.ticket_price),
-        created_at: w.now,
-        updated_at: w.now,
-      })
-      .execute();
-  });
-  return stadiumView(store.db, id);
+  await w.db
+    .insertInto('stadiums')
+    .values({
+      id,
+      team_name: input.team_name,
+      stadium_name: input.stadium_name,
+      city: input.city,
+      capacity: capacityOf(input.capacity),
+      guest_block_capacity: capacityOf(input.guest_block_capacity),
+      address: input.address?.trim() || null,
+      ticket_price_cents: priceCentsOf(input.ticket_price),
+      created_at: w.now,
+      updated_at: w.now,
+    })
+    .execute();
+  return stadiumView(w.db, id);
 }
 
 /** Changes any of the fields; events of the stadium get a new seq when their document changes. */
-export async function updateStadium(store: Store, actor: Actor, id: string, input: UpdateStadiumInput): Promise<StadiumView> {
+export async function updateStadium(w: WriteContext, actor: Actor, id: string, input: UpdateStadiumInput): Promise<StadiumView> {
   requireAdmin(actor);
-  await write(store, async (w) => {
-    const current = await findStadium(w.db, id);
-    const fields: Partial<StadiumRow> = {};
-    if (input.team_name !== undefined) fields.team_name = input.team_name;
-    if (input.stadium_name !== undefined) fields.stadium_name = input.stadium_name;
-    if (input.city !== undefined) fields.city = input.city;
-    if (input.capacity !== undefined) fields.capacity = capacityOf(input.capacity);
-    if (input.guest_block_capacity !== undefined) fields.guest_block_capacity = capacityOf(input.guest_block_capacity);
-    if (input.address !== undefined) fields.address = input.address?.trim() || null;
-    if (input.ticket_price !== undefined) fields.ticket_price_cents = priceCentsOf(input.ticket_price);
-    const changed = (Object.keys(fields) as (keyof StadiumRow)[]).filter((key) => fields[key] !== current[key]);
-    if (changed.length === 0) return;
-    await w.db
-      .updateTable('stadiums')
-      .set({ ...fields, updated_at: w.now })
-      .where('id', '=', id)
-      .execute();
-    const shownOnEvents = changed.some((key) => key === 'stadium_name' || key === 'address' || key === 'guest_block_capacity');
-    if (shownOnEvents) await bumpEventsOfStadium(w, id);
-  });
-  return stadiumView(store.db, id);
+  const current = await findStadium(w.db, id);
+  const fields: Partial<StadiumRow> = {};
+  if (input.team_name !== undefined) fields.team_name = input.team_name;
+  if (input.stadium_name !== undefined) fields.stadium_name = input.stadium_name;
+  if (input.city !== undefined) fields.city = input.city;
+  if (input.capacity !== undefined) fields.capacity = capacityOf(input.capacity);
+  if (input.guest_block_capacity !== undefined) fields.guest_block_capacity = capacityOf(input.guest_block_capacity);
+  if (input.address !== undefined) fields.address = input.address?.trim() || null;
+  if (input.ticket_price !== undefined) fields.ticket_price_cents = priceCentsOf(input.ticket_price);
+  const changed = (Object.keys(fields) as (keyof StadiumRow)[]).filter((key) => fields[key] !== current[key]);
+  if (changed.length === 0) return stadiumView(w.db, id);
+  await w.db
+    .updateTable('stadiums')
+    .set({ ...fields, updated_at: w.now })
+    .where('id', '=', id)
+    .execute();
+  const shownOnEvents = changed.some((key) => key === 'stadium_name' || key === 'address' || key === 'guest_block_capacity');
+  if (shownOnEvents) await bumpEventsOfStadium(w, id);
+  return stadiumView(w.db, id);
 }
 
 /** Deletes a stadium and its price options; refused (409) while live events use it. */
-export async function deleteStadium(store: Store, actor: Actor, id: string): Promise<void> {
+export async function deleteStadium(w: WriteContext, actor: Actor, id: string): Promise<void> {
   requireAdmin(actor);
-  await write(store, async (w) => {
-    await findStadium(w.db, id);
-    const used = await w.db
-      .selectFrom('events')
-      .select('id')
-      .where('stadium_id', '=', id)
-      .where('deleted', '=', 0)
-      .executeTakeFirst();
-    if (used) throw conflict('stadiumInUse');
-    // Only tombstones still point at it: let them go (they are never shown again).
-    await w.db.updateTable('events').set({ stadium_id: null }).where('stadium_id', '=', id).execute();
-    await w.db.deleteFrom('stadium_ticket_prices').where('stadium_id', '=', id).execute();
-    await w.db.deleteFrom('stadiums').where('id', '=', id).execute();
-  });
+  await findStadium(w.db, id);
+  const used = await w.db
+    .selectFrom('events')
+    .select('id')
+    .where('stadium_id', '=', id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
+  if (used) throw conflict('stadiumInUse');
+  // Only tombstones still point at it: let them go (they are never shown again).
+  await w.db.updateTable('events').set({ stadium_id: null }).where('stadium_id', '=', id).execute();
+  await w.db.deleteFrom('stadium_ticket_prices').where('stadium_id', '=', id).execute();
+  await w.db.deleteFrom('stadiums').where('id', '=', id).execute();
 }
 
 /** The price options of a stadium (admin), cheapest first. */
@@ -172,21 +166,19 @@ export async function listTicketPrices(db: Kysely<Database>, actor: Actor, stadi
   return (await pricesOf(db, [stadiumId])).get(stadiumId) ?? [];
 }
 
-export async function createTicketPrice(store: Store, actor: Actor, input: TicketPriceInput): Promise<TicketPriceRow> {
+export async function createTicketPrice(w: WriteContext, actor: Actor, input: TicketPriceInput): Promise<TicketPriceRow> {
   requireAdmin(actor);
-  return write(store, async (w) => {
-    await findStadium(w.db, input.stadium_id);
-    const row: TicketPriceRow = {
-      id: newId(),
-      stadium_id: input.stadium_id,
-      price_cents: eurosToCents(input.price),
-      ticket_type: input.ticket_type,
-      created_at: w.now,
-    };
-    await w.db.insertInto('stadium_ticket_prices').values(row).execute();
-    await bumpEventsOfStadium(w, input.stadium_id);
-    return row;
-  });
+  await findStadium(w.db, input.stadium_id);
+  const row: TicketPriceRow = {
+    id: newId(),
+    stadium_id: input.stadium_id,
+    price_cents: eurosToCents(input.price),
+    ticket_type: input.ticket_type,
+    created_at: w.now,
+  };
+  await w.db.insertInto('stadium_ticket_prices').values(row).execute();
+  await bumpEventsOfStadium(w, input.stadium_id);
+  return row;
 }
 
 /**
@@ -194,15 +186,13 @@ export async function createTicketPrice(store: Store, actor: Actor, input: Ticke
  * keep their price and ticket type but lose the link (with a new seq); the stadium's events get a
  * new seq because their price options changed.
  */
-export async function deleteTicketPrice(store: Store, actor: Actor, id: string): Promise<void> {
+export async function deleteTicketPrice(w: WriteContext, actor: Actor, id: string): Promise<void> {
   requireAdmin(actor);
-  await write(store, async (w) => {
-    const price = await w.db.selectFrom('stadium_ticket_prices').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!price) throw notFound('ticketPriceNotFound');
-    await w.db.deleteFrom('stadium_ticket_prices').where('id', '=', id).execute();
-    await unlinkTicketPrice(w, id);
-    await bumpEventsOfStadium(w, price.stadium_id);
-  });
+  const price = await w.db.selectFrom('stadium_ticket_prices').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!price) throw notFound('ticketPriceNotFound');
+  await w.db.deleteFrom('stadium_ticket_prices').where('id', '=', id).execute();
+  await unlinkTicketPrice(w, id);
+  await bumpEventsOfStadium(w, price.stadium_id);
 }
 
 async function unlinkTicketPrice(w: WriteContext, priceId: string): Promise<void> {

@@ -1,8 +1,8 @@
-import { CLUB_CASH_DESK, eurosToCents, type TicketStatusInput } from '@fankurve/shared';
+import { CLUB_CASH_DESK, eurosToCents, transferStatusAfterAnswer, type TicketStatusInput } from '@fankurve/shared';
 import type { AttendeeRow } from '../db/schema.js';
 import { toBool, toInt, type WriteContext } from '../db/store.js';
 import { requireAdmin, type Actor } from './actor.js';
-import { mergedAnswerFields } from './attendeeRows.js';
+import { attendeeRef, changedKeys, mergedAnswerFields } from './attendeeRows.js';
 import { badInput, notFound } from './errors.js';
 
 /*
@@ -112,16 +112,44 @@ export async function updateTicketStatus(
         needs_transport: input.needs_transport,
       }),
     );
-    // A seat that is needed again is outstanding until an admin reserves it.
-    if (fields.needs_transport === 1 && attendee.transfer_status === null) fields.transfer_status = 'outstanding';
+    fields.transfer_status = transferStatusAfterAnswer(attendee.transfer_status, fields.needs_transport === 1);
   }
   if (input.transfer_status !== undefined) fields.transfer_status = input.transfer_status;
 
-  const changed = (Object.keys(fields) as (keyof AttendeeRow)[]).some((key) => fields[key] !== attendee[key]);
-  if (!changed) return attendee;
+  const changed = changedKeys(attendee, fields);
+  if (changed.length === 0) return attendee;
   const update = { ...fields, updated_at: w.now, seq: await w.nextSeq('attendees') };
   await w.db.updateTable('attendees').set(update).where('id', '=', attendee.id).execute();
+  recordTicketEvents(w, actor, attendee, update, changed);
   return { ...attendee, ...update };
+}
+
+/** What an admin's change to an attendee row means for the member: bought, paid, received, requests accepted, seat. */
+function recordTicketEvents(
+  w: WriteContext,
+  actor: Actor,
+  before: AttendeeRow,
+  after: Fields,
+  changed: (keyof AttendeeRow)[],
+): void {
+  const ref = attendeeRef(before, actor);
+  const turnedOn = (key: 'bought' | 'paid' | 'received') => changed.includes(key) && after[key] === 1;
+  if (turnedOn('bought')) w.record({ type: 'ticket.bought', ...ref });
+  if (turnedOn('paid')) {
+    w.record({ type: 'ticket.paid', ...ref });
+    if (toBool(before.paid_requested)) w.record({ type: 'request.accepted', kind: 'paid', ...ref });
+  }
+  if (turnedOn('received')) {
+    w.record({ type: 'ticket.received', ...ref });
+    if (toBool(before.received_requested)) w.record({ type: 'request.accepted', kind: 'received', ...ref });
+  }
+  if (changed.includes('transfer_status')) {
+    w.record({ type: 'transferStatus.changed', from: before.transfer_status, to: after.transfer_status ?? null, ...ref });
+  }
+  const answers = changed.filter(
+    (key) => key === 'status' || key === 'needs_ticket' || key === 'has_ticket' || key === 'needs_transport',
+  );
+  if (answers.length > 0) w.record({ type: 'attendance.changed', fields: answers, ...ref });
 }
 
 /** The live attendee row of a member at an event (not a guest). */

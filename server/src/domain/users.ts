@@ -1,7 +1,6 @@
 import {
   checkNewPassword,
   newId,
-  type ChangePasswordInput,
   type LoginInput,
   type RegisterInput,
   type UpdateUserInput,
@@ -9,8 +8,8 @@ import {
 import { sql, type Kysely } from 'kysely';
 import { hashPassword, randomPassword, verifyPassword } from '../auth/passwords.js';
 import type { Database, UserRow } from '../db/schema.js';
-import { toBool, write, type Store, type WriteContext } from '../db/store.js';
-import { isAdmin, requireAdmin, type Actor } from './actor.js';
+import { toBool, type WriteContext } from '../db/store.js';
+import { isAdmin, requireAdmin, SYSTEM_ACTOR, type Actor } from './actor.js';
 import { badInput, conflict, DomainError, forbidden, notFound } from './errors.js';
 
 /** A user as the API shows it (never the password hash). */
@@ -69,34 +68,46 @@ async function assertNamesFree(db: Kysely<Database>, username: string | undefine
   }
 }
 
+/**
+ * A new password, checked (SPEC 5: at least 4 characters) and hashed before the write: argon2 is
+ * slow and must never hold a transaction (and with it every other writer) open.
+ */
+export interface PreparedPassword {
+  hash: string;
+}
+
+export async function prepareNewPassword(password: string): Promise<PreparedPassword> {
+  const problem = checkNewPassword(password);
+  if (problem) throw badInput(problem);
+  return { hash: await hashPassword(password) };
+}
+
 /** Registration creates a pending account; an admin approves it before it can sign in (SPEC 4). */
-export async function register(store: Store, input: RegisterInput): Promise<PublicUser> {
-  const passwordHash = await hashPassword(input.password);
-  return write(store, async (w) => {
-    await assertNamesFree(w.db, input.username, input.email);
-    const row: UserRow = {
-      id: newId(),
-      username: input.username,
-      email: input.email,
-      password_hash: passwordHash,
-      scope: 'user',
-      status: 'pending',
-      language: 'de',
-      must_change_password: 0,
-      token_version: 0,
-      created_at: w.now,
-      updated_at: w.now,
-      seq: await w.nextSeq('members'),
-      deleted: 0,
-    };
-    await w.db.insertInto('users').values(row).execute();
-    return toPublicUser(row);
-  });
+export async function register(w: WriteContext, input: RegisterInput, password: PreparedPassword): Promise<PublicUser> {
+  await assertNamesFree(w.db, input.username, input.email);
+  const row: UserRow = {
+    id: newId(),
+    username: input.username,
+    email: input.email,
+    password_hash: password.hash,
+    scope: 'user',
+    status: 'pending',
+    language: 'de',
+    must_change_password: 0,
+    token_version: 0,
+    created_at: w.now,
+    updated_at: w.now,
+    seq: await w.nextSeq('members'),
+    deleted: 0,
+  };
+  await w.db.insertInto('users').values(row).execute();
+  w.record({ type: 'user.registered', userId: row.id, actorId: row.id });
+  return toPublicUser(row);
 }
 
 /** Checks credentials; a pending account gets its own clear refusal. Throttling is the caller's (per IP). */
-export async function authenticate(store: Store, input: LoginInput): Promise<UserRow> {
-  const user = await findByUsername(store.db, input.username);
+export async function authenticate(db: Kysely<Database>, input: LoginInput): Promise<UserRow> {
+  const user = await findByUsername(db, input.username);
   // Verify against a dummy hash when the user is unknown, so timing does not tell which names exist.
   dummyHash ??= hashPassword(randomPassword());
   const ok = await verifyPassword(user?.password_hash ?? (await dummyHash), input.password);
@@ -107,28 +118,31 @@ export async function authenticate(store: Store, input: LoginInput): Promise<Use
 
 let dummyHash: Promise<string> | undefined;
 
-export async function changePassword(store: Store, actor: Actor, input: ChangePasswordInput): Promise<UserRow> {
-  const problem = checkNewPassword(input.newPassword);
-  if (problem) throw badInput(problem);
-  const user = await findLiveUser(store.db, actor.id);
+/** Checks the actor's current password (a read, before the write that changes it). */
+export async function requireCurrentPassword(db: Kysely<Database>, actor: Actor, currentPassword: string): Promise<void> {
+  const user = await findLiveUser(db, actor.id);
   if (!user) throw new DomainError('sessionExpired', 401);
-  if (!(await verifyPassword(user.password_hash, input.currentPassword))) throw badInput('currentPasswordWrong');
-  const passwordHash = await hashPassword(input.newPassword);
-  return write(store, async (w) => {
-    const fields = {
-      password_hash: passwordHash,
-      must_change_password: 0,
-      token_version: user.token_version + 1,
-      updated_at: w.now,
-    };
-    await w.db.updateTable('users').set(fields).where('id', '=', user.id).execute();
-    return { ...user, ...fields };
-  });
+  if (!(await verifyPassword(user.password_hash, currentPassword))) throw badInput('currentPasswordWrong');
 }
 
-export async function listPendingUsers(store: Store, actor: Actor): Promise<PublicUser[]> {
+/** Sets the actor's new password; every other session of theirs ends (token_version). */
+export async function changePassword(w: WriteContext, actor: Actor, password: PreparedPassword): Promise<UserRow> {
+  const user = await findLiveUser(w.db, actor.id);
+  if (!user) throw new DomainError('sessionExpired', 401);
+  const fields = {
+    password_hash: password.hash,
+    must_change_password: 0,
+    token_version: user.token_version + 1,
+    updated_at: w.now,
+  };
+  await w.db.updateTable('users').set(fields).where('id', '=', user.id).execute();
+  w.record({ type: 'password.changed', userId: user.id, actorId: actor.id });
+  return { ...user, ...fields };
+}
+
+export async function listPendingUsers(db: Kysely<Database>, actor: Actor): Promise<PublicUser[]> {
   requireAdmin(actor);
-  const rows = await store.db
+  const rows = await db
     .selectFrom('users')
     .selectAll()
     .where('status', '=', 'pending')
@@ -144,97 +158,100 @@ async function requireTarget(w: WriteContext, id: string): Promise<UserRow> {
   return user;
 }
 
-export async function approveUser(store: Store, actor: Actor, id: string): Promise<PublicUser> {
+export async function approveUser(w: WriteContext, actor: Actor, id: string): Promise<PublicUser> {
   requireAdmin(actor);
-  return write(store, async (w) => {
-    const user = await requireTarget(w, id);
-    if (user.status === 'active') throw conflict('userAlreadyActive');
-    const fields = { status: 'active' as const, updated_at: w.now, seq: await w.nextSeq('members') };
-    await w.db.updateTable('users').set(fields).where('id', '=', id).execute();
-    return toPublicUser({ ...user, ...fields });
-  });
+  const user = await requireTarget(w, id);
+  if (user.status === 'active') throw conflict('userAlreadyActive');
+  const fields = { status: 'active' as const, updated_at: w.now, seq: await w.nextSeq('members') };
+  await w.db.updateTable('users').set(fields).where('id', '=', id).execute();
+  w.record({ type: 'user.approved', userId: id, actorId: actor.id });
+  return toPublicUser({ ...user, ...fields });
 }
 
 /**
  * Declining a registration or deleting a user (admin). The account becomes a tombstone, so its
- * tokens stop working at once and members' devices drop it; its attendances go with it.
+ * tokens and open change streams stop working at once and members' devices drop it; its
+ * attendances go with it.
  */
-export async function deleteUser(store: Store, actor: Actor, id: string): Promise<void> {
+export async function deleteUser(w: WriteContext, actor: Actor, id: string): Promise<void> {
   requireAdmin(actor);
   if (id === actor.id) throw badInput('cannotDeleteSelf');
-  await write(store, async (w) => {
-    const user = await requireTarget(w, id);
+  const user = await requireTarget(w, id);
+  await w.db
+    .updateTable('users')
+    .set({ deleted: 1, token_version: user.token_version + 1, updated_at: w.now, seq: await w.nextSeq('members') })
+    .where('id', '=', id)
+    .execute();
+  const attendances = await w.db
+    .selectFrom('attendees')
+    .select('id')
+    .where('deleted', '=', 0)
+    .where((eb) => eb.or([eb('user_id', '=', id), eb('brought_by', '=', id)]))
+    .execute();
+  for (const attendance of attendances) {
     await w.db
-      .updateTable('users')
-      .set({ deleted: 1, token_version: user.token_version + 1, updated_at: w.now, seq: await w.nextSeq('members') })
-      .where('id', '=', id)
+      .updateTable('attendees')
+      .set({ deleted: 1, updated_at: w.now, seq: await w.nextSeq('attendees') })
+      .where('id', '=', attendance.id)
       .execute();
-    const attendances = await w.db
-      .selectFrom('attendees')
-      .select('id')
-      .where('deleted', '=', 0)
-      .where((eb) => eb.or([eb('user_id', '=', id), eb('brought_by', '=', id)]))
-      .execute();
-    for (const attendance of attendances) {
-      await w.db
-        .updateTable('attendees')
-        .set({ deleted: 1, updated_at: w.now, seq: await w.nextSeq('attendees') })
-        .where('id', '=', attendance.id)
-        .execute();
-    }
-  });
+  }
+  w.record({ type: user.status === 'pending' ? 'user.declined' : 'user.deleted', userId: id, actorId: actor.id });
 }
 
 /** Members change their own language; admins change username, email, scope and language of anyone. */
-export async function updateUser(store: Store, actor: Actor, id: string, input: UpdateUserInput): Promise<PublicUser> {
+export async function updateUser(w: WriteContext, actor: Actor, id: string, input: UpdateUserInput): Promise<PublicUser> {
   const ownLanguageOnly = input.username === undefined && input.email === undefined && input.scope === undefined;
   if (!isAdmin(actor) && (id !== actor.id || !ownLanguageOnly)) throw id === actor.id ? forbidden() : forbidden('adminRequired');
   // An admin cannot demote themselves (as they cannot delete themselves), so the club never ends up without an admin.
   if (id === actor.id && input.scope !== undefined && input.scope !== actor.scope) throw forbidden();
-  return write(store, async (w) => {
-    const user = await requireTarget(w, id);
-    await assertNamesFree(w.db, input.username, input.email, id);
-    const fields = { ...input, updated_at: w.now, seq: await w.nextSeq('members') };
-    await w.db.updateTable('users').set(fields).where('id', '=', id).execute();
-    return toPublicUser({ ...user, ...fields });
-  });
+  const user = await requireTarget(w, id);
+  await assertNamesFree(w.db, input.username, input.email, id);
+  const fields = { ...input, updated_at: w.now, seq: await w.nextSeq('members') };
+  await w.db.updateTable('users').set(fields).where('id', '=', id).execute();
+  w.record({ type: 'user.changed', userId: id, fields: Object.keys(input), actorId: actor.id });
+  return toPublicUser({ ...user, ...fields });
 }
 
 /**
  * First start on an empty database: the admin account ADMIN_USERNAME with ADMIN_PASSWORD, or with a
  * random password that is returned (to be printed once) and must be changed at first sign-in.
+ * Returns false when an admin exists already.
  */
 export async function ensureBootstrapAdmin(
-  store: Store,
-  options: { username: string; password: string | null },
-): Promise<{ created: boolean; password: string | null }> {
-  const anyAdmin = await store.db
+  w: WriteContext,
+  options: { username: string; password: PreparedPassword; mustChangePassword: boolean },
+): Promise<boolean> {
+  const anyAdmin = await w.db
     .selectFrom('users')
     .select('id')
     .where('scope', '=', 'admin')
     .where('deleted', '=', 0)
     .executeTakeFirst();
-  if (anyAdmin) return { created: false, password: null };
-  const password = options.password ?? randomPassword();
-  const passwordHash = await hashPassword(password);
-  await write(store, async (w) => {
-    await w.db
-      .insertInto('users')
-      .values({
-        id: newId(),
-        username: options.username,
-        email: `${options.username}@localhost`,
-        password_hash: passwordHash,
-        scope: 'admin',
-        status: 'active',
-        language: 'de',
-        must_change_password: options.password ? 0 : 1,
-        token_version: 0,
-        created_at: w.now,
-        updated_at: w.now,
-        seq: await w.nextSeq('members'),
-      })
-      .execute();
-  });
-  return { created: true, password: options.password ? null : password };
+  if (anyAdmin) return false;
+  const id = newId();
+  await w.db
+    .insertInto('users')
+    .values({
+      id,
+      username: options.username,
+      email: `${options.username}@localhost`,
+      password_hash: options.password.hash,
+      scope: 'admin',
+      status: 'active',
+      language: 'de',
+      must_change_password: options.mustChangePassword ? 1 : 0,
+      token_version: 0,
+      created_at: w.now,
+      updated_at: w.now,
+      seq: await w.nextSeq('members'),
+    })
+    .execute();
+  w.record({ type: 'user.approved', userId: id, actorId: SYSTEM_ACTOR.id });
+  return true;
+}
+
+/** Whether the database has an admin (start-up checks it before hashing a bootstrap password). */
+export async function hasAdmin(db: Kysely<Database>): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('scope', '=', 'admin').where('deleted', '=', 0).executeTakeFirst();
+  return row !== undefined;
 }

@@ -5,10 +5,13 @@ import {
   changePassword,
   deleteUser,
   listPendingUsers,
+  prepareNewPassword,
   register,
+  requireCurrentPassword,
   toPublicUser,
   updateUser,
 } from '../domain/users.js';
+import { write } from '../db/store.js';
 import { DomainError } from '../domain/errors.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, idParams } from './openapi.js';
@@ -27,7 +30,9 @@ export function authRoutes(app: Api, deps: AppDeps): void {
       access: 'public',
     }),
     async (c) => {
-      const user = await register(deps.store, c.req.valid('json'));
+      const input = c.req.valid('json');
+      const password = await prepareNewPassword(input.password);
+      const user = await write(deps.store, (w) => register(w, input, password));
       return c.json({ success: true, requiresApproval: true, message: MESSAGES.registrationPending, user }, 201);
     },
   );
@@ -39,7 +44,7 @@ export function authRoutes(app: Api, deps: AppDeps): void {
       const ip = clientIp(c);
       if (deps.throttle.isBlocked(input.username, ip)) throw new DomainError('tooManyLoginAttempts', 429);
       try {
-        const user = await authenticate(deps.store, input);
+        const user = await authenticate(deps.store.db, input);
         deps.throttle.reset(input.username, ip);
         const token = await deps.tokens.sign(user.id, user.token_version);
         return c.json({ success: true, token, user: toPublicUser(user) }, 200);
@@ -69,7 +74,10 @@ export function authRoutes(app: Api, deps: AppDeps): void {
     }),
     async (c) => {
       const actor = requireActor(c, { allowPasswordChangePending: true });
-      const user = await changePassword(deps.store, actor, c.req.valid('json'));
+      const input = c.req.valid('json');
+      const password = await prepareNewPassword(input.newPassword);
+      await requireCurrentPassword(deps.store.db, actor, input.currentPassword);
+      const user = await write(deps.store, (w) => changePassword(w, actor, password));
       // Older tokens are void now (token_version); the client gets a fresh one.
       const token = await deps.tokens.sign(user.id, user.token_version);
       return c.json({ success: true, message: MESSAGES.passwordChanged, token, user: toPublicUser(user) }, 200);
@@ -79,7 +87,7 @@ export function authRoutes(app: Api, deps: AppDeps): void {
   app.openapi(
     apiRoute({ method: 'get', path: '/api/auth/users/pending', tag, summary: 'Pending registrations (admin)' }),
     async (c) => {
-      const users = await listPendingUsers(deps.store, requireActor(c));
+      const users = await listPendingUsers(deps.store.db, requireActor(c));
       return c.json({ success: true, users }, 200);
     },
   );
@@ -93,7 +101,8 @@ export function authRoutes(app: Api, deps: AppDeps): void {
       params: idParams,
     }),
     async (c) => {
-      const user = await approveUser(deps.store, requireActor(c), c.req.valid('param').id);
+      const actor = requireActor(c);
+      const user = await write(deps.store, (w) => approveUser(w, actor, c.req.valid('param').id));
       return c.json({ success: true, message: MESSAGES.userApproved, user }, 200);
     },
   );
@@ -107,7 +116,8 @@ export function authRoutes(app: Api, deps: AppDeps): void {
       params: idParams,
     }),
     async (c) => {
-      await deleteUser(deps.store, requireActor(c), c.req.valid('param').id);
+      const actor = requireActor(c);
+      await write(deps.store, (w) => deleteUser(w, actor, c.req.valid('param').id));
       return c.json({ success: true, message: MESSAGES.userDeleted }, 200);
     },
   );
@@ -122,7 +132,8 @@ export function authRoutes(app: Api, deps: AppDeps): void {
       body: updateUserInput,
     }),
     async (c) => {
-      const user = await updateUser(deps.store, requireActor(c), c.req.valid('param').id, c.req.valid('json'));
+      const actor = requireActor(c);
+      const user = await write(deps.store, (w) => updateUser(w, actor, c.req.valid('param').id, c.req.valid('json')));
       return c.json({ success: true, user }, 200);
     },
   );

@@ -13,7 +13,10 @@ import {
   type EventView,
 } from '../domain/events.js';
 import { UploadStore } from '../domain/uploads.js';
+import { write } from '../db/store.js';
 import type { Api, AppDeps } from './context.js';
+import { COMPRESS_MIN_BYTES, negotiateEncoding } from './compress.js';
+import { createEventsListCache } from './eventsListCache.js';
 import { apiRoute, idParams } from './openapi.js';
 import { toRestAttendee } from './attendance.js';
 import { requireActor } from './session.js';
@@ -29,13 +32,29 @@ export function toRestEvent<T extends EventView>(event: T) {
 
 export function eventRoutes(app: Api, deps: AppDeps): void {
   const uploads = UploadStore.inDataDir(deps.config.dataDir);
+  const eventsList = createEventsListCache(deps.store, async () => ({
+    success: true,
+    events: (await listEvents(deps.store.db)).map(toRestEvent),
+  }));
 
   app.openapi(
     apiRoute({ method: 'get', path: '/api/events', tag, summary: 'All events with going and maybe counts' }),
     async (c) => {
       requireActor(c);
-      const events = await listEvents(deps.store);
-      return c.json({ success: true, events: events.map(toRestEvent) }, 200);
+      // The same list for every signed-in user: served from bytes built once per write-counter value.
+      const list = await eventsList.current();
+      const coding = list.size < COMPRESS_MIN_BYTES ? 'identity' : negotiateEncoding(c.req.header('Accept-Encoding'));
+      const headers: Record<string, string> = {
+        ETag: list.etag(coding),
+        'Cache-Control': 'private, no-cache',
+        Vary: 'Accept-Encoding',
+      };
+      if (list.matches(c.req.header('If-None-Match'))) return c.body(null, 304, headers);
+      headers['Content-Type'] = 'application/json';
+      if (coding !== 'identity') headers['Content-Encoding'] = coding;
+      const body = await list.body(coding);
+      headers['Content-Length'] = String(body.byteLength);
+      return c.body(body as Uint8Array<ArrayBuffer>, 200, headers);
     },
   );
 
@@ -66,7 +85,8 @@ export function eventRoutes(app: Api, deps: AppDeps): void {
   app.openapi(
     apiRoute({ method: 'post', path: '/api/events', tag, summary: 'Create an event', body: createEventInput }),
     async (c) => {
-      const event = await createEvent(deps.store, requireActor(c), c.req.valid('json'));
+      const actor = requireActor(c);
+      const event = await write(deps.store, (w) => createEvent(w, actor, c.req.valid('json')));
       return c.json({ success: true, event: toRestEvent(event) }, 201);
     },
   );
@@ -81,7 +101,8 @@ export function eventRoutes(app: Api, deps: AppDeps): void {
       body: updateEventInput,
     }),
     async (c) => {
-      const event = await updateEvent(deps.store, requireActor(c), c.req.valid('param').id, c.req.valid('json'));
+      const actor = requireActor(c);
+      const event = await write(deps.store, (w) => updateEvent(w, actor, c.req.valid('param').id, c.req.valid('json')));
       return c.json({ success: true, message: MESSAGES.eventUpdated, event: toRestEvent(event) }, 200);
     },
   );
@@ -95,7 +116,8 @@ export function eventRoutes(app: Api, deps: AppDeps): void {
       params: idParams,
     }),
     async (c) => {
-      await deleteEvent(deps.store, uploads, requireActor(c), c.req.valid('param').id);
+      const actor = requireActor(c);
+      await write(deps.store, (w) => deleteEvent(w, uploads, actor, c.req.valid('param').id));
       return c.json({ success: true, message: MESSAGES.eventDeleted }, 200);
     },
   );
@@ -112,7 +134,7 @@ export function eventRoutes(app: Api, deps: AppDeps): void {
     async (c) => {
       const actor = requireActor(c);
       const file = await readUploadedFile(c, 'image');
-      const event = await setEventImage(deps.store, uploads, actor, c.req.valid('param').id, file);
+      const event = await write(deps.store, (w) => setEventImage(w, uploads, actor, c.req.valid('param').id, file));
       return c.json(
         { success: true, message: MESSAGES.imageUploaded, filename: event.image_filename, event: toRestEvent(event) },
         200,
@@ -129,7 +151,8 @@ export function eventRoutes(app: Api, deps: AppDeps): void {
       params: idParams,
     }),
     async (c) => {
-      const event = await deleteEventImage(deps.store, uploads, requireActor(c), c.req.valid('param').id);
+      const actor = requireActor(c);
+      const event = await write(deps.store, (w) => deleteEventImage(w, uploads, actor, c.req.valid('param').id));
       return c.json({ success: true, message: MESSAGES.imageDeleted, event: toRestEvent(event) }, 200);
     },
   );
@@ -143,7 +166,8 @@ export function eventRoutes(app: Api, deps: AppDeps): void {
       params: idParams,
     }),
     async (c) => {
-      const event = await clearUpdated(deps.store, requireActor(c), c.req.valid('param').id);
+      const actor = requireActor(c);
+      const event = await write(deps.store, (w) => clearUpdated(w, actor, c.req.valid('param').id));
       return c.json({ success: true, message: MESSAGES.updatedFlagCleared, event: toRestEvent(event) }, 200);
     },
   );

@@ -11,6 +11,7 @@ import {
   type StadiumView,
   type TicketPriceRow,
 } from '../domain/stadiums.js';
+import { write } from '../db/store.js';
 import type { Api, AppDeps } from './context.js';
 import { toRestEvent } from './events.js';
 import { apiRoute, idParams, z } from './openapi.js';
@@ -71,7 +72,8 @@ export function stadiumRoutes(app: Api, deps: AppDeps): void {
   app.openapi(
     apiRoute({ method: 'post', path: '/api/stadiums', tag, summary: 'Add a stadium (admin)', body: stadiumInput }),
     async (c) => {
-      const stadium = await createStadium(deps.store, requireActor(c), c.req.valid('json'));
+      const actor = requireActor(c);
+      const stadium = await write(deps.store, (w) => createStadium(w, actor, c.req.valid('json')));
       return c.json({ success: true, message: MESSAGES.stadiumAdded, stadium: toRestStadium(stadium) }, 201);
     },
   );
@@ -86,7 +88,8 @@ export function stadiumRoutes(app: Api, deps: AppDeps): void {
       body: updateStadiumInput,
     }),
     async (c) => {
-      const stadium = await updateStadium(deps.store, requireActor(c), c.req.valid('param').id, c.req.valid('json'));
+      const actor = requireActor(c);
+      const stadium = await write(deps.store, (w) => updateStadium(w, actor, c.req.valid('param').id, c.req.valid('json')));
       return c.json({ success: true, message: MESSAGES.stadiumUpdated, stadium: toRestStadium(stadium) }, 200);
     },
   );
@@ -100,7 +103,8 @@ export function stadiumRoutes(app: Api, deps: AppDeps): void {
       params: idParams,
     }),
     async (c) => {
-      await deleteStadium(deps.store, requireActor(c), c.req.valid('param').id);
+      const actor = requireActor(c);
+      await write(deps.store, (w) => deleteStadium(w, actor, c.req.valid('param').id));
       return c.json({ success: true, message: MESSAGES.stadiumDeleted }, 200);
     },
   );
@@ -130,7 +134,8 @@ export function stadiumRoutes(app: Api, deps: AppDeps): void {
       body: ticketPriceInput,
     }),
     async (c) => {
-      const price = await createTicketPrice(deps.store, requireActor(c), c.req.valid('json'));
+      const actor = requireActor(c);
+      const price = await write(deps.store, (w) => createTicketPrice(w, actor, c.req.valid('json')));
       return c.json({ success: true, message: MESSAGES.ticketPriceAdded, ticketPrice: toRestTicketPrice(price) }, 201);
     },
   );
@@ -144,7 +149,8 @@ export function stadiumRoutes(app: Api, deps: AppDeps): void {
       params: idParams,
     }),
     async (c) => {
-      await deleteTicketPrice(deps.store, requireActor(c), c.req.valid('param').id);
+      const actor = requireActor(c);
+      await write(deps.store, (w) => deleteTicketPrice(w, actor, c.req.valid('param').id));
       return c.json({ success: true, message: MESSAGES.ticketPriceDeleted }, 200);
     },
   );

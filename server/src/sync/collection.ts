@@ -1,21 +1,51 @@
+import type { SyncDeclaration, SyncedDoc } from '@fankurve/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { WriteContext } from '../db/store.js';
 import type { Actor } from '../domain/actor.js';
-import type { PushRow, SyncDocument } from './protocol.js';
+import type { NoticeContext } from '../domain/notices.js';
+import type { PushedDocument, SyncDocument } from './protocol.js';
+
+/** A document as the server holds it for an actor: the client's fields plus the tombstone flag. */
+export type MasterDocument<Doc extends SyncedDoc = SyncedDoc> = Doc & { _deleted: boolean };
 
 /**
- * One replicated collection: its schema version, how its documents are read for an actor (ordered
- * by seq, filtered by what the actor may see, tombstones included) and, where clients may push,
- * how a pushed row is applied (through the same domain functions as the REST routes).
+ * What one pushed row changes, worked out by the generic merge (sync/push.ts) from the row's
+ * assumed master state and its new state: only the pushable fields the device really changed.
  */
-export interface SyncCollection {
-  name: string;
-  version: number;
-  /** Documents with seq greater than afterSeq, ascending by seq, at most limit. */
-  pull(db: Kysely<Database>, actor: Actor, afterSeq: number, limit: number): Promise<SyncDocument[]>;
-  /** Applies the rows in one transaction; returns the conflicting master documents. */
-  push?(w: WriteContext, actor: Actor, rows: PushRow[]): Promise<SyncDocument[]>;
+export interface PushedChange<Doc extends SyncedDoc = SyncedDoc> {
+  id: string;
+  kind: 'create' | 'update' | 'delete';
+  /** The changed pushable fields with their new values (on create: all of them). */
+  fields: Partial<Doc>;
+  /** The document as the device sent it (a create takes its identity fields from here). */
+  sent: PushedDocument;
+  /** The server's document before this push, if it has one (a tombstone included). */
+  master: MasterDocument<Doc> | undefined;
+}
+
+/**
+ * The server's half of one synced collection (the other half, its schema and push rules, is the
+ * declaration in shared/src/docs): how its documents are read for an actor, and, where clients
+ * push, the domain call that applies a change. The machinery around it is generic.
+ */
+export interface SyncCollection<Doc extends SyncedDoc = SyncedDoc> {
+  declaration: SyncDeclaration<Doc>;
+  /** Documents and tombstones with seq > afterSeq that the actor may see, ascending by seq, at most limit. */
+  pull(db: Kysely<Database>, actor: Actor, afterSeq: number, limit: number): Promise<MasterDocument<Doc>[]>;
+  /** Present exactly when the declaration has push rules. */
+  push?: {
+    /** The server's current document of an id as the actor sees it (a tombstone included), if any. */
+    find(db: Kysely<Database>, actor: Actor, id: string): Promise<MasterDocument<Doc> | undefined>;
+    /** Applies a change through the same domain functions as the REST routes; throws DomainError to refuse. */
+    apply(w: WriteContext, actor: Actor, change: PushedChange<Doc>): Promise<void>;
+    /** What a refusal notice names: the event and the kind of change. */
+    describe(change: PushedChange<Doc>): NoticeContext;
+  };
+}
+
+export function defineServerCollection<Doc extends SyncedDoc>(collection: SyncCollection<Doc>): SyncCollection {
+  return collection as unknown as SyncCollection;
 }
 
 /** Compares the fields a client holds, ignoring seq (server-assigned) and RxDB's own meta fields. */
@@ -23,7 +53,16 @@ export function sameDocument(a: Record<string, unknown>, b: Record<string, unkno
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   for (const key of keys) {
     if (key === 'seq' || key === '_meta' || key === '_rev' || key === '_attachments') continue;
-    if (JSON.stringify(a[key] ?? null) !== JSON.stringify(b[key] ?? null)) return false;
+    if (!sameValue(a[key], b[key])) return false;
   }
   return true;
+}
+
+export function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+/** A tombstone on the wire: only id, seq and the flag (nothing of the deleted document). */
+export function tombstoneOf(id: string, seq: number): SyncDocument {
+  return { id, seq, _deleted: true };
 }

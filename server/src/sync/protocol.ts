@@ -1,3 +1,4 @@
+import { SYNC_PULL_LIMIT } from '@fankurve/shared';
 import { z } from 'zod';
 
 /** Checkpoints are the server's seq, never client clocks. */
@@ -6,10 +7,13 @@ export type Checkpoint = z.infer<typeof checkpointSchema>;
 
 export const pullBodySchema = z.object({
   checkpoint: checkpointSchema.optional().default(null),
-  limit: z.number().int().min(1).max(1000).optional().default(200),
+  limit: z.number().int().min(1).max(SYNC_PULL_LIMIT).optional().default(200),
 });
 
-const documentSchema = z.looseObject({ id: z.string().min(1).max(64), _deleted: z.boolean().optional() });
+const documentSchema = z.looseObject({
+  id: z.string().min(1).max(64),
+  _deleted: z.boolean().optional(),
+});
 export type PushedDocument = z.infer<typeof documentSchema>;
 
 /** RxDB's push rows. */
@@ -23,4 +27,5 @@ export const pushBodySchema = z
   .max(500);
 export type PushRow = z.infer<typeof pushBodySchema>[number];
 
+/** A document as it goes over the wire: a full document, or a tombstone of only id, seq and `_deleted`. */
 export type SyncDocument = { id: string; seq: number; _deleted: boolean } & Record<string, unknown>;

@@ -5,10 +5,15 @@ import { membersCollection } from './collections/members.js';
 import { noticesCollection } from './collections/notices.js';
 import { transportsCollection } from './collections/transports.js';
 
-/** The replicated collections by name; their versions match the RxDB schemas in shared/src/docs. */
+/** The server's synced collections, one line each (docs/architecture.md, adding a synced collection). */
+const COLLECTIONS: SyncCollection[] = [
+  eventsCollection,
+  attendeesCollection,
+  membersCollection,
+  noticesCollection,
+  transportsCollection,
+];
+
 export const SYNC_COLLECTIONS: ReadonlyMap<string, SyncCollection> = new Map(
-  [eventsCollection, attendeesCollection, membersCollection, noticesCollection, transportsCollection].map((collection) => [
-    collection.name,
-    collection,
-  ]),
+  COLLECTIONS.map((collection) => [collection.declaration.name, collection]),
 );

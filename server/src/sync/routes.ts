@@ -6,6 +6,8 @@ import { apiRoute, z } from '../http/openapi.js';
 import { requireActor } from '../http/session.js';
 import type { SyncCollection } from './collection.js';
 import { pullBodySchema, pushBodySchema } from './protocol.js';
+import { pullBatch } from './pull.js';
+import { applyPush } from './push.js';
 import { SYNC_COLLECTIONS } from './registry.js';
 import { openChangeStream } from './stream.js';
 
@@ -16,7 +18,7 @@ const collectionParams = z.object({ collection: z.string().max(40), version: z.c
 function resolveCollection(params: { collection: string; version: number }): SyncCollection {
   const collection = SYNC_COLLECTIONS.get(params.collection);
   if (!collection) throw new DomainError('unknownCollection', 404);
-  if (collection.version !== params.version) throw new DomainError('outdatedClient', 426);
+  if (collection.declaration.schema.version !== params.version) throw new DomainError('outdatedClient', 426);
   return collection;
 }
 
@@ -34,9 +36,7 @@ export function syncRoutes(app: Api, deps: AppDeps): void {
       const actor = requireActor(c);
       const collection = resolveCollection(c.req.valid('param'));
       const { checkpoint, limit } = c.req.valid('json');
-      const documents = await collection.pull(deps.store.db, actor, checkpoint?.seq ?? 0, limit);
-      const last = documents.at(-1);
-      return c.json({ documents, checkpoint: last ? { seq: last.seq } : checkpoint }, 200);
+      return c.json(await pullBatch(deps.store.db, actor, collection, checkpoint, limit), 200);
     },
   );
 
@@ -53,10 +53,8 @@ export function syncRoutes(app: Api, deps: AppDeps): void {
       const actor = requireActor(c);
       const collection = resolveCollection(c.req.valid('param'));
       if (!collection.push) throw new DomainError('forbidden', 403);
-      const push = collection.push;
       const rows = c.req.valid('json');
-      const conflicts = await write(deps.store, (w) => push(w, actor, rows));
-      return c.json(conflicts, 200);
+      return c.json(await write(deps.store, (w) => applyPush(w, actor, collection, rows)), 200);
     },
   );
 

@@ -1,5 +1,6 @@
 import type { AttendanceStatus, TransferStatus } from '../constants.js';
 import { idField, nullableString, seqField, type SyncedDoc } from './common.js';
+import { defineSyncCollection } from './declaration.js';
 
 /** One attendance row per user or guest per event; also the ticket (its id is the ticket id). */
 export interface AttendeeDoc extends SyncedDoc {
@@ -26,7 +27,7 @@ export interface AttendeeDoc extends SyncedDoc {
   created_at: string;
 }
 
-/** Fields a member may change on their own row through a push; the rest are admin-owned. */
+/** Fields a member may change on their own row (or a guest's they brought) through a push; the rest are admin-owned. */
 export const MEMBER_OWNED_ATTENDEE_FIELDS = [
   'status',
   'needs_ticket',
@@ -34,6 +35,7 @@ export const MEMBER_OWNED_ATTENDEE_FIELDS = [
   'needs_transport',
   'paid_requested',
   'received_requested',
+  'guest_name',
 ] as const satisfies readonly (keyof AttendeeDoc)[];
 
 const bool = { type: 'boolean' } as const;
@@ -87,3 +89,43 @@ export const attendeeSchema = {
   ],
   indexes: ['event_id'],
 } as const;
+
+/**
+ * Every attendance row of every event. Members create, change and delete (= not going) their own
+ * row and the rows of guests they bring; ticket fields, price and seat status are the admin's.
+ */
+export const attendeesSync = defineSyncCollection<AttendeeDoc>({
+  name: 'attendees',
+  schema: attendeeSchema,
+  priority: 1,
+  push: {
+    fields: MEMBER_OWNED_ATTENDEE_FIELDS,
+    createFields: ['event_id', 'user_id', 'brought_by', 'created_at'],
+    create: true,
+    delete: true,
+    ownerOf: (doc) => doc.user_id ?? doc.brought_by,
+  },
+  tombstone: {
+    event_id: '',
+    user_id: null,
+    guest_name: null,
+    brought_by: null,
+    status: 'going',
+    needs_ticket: false,
+    has_ticket: false,
+    needs_transport: false,
+    transfer_status: null,
+    paid_by: null,
+    ticket_price_id: null,
+    ticket_type: null,
+    price_cents: null,
+    is_free: false,
+    is_price_tbd: false,
+    bought: false,
+    paid: false,
+    received: false,
+    paid_requested: false,
+    received_requested: false,
+    created_at: '',
+  },
+});

@@ -1,4 +1,5 @@
 import { idField, nullableString, seqField, type SyncedDoc } from './common.js';
+import { defineSyncCollection } from './declaration.js';
 
 export interface TicketPriceOption {
   id: string;
@@ -74,3 +75,29 @@ export const eventSchema = {
   ],
   indexes: ['date'],
 } as const;
+
+/** Every event with its stadium and ticket price options. Pull only (edits go through REST); synced first. */
+export const eventsSync = defineSyncCollection<EventDoc>({
+  name: 'events',
+  schema: eventSchema,
+  priority: 0,
+  tombstone: {
+    title: '',
+    description: null,
+    date: '',
+    location: '',
+    stadium_id: null,
+    stadium_name: null,
+    stadium_address: null,
+    ticket_price_cents: 0,
+    ticket_buyer: null,
+    season: '',
+    is_updated: false,
+    created_by: null,
+    creator_name: null,
+    image_filename: null,
+    guest_block_capacity: null,
+    ticket_prices: [],
+    created_at: '',
+  },
+});

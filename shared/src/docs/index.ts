@@ -1,24 +1,37 @@
-import { attendeeSchema } from './attendees.js';
-import { eventSchema } from './events.js';
-import { memberSchema } from './members.js';
-import { noticeSchema } from './notices.js';
-import { transportSchema } from './transports.js';
+import { attendeesSync } from './attendees.js';
+import type { SyncDeclaration } from './declaration.js';
+import { eventsSync } from './events.js';
+import { membersSync } from './members.js';
+import { noticesSync } from './notices.js';
+import { transportsSync } from './transports.js';
 
 export * from './common.js';
+export * from './declaration.js';
 export * from './events.js';
 export * from './attendees.js';
 export * from './members.js';
 export * from './notices.js';
 export * from './transports.js';
 
-/** Replicated collections and their schemas; the version is part of the sync path. */
-export const SYNC_SCHEMAS = {
-  events: eventSchema,
-  attendees: attendeeSchema,
-  members: memberSchema,
-  notices: noticeSchema,
-  transports: transportSchema,
+/**
+ * The synced collections, one line each (docs/architecture.md, adding a synced collection). The
+ * schema version is part of the sync path, so an outdated client gets 426 and reloads.
+ */
+export const SYNC_DECLARATIONS = {
+  events: eventsSync,
+  attendees: attendeesSync,
+  members: membersSync,
+  notices: noticesSync,
+  transports: transportsSync,
 } as const;
 
-export type SyncCollectionName = keyof typeof SYNC_SCHEMAS;
-export const SYNC_COLLECTIONS = Object.keys(SYNC_SCHEMAS) as SyncCollectionName[];
+export type SyncCollectionName = keyof typeof SYNC_DECLARATIONS;
+export const SYNC_COLLECTIONS = Object.keys(SYNC_DECLARATIONS) as SyncCollectionName[];
+
+/** The document type of each collection. */
+export type SyncDocOf<Name extends SyncCollectionName> =
+  (typeof SYNC_DECLARATIONS)[Name] extends SyncDeclaration<infer Doc> ? Doc : never;
+
+export const SYNC_SCHEMAS = Object.fromEntries(SYNC_COLLECTIONS.map((name) => [name, SYNC_DECLARATIONS[name].schema])) as {
+  [Name in SyncCollectionName]: (typeof SYNC_DECLARATIONS)[Name]['schema'];
+};

@@ -1,5 +1,6 @@
 import type { Scope } from '../constants.js';
 import { idField, nullableString, seqField, type SyncedDoc } from './common.js';
+import { defineSyncCollection } from './declaration.js';
 
 /** Active users as members see them; email only for admins. */
 export interface MemberDoc extends SyncedDoc {
@@ -22,3 +23,11 @@ export const memberSchema = {
   },
   required: ['id', 'username', 'scope', 'seq'],
 } as const;
+
+/** Active members (email only for admins). Pull only. */
+export const membersSync = defineSyncCollection<MemberDoc>({
+  name: 'members',
+  schema: memberSchema,
+  priority: 2,
+  tombstone: { username: '', email: null, scope: 'user' },
+});

@@ -1,17 +1,40 @@
 import type { MessageCode } from '../messages.js';
-import { idField, seqField, type SyncedDoc } from './common.js';
+import { idField, nullableString, seqField, type SyncedDoc } from './common.js';
+import { defineSyncCollection } from './declaration.js';
 
-/** A server message for the signed-in user (e.g. why a pushed change was refused), shown as a toast. */
+/** What a refused change was about, so the device can say it in words (docs/architecture.md, refusals). */
+export const NOTICE_ACTIONS = [
+  'attendance.set',
+  'attendance.change',
+  'attendance.remove',
+  'guest.add',
+  'guest.change',
+  'guest.remove',
+  'request.change',
+  'notice.read',
+] as const;
+export type NoticeAction = (typeof NOTICE_ACTIONS)[number];
+
+/**
+ * A server message for the signed-in user: why a change made on one of their devices was refused.
+ * It stays in the list of refusals (reachable from the sync indicator) until the member has read
+ * it on any device.
+ */
 export interface NoticeDoc extends SyncedDoc {
   user_id: string;
   code: MessageCode | string;
   message: string;
+  /** The event the refused change was about, and its title when the notice was written. */
+  event_id: string | null;
+  event_title: string | null;
+  action: NoticeAction | null;
+  is_read: boolean;
   created_at: string;
 }
 
 export const noticeSchema = {
   title: 'notices',
-  version: 0,
+  version: 1,
   primaryKey: 'id',
   type: 'object',
   properties: {
@@ -19,8 +42,30 @@ export const noticeSchema = {
     user_id: { type: 'string' },
     code: { type: 'string' },
     message: { type: 'string' },
+    event_id: nullableString,
+    event_title: nullableString,
+    action: nullableString,
+    is_read: { type: 'boolean' },
     created_at: { type: 'string' },
     seq: seqField,
   },
-  required: ['id', 'user_id', 'code', 'message', 'created_at', 'seq'],
+  required: ['id', 'user_id', 'code', 'message', 'is_read', 'created_at', 'seq'],
 } as const;
+
+/** The signed-in user's notices; the only thing a device changes is marking one read. */
+export const noticesSync = defineSyncCollection<NoticeDoc>({
+  name: 'notices',
+  schema: noticeSchema,
+  priority: 0,
+  push: { fields: ['is_read'], createFields: [], create: false, delete: false, ownerOf: (doc) => doc.user_id },
+  tombstone: {
+    user_id: '',
+    code: '',
+    message: '',
+    event_id: null,
+    event_title: null,
+    action: null,
+    is_read: true,
+    created_at: '',
+  },
+});

@@ -1,4 +1,5 @@
 import { idField, nullableString, seqField, type SyncedDoc } from './common.js';
+import { defineSyncCollection } from './declaration.js';
 
 /** A transport option of an event (bus, cars): price a number, free, or to be announced. */
 export interface TransportDoc extends SyncedDoc {
@@ -43,3 +44,20 @@ export const transportSchema = {
   ],
   indexes: ['event_id'],
 } as const;
+
+/** Transport options of every event. Pull only (admins write them through REST). */
+export const transportsSync = defineSyncCollection<TransportDoc>({
+  name: 'transports',
+  schema: transportSchema,
+  priority: 2,
+  tombstone: {
+    event_id: '',
+    name: '',
+    price_per_seat_cents: 0,
+    is_free: false,
+    is_price_tbd: false,
+    departure_datetime: null,
+    departure_location: '',
+    created_at: '',
+  },
+});

@@ -1,8 +1,13 @@
-import type { AttendanceStatus } from '../constants.js';
+import type { AttendanceStatus, TransferStatus } from '../constants.js';
 import type { AttendeeDoc } from '../docs/attendees.js';
-import type { MessageCode } from '../messages.js';
+import type { RuleResult } from './result.js';
 
-/** The fields a member owns on their attendee row (ARCHITECTURE.md, sync: field ownership). */
+/*
+ * The attendance rules of SPEC 4 (answers, seat, debt block, bought tickets), once for both sides:
+ * the server's domain and the client's data layer and forms call these and keep no copy.
+ */
+
+/** The fields a member owns on their attendee row (docs/architecture.md, field ownership). */
 export interface MemberAttendanceFields {
   status: AttendanceStatus;
   needs_ticket: boolean;
@@ -10,8 +15,10 @@ export interface MemberAttendanceFields {
   needs_transport: boolean;
 }
 
+export type AnswerFields = Omit<MemberAttendanceFields, 'status'>;
+
 /** First-time attendance defaults (SPEC 4). */
-export const FIRST_ATTENDANCE_DEFAULTS: Omit<MemberAttendanceFields, 'status'> = {
+export const FIRST_ATTENDANCE_DEFAULTS: AnswerFields = {
   needs_ticket: true,
   has_ticket: false,
   needs_transport: true,
@@ -22,9 +29,9 @@ export const FIRST_ATTENDANCE_DEFAULTS: Omit<MemberAttendanceFields, 'status'> =
  * mutually exclusive: the flag set in this change wins; both set in one change is refused.
  */
 export function mergeAttendanceAnswer(
-  current: Omit<MemberAttendanceFields, 'status'> | null,
+  current: AnswerFields | null,
   change: Partial<MemberAttendanceFields> & { status: AttendanceStatus },
-): { ok: true; value: MemberAttendanceFields } | { ok: false; code: MessageCode } {
+): RuleResult<MemberAttendanceFields> {
   if (change.needs_ticket === true && change.has_ticket === true) return { ok: false, code: 'hasTicketAndNeedsTicket' };
   const base = current ?? FIRST_ATTENDANCE_DEFAULTS;
   const value: MemberAttendanceFields = {
@@ -39,14 +46,49 @@ export function mergeAttendanceAnswer(
   return { ok: true, value };
 }
 
-/** A debt is a bought, unpaid ticket (ARCHITECTURE.md, data model). */
-export interface DebtRow {
+/**
+ * The seat status after an answer: a seat needed for the first time, or needed again after it was
+ * given up, is outstanding until an admin reserves it; otherwise the admin's status stays.
+ */
+export function transferStatusAfterAnswer(current: TransferStatus | null, needsTransport: boolean): TransferStatus | null {
+  return needsTransport && current === null ? 'outstanding' : current;
+}
+
+/** A ticket on an attendee row: bought, paid (a debt is bought and not paid). */
+export interface TicketState {
   bought: boolean;
   paid: boolean;
 }
 
-export function isDebt(row: DebtRow): boolean {
+/** A debt is a bought, unpaid ticket (docs/architecture.md, data model). */
+export function isDebt(row: TicketState): boolean {
   return row.bought && !row.paid;
+}
+
+/** Who owes an attendee row's ticket: the member, or for a guest the member who brought them. */
+export function debtorOf(row: { user_id: string | null; brought_by: string | null }): string | null {
+  return row.user_id ?? row.brought_by;
+}
+
+type DebtRow = TicketState & { user_id: string | null; brought_by: string | null; _deleted?: boolean };
+
+/** The debt block of SPEC 4: the member owes at least one bought, unpaid ticket (their own or a guest's). */
+export function hasUnpaidDebts(rows: Iterable<DebtRow>, userId: string): boolean {
+  for (const row of rows) if (!row._deleted && isDebt(row) && debtorOf(row) === userId) return true;
+  return false;
+}
+
+/**
+ * A member may take up a new attendance (or bring a new guest) only without unpaid debts; changing
+ * an existing answer stays allowed, since the debt may be this very match's ticket.
+ */
+export function checkNewAttendance(hasDebts: boolean): RuleResult<true> {
+  return hasDebts ? { ok: false, code: 'unpaidDebts' } : { ok: true, value: true };
+}
+
+/** A member cannot drop an attendance (own or a guest's) whose ticket is already bought; an admin can. */
+export function checkMemberMayDrop(row: { bought: boolean }): RuleResult<true> {
+  return row.bought ? { ok: false, code: 'ticketAlreadyBought' } : { ok: true, value: true };
 }
 
 /** A new attendance document as a device creates it (offline too): first-time answers, no ticket yet. */
@@ -62,7 +104,7 @@ function newAttendeeDoc(fields: {
   return {
     ...fields,
     ...FIRST_ATTENDANCE_DEFAULTS,
-    transfer_status: FIRST_ATTENDANCE_DEFAULTS.needs_transport ? 'outstanding' : null,
+    transfer_status: transferStatusAfterAnswer(null, FIRST_ATTENDANCE_DEFAULTS.needs_transport),
     paid_by: null,
     ticket_price_id: null,
     ticket_type: null,

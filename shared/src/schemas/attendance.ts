@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ATTENDANCE_STATUSES, TRANSFER_STATUSES } from '../constants.js';
+import { ATTENDANCE_STATUSES, GUEST_NAME_MAX_LENGTH, TRANSFER_STATUSES } from '../constants.js';
 import { msg } from './common.js';
 
 const status = z.enum(ATTENDANCE_STATUSES, msg('invalidInput'));
@@ -26,7 +26,6 @@ export type AddAttendeeInput = z.infer<typeof addAttendeeInput>;
 export const transferStatusInput = z.object({ transfer_status: z.enum(TRANSFER_STATUSES, msg('invalidInput')) });
 export type TransferStatusInput = z.infer<typeof transferStatusInput>;
 
-export const GUEST_NAME_MAX_LENGTH = 100;
 const guestName = z
   .string(msg('guestNameRequired'))
   .trim()

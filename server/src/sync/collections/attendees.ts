@@ -1,17 +1,15 @@
-import { MEMBER_OWNED_ATTENDEE_FIELDS, type AttendeeDoc } from '@fankurve/shared';
-import type { Kysely } from 'kysely';
-import type { AttendeeRow, Database } from '../../db/schema.js';
+import { attendeesSync, type AttendeeDoc, type NoticeAction } from '@fankurve/shared';
+import type { AttendeeRow } from '../../db/schema.js';
 import { toBool, type WriteContext } from '../../db/store.js';
 import type { Actor } from '../../domain/actor.js';
 import { removeOwnAttendance, setOwnAttendance } from '../../domain/attendance.js';
-import { DomainError, forbidden } from '../../domain/errors.js';
+import { findAttendeeById } from '../../domain/attendeeRows.js';
+import { badInput, forbidden, notFound } from '../../domain/errors.js';
 import { addGuest, removeGuest, updateGuest } from '../../domain/guests.js';
-import { addNotice } from '../../domain/notices.js';
-import { sameDocument, type SyncCollection } from '../collection.js';
-import type { PushedDocument, PushRow, SyncDocument } from '../protocol.js';
+import { defineServerCollection, type MasterDocument, type PushedChange } from '../collection.js';
 
-export function toAttendeeDoc(row: AttendeeRow): SyncDocument {
-  const doc: AttendeeDoc = {
+export function toAttendeeDoc(row: AttendeeRow): MasterDocument<AttendeeDoc> {
+  return {
     id: row.id,
     event_id: row.event_id,
     user_id: row.user_id,
@@ -35,105 +33,94 @@ export function toAttendeeDoc(row: AttendeeRow): SyncDocument {
     received_requested: toBool(row.received_requested),
     created_at: row.created_at,
     seq: Number(row.seq),
-  };
-  return { ...doc, _deleted: toBool(row.deleted) };
-}
-
-const findById = (db: Kysely<Database>, id: string) =>
-  db.selectFrom('attendees').selectAll().where('id', '=', id).executeTakeFirst();
-
-/** Only the member-owned fields of a pushed document are read; admin-owned fields never come from a push. */
-function memberChange(doc: PushedDocument) {
-  const fields = Object.fromEntries(MEMBER_OWNED_ATTENDEE_FIELDS.map((field) => [field, doc[field]]));
-  const flag = (value: unknown) => (typeof value === 'boolean' ? value : undefined);
-  if (fields.status !== 'going' && fields.status !== 'maybe') throw new DomainError('invalidInput', 400);
-  return {
-    status: fields.status,
-    needs_ticket: flag(fields.needs_ticket),
-    has_ticket: flag(fields.has_ticket),
-    needs_transport: flag(fields.needs_transport),
-    paid_requested: flag(fields.paid_requested),
-    received_requested: flag(fields.received_requested),
-  } as const;
-}
-
-/** The guest fields a member may change on a guest they brought. */
-function guestChange(doc: PushedDocument) {
-  const { status, ...answers } = memberChange(doc);
-  const name = typeof doc.guest_name === 'string' ? doc.guest_name : undefined;
-  return {
-    guest_name: name,
-    status,
-    needs_ticket: answers.needs_ticket,
-    has_ticket: answers.has_ticket,
-    needs_transport: answers.needs_transport,
+    _deleted: toBool(row.deleted),
   };
 }
 
-/** A guest row: the member who brought the guest (or an admin) adds, changes and removes it, offline too. */
-async function applyGuestRow(w: WriteContext, actor: Actor, doc: PushedDocument, master: AttendeeRow | undefined): Promise<void> {
-  if (doc._deleted) {
-    if (master && !toBool(master.deleted)) await removeGuest(w, actor, master.id);
-    return;
-  }
-  if (master && !toBool(master.deleted)) {
-    await updateGuest(w, actor, master.id, guestChange(doc));
-    return;
-  }
-  const { guest_name, ...answers } = guestChange(doc);
-  if (typeof doc.event_id !== 'string') throw new DomainError('invalidInput', 400);
-  const broughtBy = typeof doc.brought_by === 'string' ? doc.brought_by : undefined;
-  await addGuest(w, actor, { event_id: doc.event_id, guest_name: guest_name ?? '', ...answers, brought_by: broughtBy }, doc.id);
+type Change = PushedChange<AttendeeDoc>;
+
+const isGuestChange = (change: Change) => (change.master ? change.master.user_id === null : !change.sent.user_id);
+const eventOf = (change: Change) =>
+  change.master?.event_id ?? (typeof change.sent.event_id === 'string' ? change.sent.event_id : null);
+
+/** The answer fields of a change, as the domain's attendance functions take them. */
+function answers(change: Change) {
+  const { status, needs_ticket, has_ticket, needs_transport } = change.fields;
+  return { status, needs_ticket, has_ticket, needs_transport };
 }
 
-/**
- * Applies one pushed attendee row through the same domain functions as the REST routes: the member's
- * own row (`_deleted` = not going) or a guest they brought. Other users' rows are refused (admins
- * edit those through REST).
- */
-async function applyRow(w: WriteContext, actor: Actor, doc: PushedDocument, master: AttendeeRow | undefined): Promise<void> {
-  const isGuest = master ? master.user_id === null : doc.user_id === null || doc.user_id === undefined;
-  if (isGuest) return applyGuestRow(w, actor, doc, master);
-  const owner = master ? master.user_id : doc.user_id;
+/** A member's own row: create = attend, update = change the answer or a request, delete = not going. */
+async function applyOwnRow(w: WriteContext, actor: Actor, change: Change): Promise<void> {
+  const owner = change.master ? change.master.user_id : change.sent.user_id;
   if (owner !== actor.id) throw forbidden();
-  if (doc._deleted) {
-    if (master && !toBool(master.deleted)) await removeOwnAttendance(w, actor, master.event_id);
+  const eventId = eventOf(change);
+  if (!eventId) throw badInput();
+  if (change.kind === 'delete') return removeOwnAttendance(w, actor, eventId);
+  // A change to an attendance that is gone (an admin removed it meanwhile) does not bring it back.
+  if (change.kind === 'update' && (!change.master || change.master._deleted)) throw notFound('attendanceNotFound');
+  const { status, ...flags } = answers(change);
+  const current = change.master && !change.master._deleted ? change.master.status : undefined;
+  const nextStatus = status ?? current;
+  if (nextStatus !== 'going' && nextStatus !== 'maybe') throw badInput();
+  await setOwnAttendance(
+    w,
+    actor,
+    eventId,
+    {
+      status: nextStatus,
+      ...flags,
+      paid_requested: change.fields.paid_requested,
+      received_requested: change.fields.received_requested,
+    },
+    change.id,
+  );
+}
+
+/** A guest the member brought (or an admin): added, changed and removed offline too. */
+async function applyGuestRow(w: WriteContext, actor: Actor, change: Change): Promise<void> {
+  if (change.kind === 'delete') return removeGuest(w, actor, change.id);
+  const guestName = change.fields.guest_name ?? undefined;
+  if (change.kind === 'update') {
+    await updateGuest(w, actor, change.id, { ...answers(change), guest_name: guestName });
     return;
   }
-  const eventId = master ? master.event_id : doc.event_id;
-  if (typeof eventId !== 'string') throw new DomainError('invalidInput', 400);
-  await setOwnAttendance(w, actor, eventId, memberChange(doc), doc.id);
+  const eventId = eventOf(change);
+  if (!eventId) throw badInput();
+  const broughtBy = typeof change.sent.brought_by === 'string' ? change.sent.brought_by : undefined;
+  await addGuest(
+    w,
+    actor,
+    { event_id: eventId, guest_name: guestName ?? '', ...answers(change), brought_by: broughtBy },
+    change.id,
+  );
+}
+
+function actionOf(change: Change): NoticeAction {
+  const onlyRequests = Object.keys(change.fields).every((field) => field === 'paid_requested' || field === 'received_requested');
+  if (isGuestChange(change))
+    return change.kind === 'create' ? 'guest.add' : change.kind === 'delete' ? 'guest.remove' : 'guest.change';
+  if (change.kind === 'create') return 'attendance.set';
+  if (change.kind === 'delete') return 'attendance.remove';
+  return onlyRequests ? 'request.change' : 'attendance.change';
 }
 
 /**
- * Every attendance row of every event. Members push their own rows; the merge is by field
- * ownership, so an admin's ticket change and a member's offline answer are both kept. A refused
- * row gets the master back as a conflict and a notice tells the member why.
+ * Every attendance row of every event. Members push their own rows and their guests'; the merge
+ * is by field, so an admin's ticket change and a member's offline answer are both kept, and two
+ * devices of one member that change different fields both keep their change.
  */
-export const attendeesCollection: SyncCollection = {
-  name: 'attendees',
-  version: 0,
+export const attendeesCollection = defineServerCollection<AttendeeDoc>({
+  declaration: attendeesSync,
   async pull(db, _actor, afterSeq, limit) {
     const rows = await db.selectFrom('attendees').selectAll().where('seq', '>', afterSeq).orderBy('seq').limit(limit).execute();
     return rows.map(toAttendeeDoc);
   },
-  async push(w, actor, rows: PushRow[]) {
-    const conflicts: SyncDocument[] = [];
-    for (const { newDocumentState: doc } of rows) {
-      const before = await findById(w.db, doc.id);
-      // A device re-sending a row exactly as the server has it (a retry, or a replication restart)
-      // changes nothing: no permission question arises and no notice is due.
-      if (before && sameDocument(toAttendeeDoc(before), { ...doc, _deleted: doc._deleted ?? false })) continue;
-      try {
-        await applyRow(w, actor, doc, before);
-      } catch (error) {
-        if (!(error instanceof DomainError)) throw error;
-        await addNotice(w, actor.id, error.code);
-      }
-      const after = await findById(w.db, doc.id);
-      const master = after ? toAttendeeDoc(after) : ({ ...doc, _deleted: true } as SyncDocument);
-      if (!sameDocument(master, { ...doc, _deleted: doc._deleted ?? false })) conflicts.push(master);
-    }
-    return conflicts;
+  push: {
+    async find(db, _actor, id) {
+      const row = await findAttendeeById(db, id);
+      return row ? toAttendeeDoc(row) : undefined;
+    },
+    apply: (w, actor, change) => (isGuestChange(change) ? applyGuestRow(w, actor, change) : applyOwnRow(w, actor, change)),
+    describe: (change) => ({ eventId: eventOf(change), action: actionOf(change) }),
   },
-};
+});

@@ -1,42 +1,38 @@
-import type { EventDoc } from '@fankurve/shared';
+import { eventsSync, type EventDoc } from '@fankurve/shared';
 import { selectEventViews, ticketPricesByStadium, toEventView } from '../../domain/events.js';
-import type { SyncCollection } from '../collection.js';
-import type { SyncDocument } from '../protocol.js';
+import { defineServerCollection, type MasterDocument } from '../collection.js';
 
 /** Every event, with stadium name/address and its ticket price options. Pull only: edits go through REST. */
-export const eventsCollection: SyncCollection = {
-  name: 'events',
-  version: 0,
+export const eventsCollection = defineServerCollection<EventDoc>({
+  declaration: eventsSync,
   async pull(db, _actor, afterSeq, limit) {
     const rows = await selectEventViews(db).where('e.seq', '>', afterSeq).orderBy('e.seq').limit(limit).execute();
     const views = rows.map(toEventView);
     const prices = await ticketPricesByStadium(
       db,
-      views.map((view) => view.stadium_id),
+      views.filter((view) => !view.deleted).map((view) => view.stadium_id),
     );
-    return views.map((view): SyncDocument => {
-      const doc: EventDoc = {
-        id: view.id,
-        title: view.title,
-        description: view.description,
-        date: view.date,
-        location: view.location,
-        stadium_id: view.stadium_id,
-        stadium_name: view.stadium_name,
-        stadium_address: view.stadium_address,
-        ticket_price_cents: view.ticket_price_cents,
-        ticket_buyer: view.ticket_buyer,
-        season: view.season,
-        is_updated: view.is_updated,
-        created_by: view.created_by,
-        creator_name: view.creator_name,
-        image_filename: view.image_filename,
-        guest_block_capacity: view.guest_block_capacity,
-        ticket_prices: view.stadium_id ? (prices.get(view.stadium_id) ?? []) : [],
-        created_at: view.created_at,
-        seq: view.seq,
-      };
-      return { ...doc, _deleted: view.deleted };
-    });
+    return views.map((view): MasterDocument<EventDoc> => ({
+      id: view.id,
+      title: view.title,
+      description: view.description,
+      date: view.date,
+      location: view.location,
+      stadium_id: view.stadium_id,
+      stadium_name: view.stadium_name,
+      stadium_address: view.stadium_address,
+      ticket_price_cents: view.ticket_price_cents,
+      ticket_buyer: view.ticket_buyer,
+      season: view.season,
+      is_updated: view.is_updated,
+      created_by: view.created_by,
+      creator_name: view.creator_name,
+      image_filename: view.image_filename,
+      guest_block_capacity: view.guest_block_capacity,
+      ticket_prices: view.stadium_id ? (prices.get(view.stadium_id) ?? []) : [],
+      created_at: view.created_at,
+      seq: view.seq,
+      _deleted: view.deleted,
+    }));
   },
-};
+});

@@ -1,15 +1,14 @@
-import type { MemberDoc } from '@fankurve/shared';
+import { membersSync, type MemberDoc } from '@fankurve/shared';
 import { toBool } from '../../db/store.js';
 import { isAdmin } from '../../domain/actor.js';
-import type { SyncCollection } from '../collection.js';
+import { defineServerCollection, type MasterDocument } from '../collection.js';
 
 /**
  * Active users (id, username; email only for admins). Pending registrations are never sent; a
- * deleted or declined account arrives as a tombstone with its name blanked.
+ * deleted or declined account arrives as a tombstone.
  */
-export const membersCollection: SyncCollection = {
-  name: 'members',
-  version: 0,
+export const membersCollection = defineServerCollection<MemberDoc>({
+  declaration: membersSync,
   async pull(db, actor, afterSeq, limit) {
     const rows = await db
       .selectFrom('users')
@@ -19,16 +18,13 @@ export const membersCollection: SyncCollection = {
       .orderBy('seq')
       .limit(limit)
       .execute();
-    return rows.map((row) => {
-      const deleted = toBool(row.deleted);
-      const doc: MemberDoc = {
-        id: row.id,
-        username: deleted ? '' : row.username,
-        email: isAdmin(actor) && !deleted ? row.email : null,
-        scope: row.scope,
-        seq: Number(row.seq),
-      };
-      return { ...doc, _deleted: deleted };
-    });
+    return rows.map((row): MasterDocument<MemberDoc> => ({
+      id: row.id,
+      username: row.username,
+      email: isAdmin(actor) ? row.email : null,
+      scope: row.scope,
+      seq: Number(row.seq),
+      _deleted: toBool(row.deleted),
+    }));
   },
-};
+});

@@ -1,27 +1,24 @@
-import type { TransportDoc } from '@fankurve/shared';
+import { transportsSync, type TransportDoc } from '@fankurve/shared';
 import { toBool } from '../../db/store.js';
-import type { SyncCollection } from '../collection.js';
+import { defineServerCollection, type MasterDocument } from '../collection.js';
 
 /** Transport options of every event. Pull only: admins write them through REST. */
-export const transportsCollection: SyncCollection = {
-  name: 'transports',
-  version: 0,
+export const transportsCollection = defineServerCollection<TransportDoc>({
+  declaration: transportsSync,
   async pull(db, _actor, afterSeq, limit) {
     const rows = await db.selectFrom('transports').selectAll().where('seq', '>', afterSeq).orderBy('seq').limit(limit).execute();
-    return rows.map((row) => {
-      const doc: TransportDoc = {
-        id: row.id,
-        event_id: row.event_id,
-        name: row.name,
-        price_per_seat_cents: Number(row.price_per_seat_cents),
-        is_free: toBool(row.is_free),
-        is_price_tbd: toBool(row.is_price_tbd),
-        departure_datetime: row.departure_datetime,
-        departure_location: row.departure_location,
-        created_at: row.created_at,
-        seq: Number(row.seq),
-      };
-      return { ...doc, _deleted: toBool(row.deleted) };
-    });
+    return rows.map((row): MasterDocument<TransportDoc> => ({
+      id: row.id,
+      event_id: row.event_id,
+      name: row.name,
+      price_per_seat_cents: Number(row.price_per_seat_cents),
+      is_free: toBool(row.is_free),
+      is_price_tbd: toBool(row.is_price_tbd),
+      departure_datetime: row.departure_datetime,
+      departure_location: row.departure_location,
+      created_at: row.created_at,
+      seq: Number(row.seq),
+      _deleted: toBool(row.deleted),
+    }));
   },
-};
+});

@@ -1,0 +1,58 @@
+import type { AttendanceStatus, TransferStatus } from '@fankurve/shared';
+
+/*
+ * What happened, as the domain says it. Domain writers record these on their write context; the
+ * subscribers (the sync change stream now; web push, mail and reminders later) receive them only
+ * after the transaction has committed, never after a rollback (docs/architecture.md, domain events).
+ * Each names the acting user (`actorId`; 'system' for writes no user makes).
+ */
+
+interface Base {
+  actorId: string;
+}
+
+/** A member's or a guest's attendance row (the ticket is the same row). */
+interface AttendeeRef extends Base {
+  eventId: string;
+  attendeeId: string;
+  /** The member; null for a guest. */
+  userId: string | null;
+  /** Who owes the ticket: the member, or for a guest the member who brought them. */
+  debtorId: string | null;
+}
+
+export type DomainEvent =
+  | ({ type: 'attendance.set'; status: AttendanceStatus } & AttendeeRef)
+  | ({ type: 'attendance.changed'; fields: string[] } & AttendeeRef)
+  | ({ type: 'attendance.removed' } & AttendeeRef)
+  | ({ type: 'guest.added'; guestName: string } & AttendeeRef)
+  | ({ type: 'guest.removed' } & AttendeeRef)
+  | ({ type: 'ticket.bought' } & AttendeeRef)
+  | ({ type: 'ticket.paid' } & AttendeeRef)
+  | ({ type: 'ticket.received' } & AttendeeRef)
+  | ({ type: 'request.made'; kind: 'paid' | 'received' } & AttendeeRef)
+  | ({ type: 'request.accepted'; kind: 'paid' | 'received' } & AttendeeRef)
+  | ({ type: 'transferStatus.changed'; from: TransferStatus | null; to: TransferStatus | null } & AttendeeRef)
+  | ({ type: 'event.created'; eventId: string } & Base)
+  | ({ type: 'event.changed'; eventId: string; fields: string[]; markedUpdated: boolean } & Base)
+  | ({ type: 'event.deleted'; eventId: string } & Base)
+  | ({ type: 'user.registered'; userId: string } & Base)
+  | ({ type: 'user.approved'; userId: string } & Base)
+  | ({ type: 'user.declined'; userId: string } & Base)
+  | ({ type: 'user.deleted'; userId: string } & Base)
+  | ({ type: 'user.changed'; userId: string; fields: string[] } & Base)
+  | ({ type: 'password.changed'; userId: string } & Base);
+
+export type DomainEventType = DomainEvent['type'];
+
+/** Events after which a user's existing sessions and change streams are no longer valid. */
+export function endsSessionsOf(event: DomainEvent): string | null {
+  switch (event.type) {
+    case 'password.changed':
+    case 'user.deleted':
+    case 'user.declined':
+      return event.userId;
+    default:
+      return null;
+  }
+}
