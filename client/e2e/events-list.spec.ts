@@ -190,26 +190,26 @@ test('create-event dialog: defaults, validation, rounding shown, the event arriv
   await expect(dialog.getByText(/^Anstoß: /)).toHaveText(new RegExp(`${d}\\.${m}\\.${y}, 18:30$`));
   await dialog.getByLabel('Ort').fill('Vonovia Ruhrstadion');
 
-  // The price is rounded to cents and shown as it will be saved.
+  // The price is shown with two decimals, as it will be saved.
   const price = dialog.getByLabel('Ticketpreis (€)');
-  await price.fill('12.345');
+  await price.fill('12.3');
   await price.blur();
-  await expect(price).toHaveValue('12.35');
-  await expect(dialog.getByText('Ticketpreis: 12,35 €')).toBeVisible();
+  await expect(price).toHaveValue('12.30');
+  await expect(dialog.getByText('Ticketpreis: 12,30 €')).toBeVisible();
   await dialog.getByLabel('Noch nicht verfügbar').check();
   await expect(price).toBeDisabled();
   await expect(dialog.getByText('Ticketpreis: noch offen')).toBeVisible();
   await dialog.getByLabel('Noch nicht verfügbar').uncheck();
-  await expect(price).toHaveValue('12.35');
+  await expect(price).toHaveValue('12.30');
 
   await dialog.getByRole('button', { name: 'Termin anlegen' }).click();
   await expect(page.getByText(`Termin „${title}“ angelegt`)).toBeVisible();
   await expect(dialog).toHaveCount(0);
   const card = eventCard(page, title);
-  await expect(card).toContainText('12,35 €');
+  await expect(card).toContainText('12,30 €');
   await expect(card).toContainText(`${d}.${m}.${y}, 18:30`);
   const saved = (await admin.get('/api/events')).events.find((e: { title: string }) => e.title === title);
-  expect([saved.date, saved.ticket_price, saved.location]).toEqual([`${day} 18:30:00`, 12.35, 'Vonovia Ruhrstadion']);
+  expect([saved.date, saved.ticket_price, saved.location]).toEqual([`${day} 18:30:00`, 12.3, 'Vonovia Ruhrstadion']);
 
   // 'Not yet available' sends 0: the card says the price is open.
   const tba = `${uniqueName('Offen')} (A)`;

@@ -1,3 +1,4 @@
+import { parseEurosAmount } from '@fankurve/shared';
 import { CLUB_CASH_DESK, newMemberAttendeeDoc, type AttendeeDoc, type EventDoc, type MemberDoc } from '@fankurve/shared';
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,7 +11,6 @@ import {
   imageProblem,
   membersNotAttending,
   memberNames,
-  parseEuros,
   ticketChoiceOf,
   ticketLabelOf,
   transportFormOf,
@@ -108,13 +108,13 @@ describe('ticket choice', () => {
   });
 
   it('parses euro amounts with comma or point', () => {
-    expect(parseEuros('25')).toBe(25);
-    expect(parseEuros('25,5')).toBe(25.5);
-    expect(parseEuros(' 18.50 ')).toBe(18.5);
-    expect(parseEuros('-1')).toBeNull();
-    expect(parseEuros('1.234')).toBeNull();
-    expect(parseEuros('abc')).toBeNull();
-    expect(parseEuros('')).toBeNull();
+    expect(parseEurosAmount('25')).toBe(25);
+    expect(parseEurosAmount('25,5')).toBe(25.5);
+    expect(parseEurosAmount(' 18.50 ')).toBe(18.5);
+    expect(parseEurosAmount('-1')).toBeNull();
+    expect(parseEurosAmount('1.234')).toBeNull();
+    expect(parseEurosAmount('abc')).toBeNull();
+    expect(parseEurosAmount('')).toBeNull();
   });
 });
 

@@ -1,14 +1,6 @@
 import { newGuestAttendeeDoc, newMemberAttendeeDoc, type AttendeeDoc } from '@fankurve/shared';
 import { describe, expect, it } from 'vitest';
-import {
-  eventDateOf,
-  EMPTY_EVENT_FORM,
-  HOURS,
-  MINUTES,
-  parseEuros,
-  tidyEuros,
-  toNewEvent,
-} from '../src/features/events/eventForm.js';
+import { eventDateOf, EMPTY_EVENT_FORM, HOURS, MINUTES, tidyEuros, toNewEvent } from '../src/features/events/eventForm.js';
 import {
   defaultSeason,
   filterEvents,
@@ -177,7 +169,7 @@ describe('create-event form', () => {
       body: { title: 'Bochum – Union (A)', date: '2026-12-05 15:00', location: 'Bochum' },
     });
     expect(
-      toNewEvent({ ...filled, hour: '9', minute: '45', stadiumId: 's1', description: ' Bus at 6 ', price: '12.345' }),
+      toNewEvent({ ...filled, hour: '9', minute: '45', stadiumId: 's1', description: ' Bus at 6 ', price: '12,35' }),
     ).toEqual({
       ok: true,
       body: {
@@ -195,17 +187,17 @@ describe('create-event form', () => {
     expect(toNewEvent({ ...filled, price: '30', priceTba: true })).toMatchObject({ ok: true, body: { ticket_price: 0 } });
     expect(toNewEvent({ ...filled, price: '-1' })).toEqual({ ok: false, errors: { price: 'priceInvalid' } });
     expect(toNewEvent({ ...filled, price: 'abc' })).toEqual({ ok: false, errors: { price: 'priceInvalid' } });
+    // At most two decimals: a third is refused rather than rounded away.
+    expect(toNewEvent({ ...filled, price: '12.345' })).toEqual({ ok: false, errors: { price: 'priceInvalid' } });
   });
 
-  it('rounds the time to 15 minutes and the price to cents', () => {
+  it('rounds the time to 15 minutes and tidies the price to two decimals', () => {
     expect(eventDateOf({ date: '2026-12-05', hour: '23', minute: '53' })).toBe('2026-12-06 00:00');
     expect(eventDateOf({ date: '2026-12-05', hour: '24', minute: '00' })).toBeNull();
     expect(eventDateOf({ date: '', hour: '15', minute: '00' })).toBeNull();
-    expect(parseEuros('12.345')).toBe(12.35);
-    expect(parseEuros('1.005')).toBe(1.01);
-    expect(parseEuros('12,5')).toBe(12.5);
-    expect(parseEuros('')).toBeNull();
     expect(tidyEuros('12.5')).toBe('12.50');
+    expect(tidyEuros('12,5')).toBe('12.50');
+    expect(tidyEuros('12.345')).toBe('12.345');
     expect(tidyEuros('x')).toBe('x');
   });
 });

@@ -1,5 +1,6 @@
+import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addGuest, removeGuest, setOwnAttendance, updateGuest } from '../src/data/attendance.js';
+import { addGuest, removeGuest, setOwnAttendance, updateGuest } from '../src/data/collections/attendees.js';
 import { createTestApp, listen, type TestApp } from '../../server/test/helpers.js';
 import { eventually, TestClient } from './sync-clients.js';
 
@@ -42,8 +43,8 @@ describe('sync: guests, tickets and transports', () => {
 
   it('takes a member’s offline answer and the guest they bring to the server and the admin', async () => {
     await phone.goOffline();
-    await setOwnAttendance(phone.db, phone.outbox, eventId, mia.id, 'going');
-    guestId = await addGuest(phone.db, phone.outbox, eventId, mia.id, '  Paul ');
+    await setOwnAttendance(phone, eventId, mia.id, 'going');
+    guestId = await addGuest(phone, eventId, mia.id, '  Paul ');
     expect(phone.outbox.size).toBe(2);
     phone.goOnline();
     await eventually(async () => {
@@ -72,7 +73,7 @@ describe('sync: guests, tickets and transports', () => {
 
   it('keeps the admin’s ticket fields when the member renames the guest offline', async () => {
     await phone.goOffline();
-    await updateGuest(phone.db, phone.outbox, guestId, { guest_name: 'Paula', needs_transport: false });
+    await updateGuest(phone, guestId, { guest_name: 'Paula', needs_transport: false });
     phone.goOnline();
     await eventually(async () =>
       expect((await serverRows()).find((r) => r.id === guestId)).toMatchObject({
@@ -91,12 +92,12 @@ describe('sync: guests, tickets and transports', () => {
   });
 
   it('refuses removing a guest whose ticket is bought: the row comes back and a notice says why', async () => {
-    await expect(removeGuest(phone.db, phone.outbox, guestId)).rejects.toThrow('ticketAlreadyBought');
+    await expect(removeGuest(phone, guestId)).rejects.toThrow('ticketAlreadyBought');
     // A device that missed the purchase removes the guest offline; the server refuses it.
     await phone.goOffline();
     const local = await phone.db.attendees.findOne(guestId).exec();
     await local!.incrementalPatch({ bought: false });
-    await removeGuest(phone.db, phone.outbox, guestId);
+    await removeGuest(phone, guestId);
     phone.goOnline();
     await eventually(async () => {
       expect((await phone.db.notices.find().exec()).map((n) => n.code)).toContain('ticketAlreadyBought');

@@ -1,5 +1,6 @@
+import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setOwnAttendance, updateOwnAnswer } from '../src/data/attendance.js';
+import { setOwnAttendance, updateOwnAnswer } from '../src/data/collections/attendees.js';
 import { createTestApp, listen, type TestApp } from '../../server/test/helpers.js';
 import { eventually, TestClient } from './sync-clients.js';
 
@@ -65,8 +66,8 @@ describe('sync: RxDB clients against the real server', () => {
   it('keeps offline answers of two members and converges everywhere', async () => {
     await annaPhone.goOffline();
     await benPhone.goOffline();
-    await setOwnAttendance(annaPhone.db, annaPhone.outbox, bochum, anna.id, 'going');
-    await setOwnAttendance(benPhone.db, benPhone.outbox, bochum, ben.id, 'maybe');
+    await setOwnAttendance(annaPhone, bochum, anna.id, 'going');
+    await setOwnAttendance(benPhone, bochum, ben.id, 'maybe');
     expect(annaPhone.outbox.size).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await serverAttendees(bochum)).toHaveLength(0);
@@ -95,8 +96,8 @@ describe('sync: RxDB clients against the real server', () => {
 
   it("keeps both a member's offline change and an admin's ticket change to the same row", async () => {
     await annaPhone.goOffline();
-    await updateOwnAnswer(annaPhone.db, annaPhone.outbox, bochum, anna.id, { needs_transport: false });
-    await setOwnAttendance(annaPhone.db, annaPhone.outbox, bochum, anna.id, 'maybe');
+    await updateOwnAnswer(annaPhone, bochum, anna.id, { needs_transport: false });
+    await setOwnAttendance(annaPhone, bochum, anna.id, 'maybe');
 
     const bought = await t.call('PUT', `/api/tickets/event/${bochum}/user/${anna.id}/status`, {
       token: admin,
@@ -127,7 +128,7 @@ describe('sync: RxDB clients against the real server', () => {
     await annaPhone.goOffline();
     const local = await annaPhone.db.attendees.findOne({ selector: { user_id: anna.id, event_id: bochum } }).exec();
     await local!.incrementalPatch({ bought: false });
-    await setOwnAttendance(annaPhone.db, annaPhone.outbox, koeln, anna.id, 'going');
+    await setOwnAttendance(annaPhone, koeln, anna.id, 'going');
     expect(await annaPhone.attendees(koeln)).toHaveLength(1);
 
     annaPhone.goOnline();
@@ -143,7 +144,7 @@ describe('sync: RxDB clients against the real server', () => {
 
   it('replicates a removal (not going) to every device', async () => {
     await benPhone.goOffline();
-    await setOwnAttendance(benPhone.db, benPhone.outbox, bochum, ben.id, null);
+    await setOwnAttendance(benPhone, bochum, ben.id, null);
     benPhone.goOnline();
     await eventually(async () => expect((await serverAttendees(bochum)).map((r) => r.username)).toEqual(['anna']));
     for (const client of [annaPhone, benPhone, adminLaptop]) {

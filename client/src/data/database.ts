@@ -1,24 +1,11 @@
-import {
-  SYNC_COLLECTIONS,
-  SYNC_SCHEMAS,
-  type SyncCollectionName,
-  type AttendeeDoc,
-  type EventDoc,
-  type MemberDoc,
-  type NoticeDoc,
-  type TransportDoc,
-} from '@fankurve/shared';
+import { SYNC_COLLECTIONS, SYNC_DECLARATIONS, type SyncCollectionName, type SyncDocOf } from '@fankurve/shared';
 import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type RxJsonSchema } from 'rxdb';
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
+import { RxDBMigrationPlugin } from 'rxdb/plugins/migration-schema';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 
-export interface FankurveCollections {
-  events: RxCollection<EventDoc>;
-  attendees: RxCollection<AttendeeDoc>;
-  members: RxCollection<MemberDoc>;
-  notices: RxCollection<NoticeDoc>;
-  transports: RxCollection<TransportDoc>;
-}
+/** One RxDB collection per synced collection of shared/src/docs, typed by its document. */
+export type FankurveCollections = { [Name in SyncCollectionName]: RxCollection<SyncDocOf<Name>> };
 
 export type FankurveDatabase = RxDatabase<FankurveCollections>;
 
@@ -26,9 +13,17 @@ let pluginsAdded = false;
 let devModeAdded = false;
 
 /**
- * The device's database: RxDB on IndexedDB (Dexie), one collection per replicated server
- * collection, schemas shared with the server's document mappers. Dev-mode (with schema validation)
- * in development and tests, where errors then carry full messages instead of bare codes.
+ * A newer schema version of a collection drops the device's copy, which the replication then pulls
+ * afresh under a new replication identifier (data/replication.ts): the server is the source of truth.
+ */
+function dropOnEveryVersion(version: number): Record<number, () => null> {
+  return Object.fromEntries(Array.from({ length: version }, (_, index) => [index + 1, () => null]));
+}
+
+/**
+ * The device's database: RxDB on IndexedDB (Dexie), one collection per synced collection, schemas
+ * shared with the server's document mappers. Dev-mode (with schema validation) in development and
+ * tests, where errors then carry full messages instead of bare codes.
  */
 export async function createFankurveDatabase(options: {
   name: string;
@@ -42,6 +37,7 @@ export async function createFankurveDatabase(options: {
 }): Promise<FankurveDatabase> {
   if (!pluginsAdded) {
     addRxPlugin(RxDBLeaderElectionPlugin);
+    addRxPlugin(RxDBMigrationPlugin);
     pluginsAdded = true;
   }
   let storage = getRxStorageDexie();
@@ -65,14 +61,14 @@ export async function createFankurveDatabase(options: {
     eventReduce: true,
     closeDuplicates: true,
   });
-  const schemas = {
-    events: SYNC_SCHEMAS.events as unknown as RxJsonSchema<EventDoc>,
-    attendees: SYNC_SCHEMAS.attendees as unknown as RxJsonSchema<AttendeeDoc>,
-    members: SYNC_SCHEMAS.members as unknown as RxJsonSchema<MemberDoc>,
-    notices: SYNC_SCHEMAS.notices as unknown as RxJsonSchema<NoticeDoc>,
-    transports: SYNC_SCHEMAS.transports as unknown as RxJsonSchema<TransportDoc>,
-  };
   const wanted = options.collections ?? SYNC_COLLECTIONS;
-  await db.addCollections(Object.fromEntries(wanted.map((name) => [name, { schema: schemas[name] }])));
+  await db.addCollections(
+    Object.fromEntries(
+      wanted.map((name) => {
+        const schema = SYNC_DECLARATIONS[name].schema;
+        return [name, { schema: schema as unknown as RxJsonSchema<unknown>, migrationStrategies: dropOnEveryVersion(schema.version) }];
+      }),
+    ),
+  );
   return db;
 }

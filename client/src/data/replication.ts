@@ -1,6 +1,6 @@
-import { SYNC_SCHEMAS, type SyncCollectionName } from '@fankurve/shared';
-import { BehaviorSubject, Subject, combineLatest, type Subscription } from 'rxjs';
-import type { RxReplicationPullStreamItem } from 'rxdb';
+import { SYNC_COLLECTIONS, SYNC_DECLARATIONS, SYNC_PULL_LIMIT, type SyncCollectionName } from '@fankurve/shared';
+import { BehaviorSubject, Subject, combineLatest, firstValueFrom, filter, merge, type Subscription } from 'rxjs';
+import { getHeightOfRevision, type RxCollection, type RxReplicationPullStreamItem, type RxReplicationWriteToMasterRow } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import type { FankurveDatabase } from './database.js';
 import type { Outbox } from './outbox.js';
@@ -9,7 +9,10 @@ import { connectChangeStream, type ChangeStream } from './stream.js';
 export interface SyncStatus {
   online: boolean;
   syncing: boolean;
+  /** Changes made on this device that the server has not taken yet. */
   pending: number;
+  /** Every collection has been pulled completely at least once since sign-in (or start). */
+  initialSyncDone: boolean;
 }
 
 export interface SyncOptions {
@@ -27,16 +30,16 @@ export interface SyncOptions {
   waitForLeadership?: boolean;
 }
 
+type Checkpoint = { seq: number };
+type ReplicationState = RxReplicationState<unknown, Checkpoint>;
+
 export interface SyncHandle {
-  states: Partial<Record<SyncCollectionName, RxReplicationState<unknown, { seq: number }>>>;
+  states: Partial<Record<SyncCollectionName, ReplicationState>>;
   status$: BehaviorSubject<SyncStatus>;
   stream: ChangeStream;
   reSync(): void;
   stop(): Promise<void>;
 }
-
-/** Which collections members may push (ARCHITECTURE.md, sync table); the rest are pull-only. */
-const PUSHABLE: ReadonlySet<SyncCollectionName> = new Set(['attendees']);
 
 class HttpError extends Error {
   constructor(readonly status: number) {
@@ -45,13 +48,41 @@ class HttpError extends Error {
 }
 
 /**
- * Replicates every collection with the server (pull, plus push where members may write), keeps
- * going while signed in (retrying with RxDB's retry time), re-syncs on the browser's `online` event
- * and on every change the server's stream announces.
+ * Push rows whose document the device has not changed since the pull wrote it. RxDB's upstream
+ * re-reads the device's documents on every RESYNC and can find one that the downstream has just
+ * written but whose pulled state it has not yet stored as the assumed master: it would push the
+ * server's own newer state back, as if the device had changed it. A document written by the pull
+ * carries `_meta.o._rev` equal to its revision height; any local write raises the height.
+ */
+async function rowsChangedOnDevice(collection: RxCollection, rows: RxReplicationWriteToMasterRow<unknown>[]) {
+  const ids = rows.map(idOfRow);
+  const stored = await collection.storageInstance.findDocumentsById(ids, true);
+  const pulledUnchanged = new Set(
+    stored
+      .filter((doc) => {
+        const origin = (doc._meta as { o?: { _rev?: number } }).o;
+        return origin?._rev !== undefined && origin._rev === getHeightOfRevision(doc._rev);
+      })
+      .map((doc) => (doc as unknown as { id: string }).id),
+  );
+  return rows.filter((row) => !pulledUnchanged.has(idOfRow(row)));
+}
+
+const idOfRow = (row: RxReplicationWriteToMasterRow<unknown>) => (row.newDocumentState as unknown as { id: string }).id;
+
+/**
+ * Replicates every collection of the database with the server (docs/architecture.md, sync): pull
+ * by checkpoint, push where the collection's declaration allows it. Collections start in the order
+ * of their declared priority (events first, so the list renders before attendee rows arrive); the
+ * next group starts when the previous one has pulled once or the network failed it. Keeps going
+ * while signed in, re-syncs on the browser's `online` event and on every change the server's
+ * stream announces.
  */
 export function startReplication(db: FankurveDatabase, options: SyncOptions): SyncHandle {
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
-  const pullStreams = new Map<SyncCollectionName, Subject<RxReplicationPullStreamItem<unknown, { seq: number }>>>();
+  const pullStreams = new Map<SyncCollectionName, Subject<RxReplicationPullStreamItem<unknown, Checkpoint>>>();
+  const states: SyncHandle['states'] = {};
+  let stopped = false;
 
   async function post(path: string, body: unknown): Promise<unknown> {
     const response = await fetchImpl(`${options.baseUrl}${path}`, {
@@ -65,35 +96,40 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
     return response.json();
   }
 
-  const states = {} as SyncHandle['states'];
-  const present = (Object.keys(SYNC_SCHEMAS) as SyncCollectionName[]).filter((name) => db.collections[name] !== undefined);
-  for (const name of present) {
-    const base = `/api/sync/${name}/${SYNC_SCHEMAS[name].version}`;
-    const stream$ = new Subject<RxReplicationPullStreamItem<unknown, { seq: number }>>();
+  function replicate(name: SyncCollectionName): ReplicationState {
+    const declaration = SYNC_DECLARATIONS[name];
+    const version = declaration.schema.version;
+    const base = `/api/sync/${name}/${version}`;
+    const collection = db[name] as unknown as RxCollection;
+    const stream$ = new Subject<RxReplicationPullStreamItem<unknown, Checkpoint>>();
     pullStreams.set(name, stream$);
-    states[name] = replicateRxCollection<unknown, { seq: number }>({
-      collection: db[name] as never,
-      replicationIdentifier: `fankurve-${name}-${options.baseUrl}`,
+    return replicateRxCollection<unknown, Checkpoint>({
+      collection: collection as never,
+      // The version is part of the identifier: a new schema version pulls the collection afresh.
+      replicationIdentifier: `fankurve-${name}-v${version}-${options.baseUrl}`,
       live: true,
       retryTime: options.retryTime ?? 5000,
       waitForLeadership: options.waitForLeadership ?? true,
       autoStart: true,
       pull: {
-        batchSize: 200,
+        batchSize: SYNC_PULL_LIMIT,
         stream$: stream$.asObservable(),
+        // Tombstones arrive as id, seq and _deleted; the schema wants every required field.
+        modifier: (doc) => ((doc as { _deleted?: boolean })._deleted ? { ...declaration.tombstone, ...(doc as object) } : doc),
         handler: async (checkpoint, batchSize) =>
           (await post(`${base}/pull`, { checkpoint: checkpoint ?? null, limit: batchSize })) as {
             documents: never[];
-            checkpoint: { seq: number };
+            checkpoint: Checkpoint;
           },
       },
-      push: PUSHABLE.has(name)
+      push: declaration.push
         ? {
-            batchSize: 50,
+            batchSize: 100,
             handler: async (rows) => {
-              const conflicts = (await post(`${base}/push`, rows)) as never[];
+              const changed = await rowsChangedOnDevice(collection, rows);
+              const conflicts = changed.length > 0 ? ((await post(`${base}/push`, changed)) as never[]) : [];
               // The server has applied (or refused, with a notice) every row: none is waiting any more.
-              for (const row of rows) options.outbox.delete((row.newDocumentState as unknown as { id: string }).id);
+              for (const row of rows) options.outbox.delete(idOfRow(row));
               return conflicts;
             },
           }
@@ -101,27 +137,54 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
     });
   }
 
-  const subscriptions: Subscription[] = [];
-
   const isOnline = () => (typeof navigator === 'undefined' ? true : navigator.onLine);
-  const status$ = new BehaviorSubject<SyncStatus>({ online: isOnline(), syncing: false, pending: options.outbox.size });
   let syncing = false;
-  const publish = () => status$.next({ online: isOnline(), syncing, pending: options.outbox.size });
-  subscriptions.push(
-    combineLatest(Object.values(states).map((state) => state.active$)).subscribe((active) => {
+  let initialSyncDone = false;
+  const status$ = new BehaviorSubject<SyncStatus>({
+    online: isOnline(),
+    syncing: false,
+    pending: options.outbox.size,
+    initialSyncDone,
+  });
+  const publish = () => status$.next({ online: isOnline(), syncing, pending: options.outbox.size, initialSyncDone });
+  let activity: Subscription | null = null;
+  function watchActivity(): void {
+    activity?.unsubscribe();
+    activity = combineLatest(Object.values(states).map((state) => state.active$)).subscribe((active) => {
       syncing = active.some(Boolean);
       publish();
-    }),
-  );
+    });
+  }
+  /** Resolves once the collection has pulled everything once, or once a request of it has failed. */
+  const firstPullOrFailure = (state: ReplicationState) =>
+    firstValueFrom(merge(state.error$, state.canceled$.pipe(filter(Boolean)), state.awaitInitialReplication())).catch(() => {});
+
+  const present = SYNC_COLLECTIONS.filter((name) => db.collections[name] !== undefined);
+  const priorities = [...new Set(present.map((name) => SYNC_DECLARATIONS[name].priority))].sort((a, b) => a - b);
+  const ready = (async () => {
+    for (const priority of priorities) {
+      if (stopped) return;
+      const group = present.filter((name) => SYNC_DECLARATIONS[name].priority === priority);
+      for (const name of group) states[name] = replicate(name);
+      watchActivity();
+      await Promise.all(group.map((name) => firstPullOrFailure(states[name]!)));
+    }
+  })();
+
+  void ready
+    .then(() => Promise.all(Object.values(states).map((state) => state.awaitInitialReplication())))
+    .then(() => {
+      initialSyncDone = true;
+      publish();
+    })
+    .catch(() => {});
   const unsubscribeOutbox = options.outbox.subscribe(publish);
 
   const reSync = () => {
     for (const stream$ of pullStreams.values()) stream$.next('RESYNC');
-    for (const state of Object.values(states)) state.reSync();
   };
 
   // Only the tab that replicates (the leader) holds the stream: browsers allow ~6 connections per origin.
-  let stopped = false;
   let connected: ChangeStream | null = null;
   const connect = () => {
     if (stopped) return;
@@ -170,7 +233,10 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
         window.removeEventListener('offline', onOffline);
       }
       unsubscribeOutbox();
-      for (const subscription of subscriptions) subscription.unsubscribe();
+      activity?.unsubscribe();
+      // Cancelling ends the wait of the group being started; no later group starts once stopped.
+      await Promise.all(Object.values(states).map((state) => state.cancel()));
+      await ready.catch(() => {});
       await Promise.all(Object.values(states).map((state) => state.cancel()));
       status$.complete();
     },

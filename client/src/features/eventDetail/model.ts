@@ -1,3 +1,4 @@
+import { parseEurosAmount } from '@fankurve/shared/rules/money';
 import {
   centsToEuros,
   CLUB_CASH_DESK,
@@ -136,14 +137,6 @@ export function ticketLabelOf(doc: AttendeeDoc, options: readonly TicketPriceOpt
   return { kind: 'none' };
 }
 
-/** Accepts `25`, `25.5`, `25,50`; null for anything else or a negative amount. */
-export function parseEuros(text: string): number | null {
-  const trimmed = text.trim().replace(',', '.');
-  if (!/^\d+(\.\d{1,2})?$/.test(trimmed)) return null;
-  const value = Number(trimmed);
-  return Number.isFinite(value) && value >= 0 ? value : null;
-}
-
 /** `25.5` → `25.50` for an input's value. */
 export const eurosText = (cents: number): string => centsToEuros(cents).toFixed(2);
 
@@ -222,7 +215,7 @@ export function ticketFields(
   if (choice === 'free') return { ...none, price: 0, is_free: true };
   if (choice === 'tbd') return { ...none, is_price_tbd: true };
   if (choice === 'custom') {
-    const price = parseEuros(customPrice);
+    const price = parseEurosAmount(customPrice);
     return price === null ? null : { ...none, price };
   }
   const optionId = choice.slice('option:'.length);
@@ -284,7 +277,7 @@ export function eventUpdateOf(form: EventForm): { ok: true; body: EventUpdate } 
   if (!location) return { ok: false, error: 'locationRequired' };
   let price = 0;
   if (!form.priceNotYetAvailable) {
-    const parsed = parseEuros(form.price);
+    const parsed = parseEurosAmount(form.price);
     if (parsed === null) return { ok: false, error: 'priceInvalid' };
     price = parsed;
   }
@@ -350,7 +343,7 @@ export function transportInputOf(
   if (!place) return { ok: false, error: 'departureLocationRequired' };
   let price = 0;
   if (!form.is_free && !form.is_price_tbd) {
-    const parsed = parseEuros(form.price);
+    const parsed = parseEurosAmount(form.price);
     if (parsed === null) return { ok: false, error: 'priceRequired' };
     price = parsed;
   }

@@ -1,3 +1,4 @@
+import { parseEurosAmount } from '@fankurve/shared/rules/money';
 import { formatMoney } from '@fankurve/shared/money';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +12,6 @@ import { toastError, toastSuccess } from '../../ui/toast.js';
 import {
   EMPTY_EVENT_FORM,
   eventDateOf,
-  parseEuros,
   toNewEvent,
   type EventFormErrors,
   type EventFormField,
@@ -99,7 +99,7 @@ export function CreateEventDialog({ onClose }: { onClose: () => void }) {
   }
 
   const savedDate = eventDateOf(values);
-  const price = values.priceTba ? 0 : parseEuros(values.price);
+  const price = values.priceTba ? 0 : parseEurosAmount(values.price);
   const errorOf = (field: EventFormField) => (errors[field] ? messageText(errors[field]) : undefined);
 
   return (

@@ -1,3 +1,4 @@
+import { canManageEvent } from '@fankurve/shared/rules/events';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
@@ -51,7 +52,7 @@ export function EventDetailPage() {
   const access: Access = {
     userId: user.id,
     isAdmin,
-    canManage: isAdmin || (event.created_by !== null && event.created_by === user.id),
+    canManage: canManageEvent(user, event),
     online: status.online,
   };
   const rows = attendees ?? [];

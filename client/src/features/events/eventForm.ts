@@ -1,3 +1,4 @@
+import { centsToInputText, parseEuros, parseEurosAmount } from '@fankurve/shared/rules/money';
 import { DEFAULT_EVENT_TIME, TIME_STEP_MINUTES } from '@fankurve/shared/constants';
 import { normaliseEventDate } from '@fankurve/shared/dates';
 import type { MessageCode } from '@fankurve/shared/messages';
@@ -43,22 +44,10 @@ export const EMPTY_EVENT_FORM: EventFormValues = {
   priceTba: false,
 };
 
-/**
- * Euros typed into a number input, rounded to whole cents by moving the decimal point in the text
- * (`12.345` → 12.35, no binary rounding surprise); null when it is no number. A comma counts as the
- * decimal point.
- */
-export function parseEuros(text: string): number | null {
-  const trimmed = text.trim().replace(',', '.');
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(trimmed)) return null;
-  const cents = Math.round(Number(`${trimmed}e2`));
-  return Number.isFinite(cents) ? cents / 100 : null;
-}
-
-/** The price input's text after leaving it: two decimals (`12.5` → `12.50`), unchanged when it is no number. */
+/** The price input's text after leaving it: two decimals (`12.5` → `12.50`), unchanged when it is no price. */
 export function tidyEuros(text: string): string {
-  const euros = parseEuros(text);
-  return euros === null ? text : euros.toFixed(2);
+  const cents = parseEuros(text);
+  return cents === null ? text : centsToInputText(cents);
 }
 
 /**
@@ -90,8 +79,8 @@ export function toNewEvent(values: EventFormValues): { ok: true; body: NewEvent 
   let price: number | undefined;
   if (values.priceTba) price = 0;
   else if (values.price.trim() !== '') {
-    const euros = parseEuros(values.price);
-    if (euros === null || euros < 0) errors.price = 'priceInvalid';
+    const euros = parseEurosAmount(values.price);
+    if (euros === null) errors.price = 'priceInvalid';
     else price = euros;
   }
   if (Object.keys(errors).length > 0 || !date) return { ok: false, errors };

@@ -1,4 +1,4 @@
-import { isDebt, type AttendeeDoc } from '@fankurve/shared';
+import { debtorOf, isDebt, type AttendeeDoc } from '@fankurve/shared';
 
 export interface EventAttendance {
   going: number;
@@ -26,8 +26,7 @@ export function summarizeAttendance(attendees: readonly AttendeeDoc[], userId: s
     if (row.status === 'going') entry.going++;
     else if (row.status === 'maybe') entry.maybe++;
     if (row.user_id === userId) entry.own = row;
-    const owedByMember = row.user_id === userId || (row.user_id === null && row.brought_by === userId);
-    if (owedByMember && isDebt(row)) entry.paymentRequired = true;
+    if (debtorOf(row) === userId && isDebt(row)) entry.paymentRequired = true;
   }
   return summary;
 }

@@ -1,6 +1,6 @@
+import { parseEurosAmount } from '@fankurve/shared/rules/money';
 import type { MessageCode } from '@fankurve/shared/messages';
 import type { Stadium, StadiumInput } from '../../api/stadiums.js';
-import { parseEuros } from '../events/eventForm.js';
 
 /** The stadium form as typed (SPEC 3, 5). */
 export interface StadiumFormValues {
@@ -74,7 +74,7 @@ export function toStadiumInput(
   if (guestBlock === null) errors.guest_block_capacity = 'capacityInvalid';
   let ticket_price: number | null = null;
   if (values.ticket_price.trim() !== '') {
-    ticket_price = parseEuros(values.ticket_price);
+    ticket_price = parseEurosAmount(values.ticket_price);
     if (ticket_price === null || ticket_price < 0) errors.ticket_price = 'priceInvalid';
   }
   if (Object.keys(errors).length > 0 || capacity === null || guestBlock === null) return { ok: false, errors };
@@ -101,7 +101,7 @@ export function toTicketPriceInput(
   | { ok: false; error: Extract<MessageCode, 'fillAllFields' | 'priceInvalid'> } {
   const type = ticketType.trim();
   if (price.trim() === '' || !type) return { ok: false, error: 'fillAllFields' };
-  const euros = parseEuros(price);
-  if (euros === null || euros < 0) return { ok: false, error: 'priceInvalid' };
+  const euros = parseEurosAmount(price);
+  if (euros === null) return { ok: false, error: 'priceInvalid' };
   return { ok: true, price: euros, ticket_type: type };
 }

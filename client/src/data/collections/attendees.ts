@@ -1,0 +1,123 @@
+import {
+  checkGuestName,
+  checkMemberMayDrop,
+  checkNewAttendance,
+  hasUnpaidDebts,
+  mergeAttendanceAnswer,
+  newGuestAttendeeDoc,
+  newId,
+  newMemberAttendeeDoc,
+  transferStatusAfterAnswer,
+  type AnswerFields,
+  type AttendanceStatus,
+  type AttendeeDoc,
+} from '@fankurve/shared';
+import type { RxDocument } from 'rxdb';
+import type { FankurveDatabase } from '../database.js';
+import { enforce, type Device } from '../device.js';
+import { plainDocs, useQuery } from '../query.js';
+
+/*
+ * Attendance on the device (offline too): the member's own rows and the guests they bring. Each
+ * write checks the shared rules for instant feedback, changes the document, and the replication
+ * pushes it; the server applies the same rules again.
+ */
+
+export function useAttendees(eventId?: string): AttendeeDoc[] | undefined {
+  return useQuery(
+    (db) => db.attendees.find(eventId ? { selector: { event_id: eventId } } : {}).$.pipe(plainDocs<AttendeeDoc>()),
+    [eventId],
+  );
+}
+
+function findOwn(db: FankurveDatabase, eventId: string, userId: string) {
+  return db.attendees.findOne({ selector: { event_id: eventId, user_id: userId } }).exec();
+}
+
+/** The debt block on the device's copy: a bought, unpaid ticket of the member or of a guest they brought. */
+async function owesTickets(db: FankurveDatabase, userId: string): Promise<boolean> {
+  const bought = await db.attendees.find({ selector: { bought: true, paid: false } }).exec();
+  return hasUnpaidDebts(
+    bought.map((doc) => doc.toJSON() as AttendeeDoc),
+    userId,
+  );
+}
+
+/** The answer fields after a change, by the shared rule (needs/has ticket exclusive, seat outstanding when needed again). */
+function answerPatch(doc: RxDocument<AttendeeDoc>, change: Partial<AnswerFields> & { status?: AttendanceStatus }) {
+  const answer = enforce(mergeAttendanceAnswer(doc, { ...change, status: change.status ?? doc.status }));
+  return { ...answer, transfer_status: transferStatusAfterAnswer(doc.transfer_status, answer.needs_transport) };
+}
+
+/**
+ * Sets, changes or (null) removes the member's own attendance; first-time attendance takes the
+ * defaults of SPEC 4. Taking up a new attendance is refused while the member owes a ticket; a
+ * bought ticket cannot be dropped by the member.
+ */
+export async function setOwnAttendance(
+  { db, outbox }: Device,
+  eventId: string,
+  userId: string,
+  status: AttendanceStatus | null,
+): Promise<void> {
+  const existing = await findOwn(db, eventId, userId);
+  if (status === null) {
+    if (!existing) return;
+    enforce(checkMemberMayDrop(existing));
+    outbox.add(existing.id);
+    await existing.remove();
+    return;
+  }
+  if (existing) {
+    if (existing.status === status) return;
+    outbox.add(existing.id);
+    await existing.incrementalPatch({ status });
+    return;
+  }
+  enforce(checkNewAttendance(await owesTickets(db, userId)));
+  const doc = newMemberAttendeeDoc({ id: newId(), event_id: eventId, user_id: userId, status, created_at: new Date().toISOString() });
+  outbox.add(doc.id);
+  await db.attendees.insert(doc);
+}
+
+/** Changes the member's own answers (needs ticket, has ticket, needs transport) on an existing attendance. */
+export async function updateOwnAnswer({ db, outbox }: Device, eventId: string, userId: string, change: Partial<AnswerFields>): Promise<void> {
+  const existing = await findOwn(db, eventId, userId);
+  if (!existing) return;
+  outbox.add(existing.id);
+  await existing.incrementalPatch(answerPatch(existing, change));
+}
+
+/** A guest the member brings (going, needs a ticket and a seat); the debt block applies as to the member. */
+export async function addGuest({ db, outbox }: Device, eventId: string, userId: string, guestName: string): Promise<string> {
+  const name = enforce(checkGuestName(guestName));
+  enforce(checkNewAttendance(await owesTickets(db, userId)));
+  const doc = newGuestAttendeeDoc({ id: newId(), event_id: eventId, guest_name: name, brought_by: userId, created_at: new Date().toISOString() });
+  outbox.add(doc.id);
+  await db.attendees.insert(doc);
+  return doc.id;
+}
+
+export interface GuestChange extends Partial<AnswerFields> {
+  guest_name?: string;
+  status?: AttendanceStatus;
+}
+
+/** Changes a guest's name or answers; the server accepts it from the member who brought the guest (or an admin). */
+export async function updateGuest({ db, outbox }: Device, guestId: string, change: GuestChange): Promise<void> {
+  const guest = await db.attendees.findOne(guestId).exec();
+  if (!guest) return;
+  const { guest_name, ...answers } = change;
+  const name = guest_name === undefined ? {} : { guest_name: enforce(checkGuestName(guest_name)) };
+  outbox.add(guest.id);
+  await guest.incrementalPatch({ ...name, ...answerPatch(guest, answers) });
+}
+
+/** Removes a guest (not coming). A bought ticket stays until an admin removes it. */
+export async function removeGuest({ db, outbox }: Device, guestId: string): Promise<void> {
+  const guest = await db.attendees.findOne(guestId).exec();
+  if (!guest) return;
+  enforce(checkMemberMayDrop(guest));
+  outbox.add(guest.id);
+  await guest.remove();
+}

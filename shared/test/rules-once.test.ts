@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import {
+  attendeesSync,
+  canManageEvent,
+  checkGuestName,
+  checkMemberMayDrop,
+  checkNewAttendance,
+  debtorOf,
+  hasUnpaidDebts,
+  parseEuros,
+  parseEurosAmount,
+  SYNC_COLLECTIONS,
+  SYNC_DECLARATIONS,
+  transferStatusAfterAnswer,
+} from '../src/index.js';
+
+describe('money parsing (one rule for every price field)', () => {
+  it('accepts what people type: 18,5 / 18.50 / 18,50 € / € 18', () => {
+    expect(parseEuros('18,5')).toBe(1850);
+    expect(parseEuros('18.50')).toBe(1850);
+    expect(parseEuros('18,50 €')).toBe(1850);
+    expect(parseEuros('€ 18')).toBe(1800);
+    expect(parseEuros(' 0,05 ')).toBe(5);
+    expect(parseEuros('0')).toBe(0);
+    expect(parseEurosAmount('18,5')).toBe(18.5);
+  });
+
+  it('refuses more than two decimals, signs, separators and text instead of guessing', () => {
+    for (const text of ['18,555', '1.000,00', '-5', '+5', '', ' ', 'abc', '18,', ',5', '1e3', '18 50']) {
+      expect(parseEuros(text), text).toBeNull();
+    }
+  });
+});
+
+describe('attendance rules', () => {
+  const row = (fields: Partial<{ user_id: string | null; brought_by: string | null; bought: boolean; paid: boolean }>) => ({
+    user_id: 'u1',
+    brought_by: null,
+    bought: false,
+    paid: false,
+    ...fields,
+  });
+
+  it('makes the member or, for a guest, the member who brought them owe the ticket', () => {
+    expect(debtorOf(row({}))).toBe('u1');
+    expect(debtorOf(row({ user_id: null, brought_by: 'u2' }))).toBe('u2');
+    expect(hasUnpaidDebts([row({ bought: true })], 'u1')).toBe(true);
+    expect(hasUnpaidDebts([row({ bought: true, paid: true })], 'u1')).toBe(false);
+    expect(hasUnpaidDebts([row({ user_id: null, brought_by: 'u1', bought: true })], 'u1')).toBe(true);
+    expect(hasUnpaidDebts([row({ user_id: null, brought_by: 'u2', bought: true })], 'u1')).toBe(false);
+    expect(hasUnpaidDebts([{ ...row({ bought: true }), _deleted: true }], 'u1')).toBe(false);
+  });
+
+  it('blocks new attendance while in debt, and a member dropping a bought ticket', () => {
+    expect(checkNewAttendance(true)).toEqual({ ok: false, code: 'unpaidDebts' });
+    expect(checkNewAttendance(false).ok).toBe(true);
+    expect(checkMemberMayDrop({ bought: true })).toEqual({ ok: false, code: 'ticketAlreadyBought' });
+    expect(checkMemberMayDrop({ bought: false }).ok).toBe(true);
+  });
+
+  it('makes a seat needed (again) outstanding and keeps an admin-given status', () => {
+    expect(transferStatusAfterAnswer(null, true)).toBe('outstanding');
+    expect(transferStatusAfterAnswer(null, false)).toBeNull();
+    expect(transferStatusAfterAnswer('reserved', true)).toBe('reserved');
+    expect(transferStatusAfterAnswer('reserved', false)).toBe('reserved');
+  });
+
+  it('trims guest names and requires one', () => {
+    expect(checkGuestName('  Paul ')).toEqual({ ok: true, value: 'Paul' });
+    expect(checkGuestName('   ')).toEqual({ ok: false, code: 'guestNameRequired' });
+    expect(checkGuestName('x'.repeat(101))).toEqual({ ok: false, code: 'invalidInput' });
+  });
+
+  it('lets the creator or an admin manage an event', () => {
+    expect(canManageEvent({ id: 'u1', scope: 'user' }, { created_by: 'u1' })).toBe(true);
+    expect(canManageEvent({ id: 'u2', scope: 'user' }, { created_by: 'u1' })).toBe(false);
+    expect(canManageEvent({ id: 'u2', scope: 'admin' }, { created_by: null })).toBe(true);
+    expect(canManageEvent({ id: 'u2', scope: 'user' }, { created_by: null })).toBe(false);
+  });
+});
+
+describe('sync declarations', () => {
+  it('declares every collection once, with schema-valid tombstone blanks and only declared push fields', () => {
+    for (const name of SYNC_COLLECTIONS) {
+      const declaration = SYNC_DECLARATIONS[name];
+      expect(declaration.name).toBe(name);
+      expect(declaration.schema.title).toBe(name);
+      const properties = Object.keys(declaration.schema.properties);
+      for (const field of Object.keys(declaration.tombstone)) expect(properties).toContain(field);
+      for (const required of declaration.schema.required) {
+        if (required !== 'id' && required !== 'seq') expect(Object.keys(declaration.tombstone)).toContain(required);
+      }
+      for (const field of [...(declaration.push?.fields ?? []), ...(declaration.push?.createFields ?? [])]) {
+        expect(properties).toContain(field);
+      }
+    }
+    expect(SYNC_DECLARATIONS.events.priority).toBeLessThan(SYNC_DECLARATIONS.attendees.priority);
+    expect(attendeesSync.push?.fields).not.toContain('bought');
+  });
+});
