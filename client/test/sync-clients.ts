@@ -15,8 +15,9 @@ export class TestClient {
   unauthorized = 0;
   private constructor(
     readonly db: FankurveDatabase,
-    readonly handle: SyncHandle,
+    public handle: SyncHandle,
     readonly outbox: Outbox,
+    private readonly start: (baseUrl: string) => SyncHandle,
   ) {}
 
   /** `collections`: the open-source RxDB allows 13 collections per process, so each device takes what its test needs. */
@@ -24,6 +25,8 @@ export class TestClient {
     baseUrl: string,
     token: string,
     collections: readonly SyncCollectionName[] = ['events', 'attendees', 'members', 'notices'],
+    /** Sees every request of the device (to count, delay or inspect it); calls `next` to send it. */
+    intercept?: (url: string, init: RequestInit | undefined, next: () => Promise<Response>) => Promise<Response>,
   ): Promise<TestClient> {
     const holder: { client?: TestClient } = {};
     const db = await createFankurveDatabase({
@@ -33,23 +36,32 @@ export class TestClient {
       collections,
     });
     const outbox = new Outbox(null);
-    const guardedFetch: typeof fetch = (input, init) =>
+    const send: typeof fetch = (input, init) =>
       holder.client?.offline ? Promise.reject(new TypeError('fetch failed (offline)')) : fetch(input, init);
-    const handle = startReplication(db, {
-      baseUrl,
-      token,
-      outbox,
-      fetch: guardedFetch,
-      retryTime: 150,
-      streamMinDelayMs: 100,
-      waitForLeadership: false,
-      onUnauthorized: () => {
-        if (holder.client) holder.client.unauthorized++;
-      },
-    });
-    const client = new TestClient(db, handle, outbox);
+    const guardedFetch: typeof fetch = (input, init) =>
+      intercept ? intercept(String(input), init, () => send(input, init)) : send(input, init);
+    const start = (url: string) =>
+      startReplication(db, {
+        baseUrl: url,
+        token,
+        outbox,
+        fetch: guardedFetch,
+        retryTime: 150,
+        streamMinDelayMs: 100,
+        waitForLeadership: false,
+        onUnauthorized: () => {
+          if (holder.client) holder.client.unauthorized++;
+        },
+      });
+    const client = new TestClient(db, start(baseUrl), outbox, start);
     holder.client = client;
     return client;
+  }
+
+  /** Stops the replication and starts it again (another base URL means a fresh replication state). */
+  async restartReplication(baseUrl: string): Promise<void> {
+    await this.handle.stop();
+    this.handle = this.start(baseUrl);
   }
 
   async goOffline(): Promise<void> {

@@ -163,11 +163,31 @@ describe('sync push: three-way field merge', () => {
       { assumedMasterState: notice, newDocumentState: { ...notice, is_read: true, message: 'forged' } },
     ]);
     expect(read.body).toEqual([expect.objectContaining({ is_read: true, message: notice.message })]);
-    const forged = { ...notice, id: newId(), is_read: false };
+    const forged = { ...notice, id: newId(), is_read: false, seq: 0 };
     const created = await noticePush(mia.token, [{ assumedMasterState: null, newDocumentState: forged }]);
     expect(created.body).toEqual([expect.objectContaining({ id: forged.id, _deleted: true })]);
     const after = (await pull('notices', mia.token)).body.documents as NoticeDoc[];
     expect(after.map((doc) => doc.id)).not.toContain(forged.id);
     expect(after.length).toBe(before + 1); // the refusal of the forged notice, nothing else
+  });
+
+  it("does not take the server's own newer state, re-sent by a device over an older assumed state, as the device's change", async () => {
+    const v1 = await attendingRow();
+    // The member's other device changes the answer: the server's row moves on to v2.
+    await pushAttendees(mia.token, [{ assumedMasterState: v1, newDocumentState: { ...v1, status: 'maybe' } }]);
+    const v2 = await serverRow(v1.id);
+    // An admin changes the same answer back over REST: v3.
+    await t.call('PUT', `/api/attendees/${v1.id}`, { token: admin, body: { status: 'going' } });
+    const v3 = await serverRow(v1.id);
+    expect(v3.status).toBe('going');
+    // This device pulled v2 but had not yet recorded it as its assumed master (still v1), and re-sends it.
+    const answer = await pushAttendees(mia.token, [{ assumedMasterState: v1, newDocumentState: v2 }]);
+    expect(answer.body).toEqual([expect.objectContaining({ id: v1.id, status: 'going' })]);
+    expect(await serverRow(v1.id)).toMatchObject({ status: 'going', seq: v3.seq });
+    // A local change made on top of the newer pulled state still counts (its base is that state).
+    const local = { ...v3, needs_transport: false };
+    const kept = await pushAttendees(mia.token, [{ assumedMasterState: v2, newDocumentState: local }]);
+    expect(kept.body).toEqual([]);
+    expect(await serverRow(v1.id)).toMatchObject({ status: 'going', needs_transport: false });
   });
 });

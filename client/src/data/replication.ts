@@ -1,6 +1,6 @@
 import { SYNC_COLLECTIONS, SYNC_DECLARATIONS, SYNC_PULL_LIMIT, type SyncCollectionName } from '@fankurve/shared';
 import { BehaviorSubject, Subject, combineLatest, firstValueFrom, filter, merge, type Subscription } from 'rxjs';
-import { getHeightOfRevision, type RxCollection, type RxReplicationPullStreamItem, type RxReplicationWriteToMasterRow } from 'rxdb';
+import type { RxCollection, RxReplicationPullStreamItem, RxReplicationWriteToMasterRow } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import type { FankurveDatabase } from './database.js';
 import type { Outbox } from './outbox.js';
@@ -48,24 +48,12 @@ class HttpError extends Error {
 }
 
 /**
- * Push rows whose document the device has not changed since the pull wrote it. RxDB's upstream
- * re-reads the device's documents on every RESYNC and can find one that the downstream has just
- * written but whose pulled state it has not yet stored as the assumed master: it would push the
- * server's own newer state back, as if the device had changed it. A document written by the pull
- * carries `_meta.o._rev` equal to its revision height; any local write raises the height.
+ * The identifier under which RxDB keeps a collection's checkpoints and assumed server states. It
+ * must stay the same across app updates (a new one makes the device treat every document as
+ * unknown); a new schema version, whose migration drops the device's copy, starts afresh.
  */
-async function rowsChangedOnDevice(collection: RxCollection, rows: RxReplicationWriteToMasterRow<unknown>[]) {
-  const ids = rows.map(idOfRow);
-  const stored = await collection.storageInstance.findDocumentsById(ids, true);
-  const pulledUnchanged = new Set(
-    stored
-      .filter((doc) => {
-        const origin = (doc._meta as { o?: { _rev?: number } }).o;
-        return origin?._rev !== undefined && origin._rev === getHeightOfRevision(doc._rev);
-      })
-      .map((doc) => (doc as unknown as { id: string }).id),
-  );
-  return rows.filter((row) => !pulledUnchanged.has(idOfRow(row)));
+function replicationIdentifier(name: string, version: number, baseUrl: string): string {
+  return version === 0 ? `fankurve-${name}-${baseUrl}` : `fankurve-${name}-v${version}-${baseUrl}`;
 }
 
 const idOfRow = (row: RxReplicationWriteToMasterRow<unknown>) => (row.newDocumentState as unknown as { id: string }).id;
@@ -103,10 +91,10 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
     const collection = db[name] as unknown as RxCollection;
     const stream$ = new Subject<RxReplicationPullStreamItem<unknown, Checkpoint>>();
     pullStreams.set(name, stream$);
+    const identifier = replicationIdentifier(name, version, options.baseUrl);
     return replicateRxCollection<unknown, Checkpoint>({
       collection: collection as never,
-      // The version is part of the identifier: a new schema version pulls the collection afresh.
-      replicationIdentifier: `fankurve-${name}-v${version}-${options.baseUrl}`,
+      replicationIdentifier: identifier,
       live: true,
       retryTime: options.retryTime ?? 5000,
       waitForLeadership: options.waitForLeadership ?? true,
@@ -126,8 +114,8 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
         ? {
             batchSize: 100,
             handler: async (rows) => {
-              const changed = await rowsChangedOnDevice(collection, rows);
-              const conflicts = changed.length > 0 ? ((await post(`${base}/push`, changed)) as never[]) : [];
+              // The server tells a re-sent server state from a change by its seq (docs/architecture.md, merge).
+              const conflicts = (await post(`${base}/push`, rows)) as never[];
               // The server has applied (or refused, with a notice) every row: none is waiting any more.
               for (const row of rows) options.outbox.delete(idOfRow(row));
               return conflicts;
