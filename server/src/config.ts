@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_TIME_ZONE } from '@fankurve/shared';
 
-/** Typed configuration from the environment (ARCHITECTURE.md, Configuration). */
+/** Typed configuration from the environment (README.md, Configuration). */
 export interface Config {
   port: number;
   host: string;

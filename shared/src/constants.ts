@@ -1,4 +1,4 @@
-/** Business constants of SPEC.md section 9 and ARCHITECTURE.md. */
+/** Business constants of SPEC 9 and docs/architecture.md. */
 export const TOKEN_STORAGE_KEY = 'token';
 export const POLL_INTERVAL_MS = 30_000;
 export const TOAST_DURATION_MS = 3_000;

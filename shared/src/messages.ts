@@ -1,7 +1,7 @@
 /**
  * Every message the server sends, by code. The server answers `{ success: false, message, code }`
  * with the English text; the client translates by code (i18n key `serverMessages.<code>`) and falls
- * back to the text. SPEC.md section 8 names most of these texts.
+ * back to the text. SPEC 8 names most of these texts.
  */
 export const MESSAGES = {
   adminRequired: 'Admin access required',

@@ -4,7 +4,7 @@ import { api, ApiError, readToken } from './client.js';
 /**
  * The online REST calls of the event detail screen (admin work, and event edit / delete / image by the
  * creator). Their result reaches every device through sync, so callers do not refetch: the local
- * database updates the screen. Money in euros at this edge (ARCHITECTURE: data model).
+ * database updates the screen. Money in euros at this edge (docs/architecture.md, data model).
  */
 
 const id = (value: string) => encodeURIComponent(value);

@@ -2,7 +2,7 @@ import { api, isApiError } from './client.js';
 
 /**
  * Stadiums and their ticket prices (SPEC 3, 7): admin work, online REST only. Money in euros at this
- * edge (ARCHITECTURE: data model).
+ * edge (docs/architecture.md, data model).
  */
 
 const id = (value: string) => encodeURIComponent(value);

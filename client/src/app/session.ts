@@ -8,7 +8,7 @@ import { applyLanguage, isLanguage, messageText } from '../i18n/index.js';
 import { showToast } from '../ui/toast.js';
 
 /**
- * The session (SPEC 2 and 4, ARCHITECTURE "Readings"): the token lives in localStorage 'token', the
+ * The session (SPEC 2 and 4; docs/architecture.md, readings): the token lives in localStorage 'token', the
  * profile is cached in 'profile'. With a cached profile the app starts signed in at once, also with no
  * network; the token is dropped only when the server refuses it (401).
  */

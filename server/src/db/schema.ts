@@ -1,7 +1,7 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
- * Table types of the whole data model (ARCHITECTURE.md). Booleans are 0/1 integers and timestamps ISO
+ * Table types of the whole data model (docs/architecture.md). Booleans are 0/1 integers and timestamps ISO
  * text on SQLite and PostgreSQL alike; money is integer cents. Replicated tables carry seq and deleted.
  */
 type Bool = number;

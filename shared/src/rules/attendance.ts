@@ -7,7 +7,7 @@ import type { RuleResult } from './result.js';
  * the server's domain and the client's data layer and forms call these and keep no copy.
  */
 
-/** The fields a member owns on their attendee row (docs/architecture.md, field ownership). */
+/** The fields a member owns on their attendee row (docs/architecture.md, sync: push). */
 export interface MemberAttendanceFields {
   status: AttendanceStatus;
   needs_ticket: boolean;

@@ -3,7 +3,7 @@ import { ATTENDANCE_STATUSES, CLUB_CASH_DESK, TRANSFER_STATUSES } from '../const
 import { msg } from './common.js';
 
 /**
- * The admin's fields of an attendee row (member or guest), ARCHITECTURE.md readings: the ticket
+ * The admin's fields of an attendee row (member or guest), docs/architecture.md readings: the ticket
  * (bought, paid, received, paid_by = a member id or the club cash desk, a ticket price option of the
  * event's stadium, or free, or to be announced, or a price in euros, ticket type), the transfer
  * status, and the answers. Body of PUT /api/tickets/event/{eventId}/user/{userId}/status and PUT

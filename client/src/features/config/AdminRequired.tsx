@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 
-/** What a member sees on an admin screen (ARCHITECTURE: admin routes are blocked in the client too). */
+/** What a member sees on an admin screen (docs/architecture.md, readings: admin routes are blocked in the client too). */
 export function AdminRequired() {
   const { t } = useTranslation();
   return (

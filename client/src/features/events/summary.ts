@@ -7,7 +7,7 @@ export interface EventAttendance {
   own: AttendeeDoc | null;
   /**
    * The member owes money for this event: their own ticket, or the ticket of a guest they brought, is
-   * bought and not paid (ARCHITECTURE.md: a debt). The card turns red with 'Payment required'.
+   * bought and not paid (docs/architecture.md, data model: a debt). The card turns red with 'Payment required'.
    */
   paymentRequired: boolean;
 }

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-/** The whole data model of ARCHITECTURE.md, portable between SQLite and PostgreSQL. */
+/** The whole data model (docs/architecture.md), portable between SQLite and PostgreSQL. */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('counters')
