@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { LiveUsers } from './auth/liveUsers.js';
 import { LoginThrottle } from './auth/throttle.js';
 import { loadOrCreateSecret, randomSecret } from './auth/secrets.js';
 import { TokenService } from './auth/tokens.js';
@@ -34,6 +35,7 @@ export async function prepareRuntime(config: Config): Promise<Runtime> {
     config,
     store,
     tokens: new TokenService(jwtSecret),
+    users: LiveUsers.subscribedTo(store),
     throttle: new LoginThrottle(),
     version: readVersion(),
   };

@@ -1,10 +1,4 @@
-import {
-  checkNewPassword,
-  newId,
-  type LoginInput,
-  type RegisterInput,
-  type UpdateUserInput,
-} from '@fankurve/shared';
+import { checkNewPassword, newId, type LoginInput, type RegisterInput, type UpdateUserInput } from '@fankurve/shared';
 import { sql, type Kysely } from 'kysely';
 import { hashPassword, randomPassword, verifyPassword } from '../auth/passwords.js';
 import type { Database, UserRow } from '../db/schema.js';

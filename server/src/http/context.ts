@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { LiveUsers } from '../auth/liveUsers.js';
 import type { LoginThrottle } from '../auth/throttle.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { Config } from '../config.js';
@@ -10,6 +11,8 @@ export interface AppDeps {
   config: Config;
   store: Store;
   tokens: TokenService;
+  /** The user rows sessions are checked against (dropped on every committed change to users). */
+  users: LiveUsers;
   throttle: LoginThrottle;
   version: string;
   /** Interval of the sync stream's keep-alive comment (tests shorten it). */

@@ -1,4 +1,4 @@
-import type { Store } from '../db/store.js';
+import type { ChangedCollection, Store } from '../db/store.js';
 import { compressBytes, type ContentCoding } from './compress.js';
 
 /** One built answer: the JSON bytes as of one value of the write counter, and its compressed variants. */
@@ -52,39 +52,42 @@ export async function readWriteCounter(store: Store): Promise<number> {
 }
 
 /**
- * A list answer cached by the write counter: every request reads the counter row (one cheap query,
- * right across processes), and the list is built and serialised again only when it has changed.
- * The counter is read before the list, so a snapshot's data is never older than its counter; a
- * write in between makes the counter move on and the next request rebuild. Concurrent misses share
- * one build.
+ * A list answer rebuilt only after a committed write that can change it: the commit bus tells the
+ * cache (docs/architecture.md, domain events), so a hit costs no query at all. Each build reads the
+ * write counter first, so a snapshot's data is never older than its counter and the ETag stays
+ * valid across restarts. A commit during a build leaves the cache stale, so the next request builds
+ * again. Concurrent misses share one build. One process, like the change stream.
  *
  * This holds only while every write that changes what `build` returns goes through `write()` and
- * takes a seq (events, attendees, members; stadium changes bump the events they show on).
+ * takes a seq in one of the watched collections (stadium changes bump the events they show on).
  */
 export class CounterKeyedCache {
+  private generation = 0;
   private latest: { generation: number; snapshot: ListSnapshot } | null = null;
-  private building: { counter: number; promise: Promise<ListSnapshot> } | null = null;
-  private generations = 0;
+  private building: { generation: number; promise: Promise<ListSnapshot> } | null = null;
 
   constructor(
     private readonly store: Store,
     private readonly prefix: string,
     private readonly build: () => Promise<unknown>,
-  ) {}
+    watched: readonly ChangedCollection[],
+  ) {
+    store.commits.subscribe((commit) => {
+      if (watched.some((collection) => commit.collections.has(collection))) this.generation++;
+    });
+  }
 
   async current(): Promise<ListSnapshot> {
-    const counter = await readWriteCounter(this.store);
-    if (this.latest?.snapshot.counter === counter) return this.latest.snapshot;
-    if (this.building?.counter === counter) return this.building.promise;
-
-    const generation = ++this.generations;
-    const promise = this.build().then((payload) => {
-      const built = snapshot(this.prefix, counter, Buffer.from(JSON.stringify(payload)));
-      // A slower build started earlier must not replace a newer one.
-      if (!this.latest || this.latest.generation < generation) this.latest = { generation, snapshot: built };
+    const generation = this.generation;
+    if (this.latest?.generation === generation) return this.latest.snapshot;
+    if (this.building?.generation === generation) return this.building.promise;
+    const promise = (async () => {
+      const counter = await readWriteCounter(this.store);
+      const built = snapshot(this.prefix, counter, Buffer.from(JSON.stringify(await this.build())));
+      if (!this.latest || this.latest.generation <= generation) this.latest = { generation, snapshot: built };
       return built;
-    });
-    const building = { counter, promise };
+    })();
+    const building = { generation, promise };
     this.building = building;
     const settle = () => {
       if (this.building === building) this.building = null;
@@ -94,7 +97,7 @@ export class CounterKeyedCache {
   }
 }
 
-/** The cache behind GET /api/events (one per app instance). */
+/** The cache behind GET /api/events (one per app instance): events, their counts and their creators' names. */
 export function createEventsListCache(store: Store, build: () => Promise<unknown>): CounterKeyedCache {
-  return new CounterKeyedCache(store, 'events', build);
+  return new CounterKeyedCache(store, 'events', build, ['events', 'attendees', 'members']);
 }

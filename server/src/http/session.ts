@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { findLiveUser, toActor } from '../domain/users.js';
+import { toActor } from '../domain/users.js';
 import type { Actor } from '../domain/actor.js';
 import { DomainError } from '../domain/errors.js';
 import type { AppDeps, AppEnv } from './context.js';
@@ -16,7 +16,7 @@ export function loadSession(deps: AppDeps): MiddlewareHandler<AppEnv> {
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : null;
     if (token) {
       const claims = await deps.tokens.verify(token);
-      const user = claims ? await findLiveUser(deps.store.db, claims.sub) : undefined;
+      const user = claims ? await deps.users.find(claims.sub) : undefined;
       if (user && claims && user.token_version === claims.tv && user.status === 'active') c.set('user', user);
       else c.set('tokenProblem', 'invalid');
     }
