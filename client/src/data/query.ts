@@ -9,6 +9,8 @@ export function useQuery<T>(build: (db: FankurveDatabase) => Observable<T>, deps
   useEffect(() => {
     let subscription: Subscription | undefined;
     let cancelled = false;
+    // New inputs (another event's page): never show the previous inputs' result meanwhile.
+    setValue(undefined);
     void getDatabase().then((db) => {
       if (!cancelled) subscription = build(db).subscribe(setValue);
     });

@@ -114,7 +114,7 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
         ? {
             batchSize: 100,
             handler: async (rows) => {
-              // The server tells a re-sent server state from a change by its seq (docs/architecture.md, merge).
+              // The server tells a re-sent server state from a change by its seq (docs/architecture.md, sync: push).
               const conflicts = (await post(`${base}/push`, rows)) as never[];
               // The server has applied (or refused, with a notice) every row: none is waiting any more.
               for (const row of rows) options.outbox.delete(idOfRow(row));

@@ -97,7 +97,7 @@ export const attendeeSchema = {
 export const attendeesSync = defineSyncCollection<AttendeeDoc>({
   name: 'attendees',
   schema: attendeeSchema,
-  priority: 1,
+  priority: 2,
   push: {
     fields: MEMBER_OWNED_ATTENDEE_FIELDS,
     createFields: ['event_id', 'user_id', 'brought_by', 'created_at'],

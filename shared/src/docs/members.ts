@@ -28,6 +28,6 @@ export const memberSchema = {
 export const membersSync = defineSyncCollection<MemberDoc>({
   name: 'members',
   schema: memberSchema,
-  priority: 2,
+  priority: 1,
   tombstone: { username: '', email: null, scope: 'user' },
 });

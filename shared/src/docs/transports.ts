@@ -49,7 +49,7 @@ export const transportSchema = {
 export const transportsSync = defineSyncCollection<TransportDoc>({
   name: 'transports',
   schema: transportSchema,
-  priority: 2,
+  priority: 1,
   tombstone: {
     event_id: '',
     name: '',

@@ -13,6 +13,7 @@ import {
   type AttendeeDoc,
 } from '@fankurve/shared';
 import type { RxDocument } from 'rxdb';
+import { asyncScheduler, throttleTime } from 'rxjs';
 import type { FankurveDatabase } from '../database.js';
 import { enforce, type Device } from '../device.js';
 import { plainDocs, useQuery } from '../query.js';
@@ -23,11 +24,20 @@ import { plainDocs, useQuery } from '../query.js';
  * pushes it; the server applies the same rules again.
  */
 
+/** How often the list of every attendee row (the events list's counts) is handed to the screen at most. */
+const ALL_ROWS_THROTTLE_MS = 250;
+
+/**
+ * The attendee rows of one event, or of all events. All rows are thousands of documents: while a
+ * first sync writes them in batches, the screen gets them at most every 250 ms, not once per batch.
+ */
 export function useAttendees(eventId?: string): AttendeeDoc[] | undefined {
-  return useQuery(
-    (db) => db.attendees.find(eventId ? { selector: { event_id: eventId } } : {}).$.pipe(plainDocs<AttendeeDoc>()),
-    [eventId],
-  );
+  return useQuery((db) => {
+    if (eventId) return db.attendees.find({ selector: { event_id: eventId } }).$.pipe(plainDocs<AttendeeDoc>());
+    return db.attendees
+      .find()
+      .$.pipe(throttleTime(ALL_ROWS_THROTTLE_MS, asyncScheduler, { leading: true, trailing: true }), plainDocs<AttendeeDoc>());
+  }, [eventId]);
 }
 
 function findOwn(db: FankurveDatabase, eventId: string, userId: string) {
