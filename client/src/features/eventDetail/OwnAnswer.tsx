@@ -75,7 +75,8 @@ export function OwnAnswer({ eventId, userId, own: stored }: Props) {
             key={key}
             type="button"
             className={`answer-button answer-${value ?? 'none'}`}
-            aria-pressed={status === value}
+            // "Absage" removes the answer, it is not a stored state: without an answer nothing is selected.
+            aria-pressed={value !== null && status === value}
             disabled={saving}
             onClick={() => answer(value)}
           >

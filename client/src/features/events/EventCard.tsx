@@ -94,7 +94,8 @@ export function EventCard({ event, attendance, countsLoading, past, language, us
               key={key}
               type="button"
               className={`answer-button answer-${status ?? 'none'}`}
-              aria-pressed={ownStatus === status}
+              // "Absage" is the way out of an answer, never a stored state: without an answer nothing is selected.
+              aria-pressed={status !== null && ownStatus === status}
               disabled={saving}
               onClick={() => void answer(status)}
             >

@@ -24,7 +24,7 @@ export function EventsPage() {
   const user = useUser();
   const events = useEvents();
   const attendees = useAttendees();
-  const { online } = useSyncStatus();
+  const { online, initialSyncDone } = useSyncStatus();
   const language = currentLanguage();
   const [query, setQuery] = useSearchParams();
   const [creating, setCreating] = useState(false);
@@ -75,7 +75,19 @@ export function EventsPage() {
         </div>
       </div>
       {events.length === 0 ? (
-        <p className="empty-state">{t('events.empty')}</p>
+        initialSyncDone ? (
+          <p className="empty-state">{t('events.empty')}</p>
+        ) : online ? (
+          // Nothing on the device yet and the first sync still runs: not "no events".
+          <div className="loading events-loading" role="status">
+            <div className="spinner" aria-hidden="true" />
+            <span>{t('events.loadingFirstSync')}</span>
+          </div>
+        ) : (
+          <p className="empty-state" role="status">
+            {t('events.waitingForConnection')}
+          </p>
+        )
       ) : (
         <>
           <EventFilters seasons={seasons} filters={filters} onChange={changeFilters} />
