@@ -1,13 +1,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { AppRoutes } from './app/router.js';
-import { startSession } from './app/session.js';
+import { AppRoutes, preloadStartScreen } from './app/router.js';
+import { prewarmDevice, startSession } from './app/session.js';
 import { startSiteConfig } from './app/siteConfig.js';
 import { initI18n } from './i18n/index.js';
 import { registerServiceWorker } from './pwa/register.js';
 import './ui/styles.css';
 
 async function main(): Promise<void> {
+  if (prewarmDevice()) preloadStartScreen(location.pathname);
   await initI18n();
   startSiteConfig();
   startSession();

@@ -12,8 +12,23 @@ import { NotFoundPage } from './NotFoundPage.js';
 // extra round trip before it paints). The RxDB data layer is only reached from the signed-in screens.
 const RegisterPage = lazyPage(() => import('../features/auth/RegisterPage.js').then((m) => m.RegisterPage));
 const ChangePasswordPage = lazyPage(() => import('../features/auth/ChangePasswordPage.js').then((m) => m.ChangePasswordPage));
-const EventsPage = lazyPage(() => import('../features/events/EventsPage.js').then((m) => m.EventsPage));
-const EventDetailPage = lazyPage(() => import('../features/events/EventDetailPage.js').then((m) => m.EventDetailPage));
+const loadEventsPage = () => import('../features/events/EventsPage.js').then((m) => m.EventsPage);
+const loadEventDetailPage = () => import('../features/events/EventDetailPage.js').then((m) => m.EventDetailPage);
+const EventsPage = lazyPage(loadEventsPage);
+const EventDetailPage = lazyPage(loadEventDetailPage);
+
+/**
+ * Starts loading the screen of a signed-in start URL right away, in parallel with the app shell and
+ * the device database, instead of after the first render (a warm start at the stadium).
+ */
+export function preloadStartScreen(pathname: string): void {
+  const load = pathname.startsWith('/events/')
+    ? loadEventDetailPage
+    : pathname === '/' || pathname === '/events'
+      ? loadEventsPage
+      : null;
+  load?.().catch(() => undefined);
+}
 const ConfigPage = lazyPage(() => import('../features/config/ConfigPage.js').then((m) => m.ConfigPage));
 const StadiumDetailPage = lazyPage(() => import('../features/stadiums/StadiumDetailPage.js').then((m) => m.StadiumDetailPage));
 

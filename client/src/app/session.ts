@@ -220,6 +220,18 @@ async function verifySession(): Promise<void> {
   }
 }
 
+/**
+ * A returning member's device: load the data layer and open the device database at once, before
+ * i18n and the first render, so a warm (offline) start shows the events as early as it can.
+ */
+export function prewarmDevice(): boolean {
+  if (!readToken() || !readCachedProfile()) return false;
+  void loadData()
+    .then((data) => data.openDeviceDatabase())
+    .catch(() => undefined);
+  return true;
+}
+
 let started = false;
 
 /** Reads the device's session and wires the listeners; call once before the first render. */

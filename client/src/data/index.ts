@@ -1,7 +1,9 @@
 import type { AnswerFields, AttendanceStatus } from '@fankurve/shared';
 import * as attendees from './collections/attendees.js';
 import * as notices from './collections/notices.js';
-import { getDevice } from './sync.js';
+import { prefetchEvents } from './collections/events.js';
+import * as sync from './sync.js';
+import { getDatabase, getDevice } from './sync.js';
 
 /*
  * The data layer's surface for the screens (docs/architecture.md, client data layer): reactive
@@ -10,7 +12,14 @@ import { getDevice } from './sync.js';
 
 export type { SyncStatus } from './replication.js';
 export { LocalRuleError } from './device.js';
-export { clearLocalData, onNotice, onUnauthorized, startSync, stopSync, useSyncStatus, type SyncSession } from './sync.js';
+export {
+  clearLocalData,
+  onNotice,
+  onUnauthorized,
+  stopSync,
+  useSyncStatus,
+  type SyncSession,
+} from './sync.js';
 export { useEvent, useEvents } from './collections/events.js';
 export { useAttendees, type GuestChange } from './collections/attendees.js';
 export { useMembers } from './collections/members.js';
@@ -39,4 +48,24 @@ export async function removeGuest(guestId: string): Promise<void> {
 
 export async function markNoticesRead(ids: readonly string[]): Promise<void> {
   await notices.markNoticesRead(await getDevice(), ids);
+}
+
+let opened: Promise<void> | null = null;
+
+/** Opens the device database and reads the events list ahead of the first screen (a warm start). */
+export function openDeviceDatabase(): Promise<void> {
+  opened ??= getDatabase().then(prefetchEvents);
+  opened.catch(() => {
+    opened = null;
+  });
+  return opened;
+}
+
+/**
+ * Starts replication for the session once the events list has been read from the device: on a
+ * warm start the screen's first query does not compete with the replication's set-up.
+ */
+export async function startSync(session: sync.SyncSession): Promise<void> {
+  await openDeviceDatabase().catch(() => undefined);
+  await sync.startSync(session);
 }

@@ -3,8 +3,8 @@ import { map, type Observable, type Subscription } from 'rxjs';
 import type { FankurveDatabase } from './database.js';
 import { getDatabase } from './sync.js';
 
-/** Subscribes a component to a reactive RxDB query; undefined while the first result loads. */
-export function useQuery<T>(build: (db: FankurveDatabase) => Observable<T>, deps: unknown[]): T | undefined {
+/** Subscribes a component to a reactive RxDB query; undefined while the first result loads (or while `build` gives null). */
+export function useQuery<T>(build: (db: FankurveDatabase) => Observable<T> | null, deps: unknown[]): T | undefined {
   const [value, setValue] = useState<T | undefined>(undefined);
   useEffect(() => {
     let subscription: Subscription | undefined;
@@ -12,7 +12,7 @@ export function useQuery<T>(build: (db: FankurveDatabase) => Observable<T>, deps
     // New inputs (another event's page): never show the previous inputs' result meanwhile.
     setValue(undefined);
     void getDatabase().then((db) => {
-      if (!cancelled) subscription = build(db).subscribe(setValue);
+      if (!cancelled) subscription = build(db)?.subscribe(setValue);
     });
     return () => {
       cancelled = true;

@@ -29,15 +29,17 @@ const ALL_ROWS_THROTTLE_MS = 250;
 
 /**
  * The attendee rows of one event, or of all events. All rows are thousands of documents: while a
- * first sync writes them in batches, the screen gets them at most every 250 ms, not once per batch.
+ * first sync writes them in batches, the screen gets them at most every 250 ms, not once per batch;
+ * a screen may hold the query back (`enabled: false`) until what it shows first has loaded.
  */
-export function useAttendees(eventId?: string): AttendeeDoc[] | undefined {
+export function useAttendees(eventId?: string, { enabled = true }: { enabled?: boolean } = {}): AttendeeDoc[] | undefined {
   return useQuery((db) => {
+    if (!enabled) return null;
     if (eventId) return db.attendees.find({ selector: { event_id: eventId } }).$.pipe(plainDocs<AttendeeDoc>());
     return db.attendees
       .find()
       .$.pipe(throttleTime(ALL_ROWS_THROTTLE_MS, asyncScheduler, { leading: true, trailing: true }), plainDocs<AttendeeDoc>());
-  }, [eventId]);
+  }, [eventId, enabled]);
 }
 
 function findOwn(db: FankurveDatabase, eventId: string, userId: string) {

@@ -23,7 +23,8 @@ export function EventsPage() {
   const { t } = useTranslation();
   const user = useUser();
   const events = useEvents();
-  const attendees = useAttendees();
+  // Thousands of rows: read after the events, so the cards show first and their counts follow.
+  const attendees = useAttendees(undefined, { enabled: events !== undefined });
   const { online, initialSyncDone } = useSyncStatus();
   const language = currentLanguage();
   const [query, setQuery] = useSearchParams();
