@@ -8,12 +8,13 @@ import { registerServiceWorker } from './pwa/register.js';
 import './ui/styles.css';
 
 async function main(): Promise<void> {
-  if (prewarmDevice()) preloadStartScreen(location.pathname);
+  const startScreen = prewarmDevice() ? preloadStartScreen(location.pathname) : null;
   await initI18n();
   startSiteConfig();
   startSession();
   const root = document.getElementById('root');
   if (!root) throw new Error('#root missing in index.html');
+  await startScreen;
   createRoot(root).render(
     <StrictMode>
       <AppRoutes />

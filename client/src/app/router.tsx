@@ -12,23 +12,20 @@ import { NotFoundPage } from './NotFoundPage.js';
 // extra round trip before it paints). The RxDB data layer is only reached from the signed-in screens.
 const RegisterPage = lazyPage(() => import('../features/auth/RegisterPage.js').then((m) => m.RegisterPage));
 const ChangePasswordPage = lazyPage(() => import('../features/auth/ChangePasswordPage.js').then((m) => m.ChangePasswordPage));
-const loadEventsPage = () => import('../features/events/EventsPage.js').then((m) => m.EventsPage);
-const loadEventDetailPage = () => import('../features/events/EventDetailPage.js').then((m) => m.EventDetailPage);
-const EventsPage = lazyPage(loadEventsPage);
-const EventDetailPage = lazyPage(loadEventDetailPage);
+const EventsPage = lazyPage(() => import('../features/events/EventsPage.js').then((m) => m.EventsPage));
+const EventDetailPage = lazyPage(() => import('../features/events/EventDetailPage.js').then((m) => m.EventDetailPage));
 
 /**
- * Starts loading the screen of a signed-in start URL right away, in parallel with the app shell and
- * the device database, instead of after the first render (a warm start at the stadium).
+ * Loads the screen of a signed-in start URL right away, in parallel with the app shell and the
+ * device database. The first render waits for it (a little): a screen that suspends on its first
+ * render is revealed only after React's fallback delay, which a warm start cannot afford.
  */
-export function preloadStartScreen(pathname: string): void {
-  const load = pathname.startsWith('/events/')
-    ? loadEventDetailPage
-    : pathname === '/' || pathname === '/events'
-      ? loadEventsPage
-      : null;
-  load?.().catch(() => undefined);
+export async function preloadStartScreen(pathname: string): Promise<void> {
+  const page = pathname.startsWith('/events/') ? EventDetailPage : pathname === '/' || pathname === '/events' ? EventsPage : null;
+  if (!page) return;
+  await Promise.race([page.preload().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 1500))]);
 }
+
 const ConfigPage = lazyPage(() => import('../features/config/ConfigPage.js').then((m) => m.ConfigPage));
 const StadiumDetailPage = lazyPage(() => import('../features/stadiums/StadiumDetailPage.js').then((m) => m.StadiumDetailPage));
 

@@ -25,6 +25,7 @@ export { useAttendees, type GuestChange } from './collections/attendees.js';
 export { useMembers } from './collections/members.js';
 export { useTransports } from './collections/transports.js';
 export { useUnreadNotices } from './collections/notices.js';
+export { useSnapshot } from './snapshots.js';
 
 export async function setOwnAttendance(eventId: string, userId: string, status: AttendanceStatus | null): Promise<void> {
   await attendees.setOwnAttendance(await getDevice(), eventId, userId, status);

@@ -5,6 +5,7 @@ import { watchNotices } from './collections/notices.js';
 import { createFankurveDatabase, type FankurveDatabase } from './database.js';
 import type { Device } from './device.js';
 import { Outbox } from './outbox.js';
+import { clearSnapshots } from './snapshots.js';
 import { startReplication, type SyncHandle, type SyncStatus } from './replication.js';
 
 /*
@@ -86,6 +87,7 @@ export async function clearLocalData(): Promise<void> {
     await db.remove();
   }
   outbox.clear();
+  clearSnapshots();
 }
 
 export function useSyncStatus(): SyncStatus {

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { useUser } from '../../app/session.js';
 import { useSiteConfig } from '../../app/siteConfig.js';
-import { useAttendees, useEvents, useSyncStatus } from '../../data/index.js';
+import { useAttendees, useEvents, useSnapshot, useSyncStatus } from '../../data/index.js';
 import { currentLanguage } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
 import { CreateEventDialog } from './CreateEventDialog.js';
@@ -22,9 +22,9 @@ import './events.css';
 export function EventsPage() {
   const { t } = useTranslation();
   const user = useUser();
-  const events = useEvents();
+  const liveEvents = useEvents();
   // Thousands of rows: read after the events, so the cards show first and their counts follow.
-  const attendees = useAttendees(undefined, { enabled: events !== undefined });
+  const attendees = useAttendees(undefined, { enabled: liveEvents !== undefined });
   const { online, initialSyncDone } = useSyncStatus();
   const language = currentLanguage();
   const [query, setQuery] = useSearchParams();
@@ -32,10 +32,19 @@ export function EventsPage() {
   // The club's calendar day decides what is past (SPEC 4) and which season is the current one.
   const today = todayIn(useSiteConfig().time_zone);
 
+  const liveSummary = useMemo(() => (attendees ? summarizeAttendance(attendees, user.id) : undefined), [attendees, user.id]);
+  // A warm start paints the last list at once and the device database replaces it when it has opened.
+  const live = useMemo(
+    () => (liveEvents && liveSummary ? { events: liveEvents, attendance: [...liveSummary] } : undefined),
+    [liveEvents, liveSummary],
+  );
+  const remembered = useSnapshot('eventsList', user.id, live);
+  const events = liveEvents ?? remembered?.events;
+  const summary = useMemo(() => liveSummary ?? new Map(remembered?.attendance ?? []), [liveSummary, remembered]);
+
   const seasons = useMemo(() => seasonsOf(events ?? []), [events]);
   const filters = useMemo(() => readFilters(query, seasons, today), [query, seasons, today]);
   const { upcoming, past } = useMemo(() => orderEvents(filterEvents(events ?? [], filters), today), [events, filters, today]);
-  const summary = useMemo(() => summarizeAttendance(attendees ?? [], user.id), [attendees, user.id]);
 
   if (events === undefined) return <Loading />;
 
@@ -47,7 +56,7 @@ export function EventsPage() {
       key={event.id}
       event={event}
       attendance={attendanceOf(summary, event.id)}
-      countsLoading={attendees === undefined}
+      countsLoading={attendees === undefined && remembered === undefined}
       past={isPast}
       language={language}
       userId={user.id}
@@ -108,7 +117,7 @@ export function EventsPage() {
                   <h2 className="section-title" id="events-past">
                     {t('events.past')}
                   </h2>
-                  <ul className="card-list" aria-labelledby="events-past">
+                  <ul className="card-list past-list" aria-labelledby="events-past">
                     {past.map((event) => card(event, true))}
                   </ul>
                 </>
