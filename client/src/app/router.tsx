@@ -6,6 +6,7 @@ import { ErrorBoundary } from '../ui/ErrorBoundary.js';
 import { Toaster } from '../ui/Toaster.js';
 import { AnonymousOnly, CHANGE_PASSWORD_PATH, RequireAuth } from './guards.js';
 import { lazyPage } from './lazyPage.js';
+import { prepareDevice } from './session.js';
 import { NotFoundPage } from './NotFoundPage.js';
 
 // Screens are their own chunks, except the tiny login page (the first page of every new visitor: no
@@ -29,6 +30,21 @@ export async function preloadStartScreen(pathname: string): Promise<void> {
 const ConfigPage = lazyPage(() => import('../features/config/ConfigPage.js').then((m) => m.ConfigPage));
 const StadiumDetailPage = lazyPage(() => import('../features/stadiums/StadiumDetailPage.js').then((m) => m.StadiumDetailPage));
 
+/**
+ * The login page. While the member types, the events screen and the device database get ready, so
+ * the work after the click is the sign-in and the first pull only.
+ */
+function LoginScreen() {
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      EventsPage.preload().catch(() => undefined);
+      prepareDevice();
+    }, 300);
+    return () => clearTimeout(timer);
+  }, []);
+  return <LoginPage />;
+}
+
 /** A new service worker took over: the next in-app navigation loads the new version. */
 function UpdateOnNavigation() {
   const { pathname } = useLocation();
@@ -47,7 +63,7 @@ export function AppRoutes() {
       <ErrorBoundary>
         <Routes>
           <Route element={<AnonymousOnly />}>
-            <Route path="/login" element={<LoginPage />} />
+            <Route path="/login" element={<LoginScreen />} />
             <Route path="/register" element={<RegisterPage />} />
           </Route>
           <Route element={<RequireAuth />}>

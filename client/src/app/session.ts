@@ -220,15 +220,20 @@ async function verifySession(): Promise<void> {
   }
 }
 
+/** Loads the data layer and opens the device database ahead of need (e.g. while a member signs in). */
+export function prepareDevice(): void {
+  void loadData()
+    .then((data) => data.openDeviceDatabase())
+    .catch(() => undefined);
+}
+
 /**
  * A returning member's device: load the data layer and open the device database at once, before
  * i18n and the first render, so a warm (offline) start shows the events as early as it can.
  */
 export function prewarmDevice(): boolean {
   if (!readToken() || !readCachedProfile()) return false;
-  void loadData()
-    .then((data) => data.openDeviceDatabase())
-    .catch(() => undefined);
+  prepareDevice();
   return true;
 }
 

@@ -13,7 +13,6 @@ import { getDatabase, getDevice } from './sync.js';
 export type { SyncStatus } from './replication.js';
 export { LocalRuleError } from './device.js';
 export {
-  clearLocalData,
   onNotice,
   onUnauthorized,
   stopSync,
@@ -69,4 +68,10 @@ export function openDeviceDatabase(): Promise<void> {
 export async function startSync(session: sync.SyncSession): Promise<void> {
   await openDeviceDatabase().catch(() => undefined);
   await sync.startSync(session);
+}
+
+/** Sign-out: nothing of this member stays on the device. */
+export async function clearLocalData(): Promise<void> {
+  opened = null;
+  await sync.clearLocalData();
 }
