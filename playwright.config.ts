@@ -37,7 +37,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: {
-    command: 'node --enable-source-maps server/dist/main.mjs',
+    command: 'node --enable-source-maps --max-old-space-size=160 server/dist/main.mjs',
     url: `http://localhost:${port}/api/version`,
     reuseExistingServer: false,
     timeout: 60_000,

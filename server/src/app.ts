@@ -32,7 +32,11 @@ export function createApp(deps: AppDeps): Api {
   const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT_BYTES, onError: (c) => failure(c, 413, 'bodyTooLarge') });
   // On an upload path the body is the file: too large says so in SPEC 5's words.
   const uploadLimit = bodyLimit({ maxSize: IMAGE_MAX_BYTES + 64 * 1024, onError: (c) => failure(c, 413, 'fileTooLarge') });
-  app.use('/api/*', (c, next) => (isUpload(c.req.path) ? uploadLimit(c, next) : jsonLimit(c, next)));
+  // GET and HEAD carry no body that anything reads: looking at one would cost every read request a full Request object.
+  app.use('/api/*', (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    return isUpload(c.req.path) ? uploadLimit(c, next) : jsonLimit(c, next);
+  });
   app.use('/api/*', loadSession(deps));
 
   metaRoutes(app, deps);

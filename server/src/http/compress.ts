@@ -163,13 +163,14 @@ export function compression(options: { threshold?: number; assetCacheBytes?: num
     if (c.req.method === 'HEAD') return;
     const first = c.res;
     const { status } = first;
-    if (!first.body || status < 200 || status === 204 || status === 206 || status === 304) return;
+    if (status < 200 || status === 204 || status === 206 || status === 304) return;
+    // Status and headers first: reading `body` turns @hono/node-server's light response into a full one.
     const headers = first.headers;
     if (headers.has('Content-Encoding') || headers.has('Content-Range') || headers.has('Transfer-Encoding')) return;
     if (!isCompressibleType(headers.get('Content-Type')) || NO_TRANSFORM.test(headers.get('Cache-Control') ?? '')) return;
     const declared = headers.get('Content-Length');
     const length = declared === null ? null : Number(declared);
-    if (length !== null && length < threshold) return;
+    if ((length !== null && length < threshold) || !first.body) return;
 
     c.header('Vary', varyOnAcceptEncoding(headers.get('Vary')));
     const coding = negotiateEncoding(c.req.header('Accept-Encoding'));
