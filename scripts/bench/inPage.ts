@@ -1,0 +1,149 @@
+/**
+ * Code that runs inside the page. Kept as plain JavaScript text: functions handed to page.evaluate
+ * from TypeScript would be serialised after tsx transformed them, and its helpers (__name) do not exist
+ * in the page.
+ */
+
+/**
+ * Init script of every page: records when the submit button is clicked (epoch ms, kept in
+ * sessionStorage should sign-in reload the page) and when the first event card (an <article>) is in
+ * the DOM with a box, both as performance.now() (relative to this document's navigation start) and
+ * epoch ms. Recorded at the DOM mutation, i.e. the frame in which the card is committed.
+ */
+export const MARKS_INIT_SCRIPT = `(() => {
+  const state = (window.__bench = { clickAt: null, firstCardAt: null, firstCardRel: null });
+  // Error pages (a failed navigation offline) have no storage.
+  const storage = (() => { try { return window.sessionStorage; } catch { return null; } })();
+  const stored = storage && storage.getItem('__benchClickAt');
+  if (stored) state.clickAt = Number(stored);
+  document.addEventListener('click', (event) => {
+    const button = event.target instanceof Element ? event.target.closest('button') : null;
+    if (button && button.type === 'submit' && location.pathname === '/login') {
+      state.clickAt = performance.timeOrigin + performance.now();
+      if (storage) storage.setItem('__benchClickAt', String(state.clickAt));
+    }
+  }, true);
+  const check = () => {
+    if (state.firstCardAt !== null) return true;
+    const card = document.querySelector('article, [role="article"]');
+    if (!card || card.getBoundingClientRect().height === 0) return false;
+    state.firstCardRel = performance.now();
+    state.firstCardAt = performance.timeOrigin + state.firstCardRel;
+    return true;
+  };
+  const observer = new MutationObserver(() => { if (check()) observer.disconnect(); });
+  observer.observe(document, { childList: true, subtree: true });
+})();`;
+
+/** Shared helpers: find an RxDB-on-Dexie database by collection and read its 'docs' store. */
+const IDB_HELPERS = `
+  const databaseOf = async (collection) => {
+    const names = (await indexedDB.databases()).map((d) => d.name || '');
+    return names.find((name) => name.startsWith('rxdb-dexie-') && name.endsWith('--' + collection)) || null;
+  };
+  const withDocs = (name, use) => new Promise((resolve) => {
+    const open = indexedDB.open(name);
+    open.onerror = () => resolve(null);
+    open.onsuccess = () => {
+      const db = open.result;
+      const done = (value) => { db.close(); resolve(value); };
+      try {
+        use(db.transaction('docs', 'readonly').objectStore('docs'), done);
+      } catch (error) {
+        done(null);
+      }
+    };
+  });
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const syncingShown = () => {
+    const indicator = document.querySelector('.sync-indicator') || document.querySelector('[role="status"]');
+    if (!indicator) return false;
+    return indicator.className.includes('sync-syncing') || /Synchronisiere|Syncing/.test(indicator.textContent || '');
+  };
+`;
+
+/**
+ * Fully synced = every collection's 'docs' store (RxDB keeps tombstones there too) holds at least the
+ * number of documents a full pull of this user returns, and the sync indicator does not say it is
+ * syncing. Polls every 50 ms inside the page; resolves with the epoch ms it first held, or null.
+ */
+export const WAIT_FULLY_SYNCED = `async ({ expected, timeoutMs }) => {
+  ${IDB_HELPERS}
+  const deadline = performance.now() + timeoutMs;
+  const reachedAt = {};
+  let counts = {};
+  for (;;) {
+    counts = {};
+    for (const collection of Object.keys(expected)) {
+      const name = await databaseOf(collection);
+      counts[collection] = name
+        ? await withDocs(name, (store, done) => { const r = store.count(); r.onsuccess = () => done(r.result); r.onerror = () => done(null); })
+        : null;
+      if ((counts[collection] ?? -1) >= expected[collection] && !(collection in reachedAt)) {
+        reachedAt[collection] = performance.timeOrigin + performance.now();
+      }
+    }
+    const complete = Object.keys(expected).every((collection) => collection in reachedAt);
+    if (complete && !syncingShown()) return { at: performance.timeOrigin + performance.now(), counts, reachedAt };
+    if (performance.now() > deadline) return { at: null, counts, reachedAt, syncing: syncingShown() };
+    await sleep(50);
+  }
+}`;
+
+/**
+ * Waits until this device holds the given member's live 'going' rows for all the given events. Reads
+ * only documents written since \`sinceEpoch\` through the _meta.lwt index (the full store when the index
+ * is missing), so a poll stays cheap with 20,000 attendees on the device.
+ */
+export const WAIT_MEMBER_ROWS = `async ({ userId, eventIds, sinceEpoch, timeoutMs }) => {
+  ${IDB_HELPERS}
+  const wanted = new Set(eventIds);
+  const deadline = performance.now() + timeoutMs;
+  const name = await databaseOf('attendees');
+  if (!name) return { at: null, found: 0 };
+  const scan = () => withDocs(name, (store, done) => {
+    const found = new Set();
+    const source = store.indexNames.contains('_meta.lwt') ? store.index('_meta.lwt') : store;
+    const range = source === store ? null : IDBKeyRange.lowerBound(sinceEpoch);
+    const cursor = source.openCursor(range);
+    cursor.onerror = () => done(found.size);
+    cursor.onsuccess = () => {
+      const c = cursor.result;
+      if (!c) return done(found.size);
+      const doc = c.value;
+      const deleted = doc._deleted === true || doc._deleted === 1 || doc._deleted === '1';
+      if (!deleted && doc.user_id === userId && doc.status === 'going' && wanted.has(doc.event_id)) found.add(doc.event_id);
+      c.continue();
+    };
+  });
+  for (;;) {
+    const found = (await scan()) ?? 0;
+    if (found >= wanted.size) return { at: performance.timeOrigin + performance.now(), found };
+    if (performance.now() > deadline) return { at: null, found };
+    await sleep(50);
+  }
+}`;
+
+/** Navigation timing of this document and when its first card appeared (ms since navigation start). */
+export const START_TIMING = `() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+  return {
+    firstCard: window.__bench.firstCardRel,
+    responseEnd: nav ? nav.responseEnd : null,
+    domContentLoaded: nav ? nav.domContentLoadedEventEnd : null,
+    firstContentfulPaint: fcp ? fcp.startTime : null,
+  };
+}`;
+
+/** Client-side navigation of the SPA (react-router's BrowserRouter follows popstate), no page load. */
+export const SPA_NAVIGATE = `(path) => {
+  const idx = ((history.state && history.state.idx) || 0) + 1;
+  history.pushState({ usr: null, key: Math.random().toString(36).slice(2, 10), idx }, '', path);
+  dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
+}`;
+
+/** The sync indicator's text ("Offline · 50 Änderungen warten"). */
+export const SYNC_TEXT = `() => (document.querySelector('.sync-indicator') || document.querySelector('[role="status"]'))?.textContent ?? null`;
+
+export const evaluateSource = (source: string, arg?: unknown) => `(${source})(${arg === undefined ? '' : JSON.stringify(arg)})`;

@@ -1,0 +1,194 @@
+/**
+ * `npm run bench`: seeds the 5-season club into a temp folder, starts the real server on it (the
+ * command of `npm start -w server`) with the built client, and measures in one run the REST list against a raw node:http baseline, the server's
+ * memory, full pulls per collection, and in Chromium the first sign-in, the warm offline start and 50
+ * answers queued offline. Prints each figure beside its target and writes bench-results/latest.json.
+ * Exit code 0 whatever the figures; 1 only when the bench itself failed.
+ *
+ * Knobs: BENCH_DURATION (s per load run, 10), BENCH_CONNECTIONS (50), BENCH_SKIP_BUILD=1 (use the
+ * existing build), BENCH_KEEP=1 (keep the temp folder), CHROMIUM_PATH.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { benchBrowser } from './browser.js';
+import { closeAgent, signIn } from './http.js';
+import { benchPulls } from './pulls.js';
+import { printTable, tableRows, writeResults, type Figures, type MemoryFigures } from './report.js';
+import { benchRest } from './rest.js';
+import { seedClub, type SeedResult } from './seed.js';
+import { memoryOf, REPO_ROOT, serverCommand, startAppServer, type Child, type ServerCommand } from './server.js';
+
+const RESULT_FILE = path.join(REPO_ROOT, 'bench-results', 'latest.json');
+const ADMIN_PASSWORD = 'admin-bench-pass';
+const MEMBER_PASSWORD = 'fan-bench-pass';
+const JWT_SECRET = 'bench-secret-bench-secret-bench-secret';
+
+const started = Date.now();
+const loadAtStart = os.loadavg();
+const log = (message: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${message}`);
+
+function run(command: string, args: string[], logFile: string): Promise<number> {
+  return new Promise((resolve) => {
+    const out = fs.openSync(logFile, 'w');
+    const child = spawn(command, args, { cwd: REPO_ROOT, stdio: ['ignore', out, out] });
+    child.on('exit', (code) => {
+      fs.closeSync(out);
+      resolve(code ?? 1);
+    });
+  });
+}
+
+/** `npm run build` (the code under test changes); an existing build is measured when the build fails. */
+async function ensureBuilt(workDir: string): Promise<string> {
+  const index = path.join(REPO_ROOT, 'client', 'dist', 'index.html');
+  if (process.env.BENCH_SKIP_BUILD === '1' && fs.existsSync(index)) return 'existing build (BENCH_SKIP_BUILD)';
+  const logFile = path.join(workDir, 'build.log');
+  const code = await run('npm', ['run', 'build'], logFile);
+  if (code === 0) return 'built now';
+  const tail = fs.readFileSync(logFile, 'utf8').slice(-2000);
+  if (fs.existsSync(index)) {
+    log(`npm run build failed; measuring the existing build:\n${tail}`);
+    return 'build failed, existing build used';
+  }
+  throw new Error(`npm run build failed and there is no client/dist:\n${tail}`);
+}
+
+async function phase<T>(name: string, errors: Record<string, string>, fn: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await fn();
+  } catch (error) {
+    errors[name] = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    log(`${name} FAILED: ${errors[name]}`);
+    return undefined;
+  }
+}
+
+function memoryFigures(pid: number): MemoryFigures {
+  const { rssMiB, peakMiB } = memoryOf(pid);
+  return { rssMiB, peakMiB };
+}
+
+async function measure(seed: SeedResult, server: Child, workDir: string, figures: Figures, errors: Record<string, string>) {
+  const { command, ...start } = memoryOf(server.pid);
+  const token = await signIn(server.baseUrl, seed.benchMember.username, seed.benchMember.password);
+  const idle = memoryFigures(server.pid);
+  figures.memory = { pid: server.pid, command, start, idle };
+  log(
+    `server pid ${server.pid} (${command.trim()}): RSS ${start.rssMiB.toFixed(1)} MiB at start, ${idle.rssMiB.toFixed(1)} MiB after a sign-in`,
+  );
+  const durationS = Number(process.env.BENCH_DURATION ?? 10);
+  const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+
+  log(`REST: GET /api/events, ${connections} connections, ${durationS} s app + ${durationS} s raw node:http…`);
+  figures.rest = await phase('REST', errors, () =>
+    benchRest(server.baseUrl, token, workDir, { connections, durationS, warmupS: 2 }),
+  );
+  figures.memory.afterRest = memoryFigures(server.pid);
+  log(`server RSS ${figures.memory.afterRest.rssMiB.toFixed(1)} MiB after the REST load`);
+
+  log('pulls: every collection from checkpoint null…');
+  figures.pulls = await phase('pulls', errors, () => benchPulls(server.baseUrl, token));
+  if (!figures.pulls) return;
+
+  log('browser: Chromium…');
+  const expected = Object.fromEntries(figures.pulls.collections.map((c) => [c.collection, c.documents]));
+  figures.browser = await phase('browser', errors, () =>
+    benchBrowser({
+      baseUrl: server.baseUrl,
+      member: seed.benchMember,
+      admin: seed.admin,
+      memberToken: token,
+      openEvents: seed.openUpcoming,
+      expected,
+      answers: 50,
+      offlineRuns: 5,
+      firstCardRuns: 3,
+      log,
+    }),
+  );
+  figures.memory.end = memoryFigures(server.pid);
+}
+
+/** Screenshots of an earlier run's failures would only mislead. */
+function clearOldFailures(): void {
+  const folder = path.dirname(RESULT_FILE);
+  if (!fs.existsSync(folder)) return;
+  for (const name of fs.readdirSync(folder)) if (/^failed-.*\.png$/.test(name)) fs.rmSync(path.join(folder, name));
+}
+
+async function main(): Promise<number> {
+  clearOldFailures();
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fankurve-bench-'));
+  const figures: Figures = {};
+  const errors: Record<string, string> = {};
+  let seed: SeedResult | undefined;
+  let build = '';
+  let command: ServerCommand | undefined;
+  let server: Child | undefined;
+  try {
+    log('building (npm run build)…');
+    build = await ensureBuilt(workDir);
+    if ((await run(process.execPath, ['scripts/ensure-chromium.mjs'], path.join(workDir, 'chromium.log'))) !== 0) {
+      log(`no Chromium: ${fs.readFileSync(path.join(workDir, 'chromium.log'), 'utf8').trim()}`);
+    }
+    log('seeding the 5-season club…');
+    seed = await seedClub(path.join(workDir, 'data'), { admin: ADMIN_PASSWORD, member: MEMBER_PASSWORD });
+    const c = seed.counts;
+    log(
+      `seeded in ${Math.round(seed.seedMs)} ms: ${c.events} events (${c.upcomingEvents} upcoming, seasons ${seed.seasons.join(', ')}), ` +
+        `${c.members} members, ${c.attendees} attendees (${c.guests} guests, ${c.tombstones} tombstones), ${c.comments} comments, ` +
+        `${c.transports} transports, ${c.stadiums} stadiums, max seq ${seed.maxSeq}`,
+    );
+    command = serverCommand();
+    log(`starting the server: node ${command.args.join(' ')} (${command.source})…`);
+    server = await startAppServer({
+      dataDir: path.join(workDir, 'data'),
+      adminPassword: ADMIN_PASSWORD,
+      jwtSecret: JWT_SECRET,
+      command,
+    });
+    log(`server on ${server.baseUrl}`);
+    await measure(seed, server, workDir, figures, errors);
+  } catch (error) {
+    errors.bench = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    log(`bench FAILED: ${errors.bench}`);
+  } finally {
+    await server?.stop();
+    closeAgent();
+    if (process.env.BENCH_KEEP === '1') log(`kept ${workDir}`);
+    else fs.rmSync(workDir, { recursive: true, force: true });
+  }
+
+  const rows = tableRows(figures, errors);
+  console.log('');
+  printTable(rows);
+  const load = os.loadavg()[1]!;
+  if (load > os.cpus().length) {
+    console.log(
+      `\nNote: load average ${load.toFixed(1)} on ${os.cpus().length} cores during the run: other work competed, figures are pessimistic.`,
+    );
+  }
+  writeResults(RESULT_FILE, {
+    finishedAt: new Date().toISOString(),
+    durationMs: Date.now() - started,
+    machine: {
+      node: process.version,
+      cpus: os.cpus().length,
+      platform: `${os.platform()} ${os.release()}`,
+      loadAverageAtStart: loadAtStart,
+      loadAverageAtEnd: os.loadavg(),
+    },
+    build,
+    serverCommand: command,
+    seed: seed && { ...seed, openUpcoming: seed.openUpcoming.length },
+    ...figures,
+    table: rows,
+    errors,
+  });
+  console.log(`\nAll figures: ${path.relative(process.cwd(), RESULT_FILE)} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  return Object.keys(errors).length > 0 ? 1 : 0;
+}
+
+process.exitCode = await main();
