@@ -4,6 +4,7 @@ import type { RxCollection, RxReplicationPullStreamItem, RxReplicationWriteToMas
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import type { FankurveDatabase } from './database.js';
 import type { Outbox } from './outbox.js';
+import { PushRebaser } from './rebase.js';
 import { connectChangeStream, type ChangeStream } from './stream.js';
 
 export interface SyncStatus {
@@ -56,6 +57,13 @@ function replicationIdentifier(name: string, version: number, baseUrl: string): 
   return version === 0 ? `fankurve-${name}-${baseUrl}` : `fankurve-${name}-v${version}-${baseUrl}`;
 }
 
+/** The device's current state of the documents of a push (null: gone on the device). */
+async function currentStates(collection: RxCollection, rows: { newDocumentState: { id: string } }[]) {
+  const ids = rows.map((row) => row.newDocumentState.id);
+  const docs = await collection.findByIds(ids).exec();
+  return new Map(ids.map((id) => [id, (docs.get(id)?.toJSON() as Record<string, unknown> & { id: string }) ?? null]));
+}
+
 const idOfRow = (row: RxReplicationWriteToMasterRow<unknown>) => (row.newDocumentState as unknown as { id: string }).id;
 
 /**
@@ -92,6 +100,7 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
     const stream$ = new Subject<RxReplicationPullStreamItem<unknown, Checkpoint>>();
     pullStreams.set(name, stream$);
     const identifier = replicationIdentifier(name, version, options.baseUrl);
+    const rebaser = declaration.push ? new PushRebaser(declaration.push.fields as readonly string[]) : null;
     return replicateRxCollection<unknown, Checkpoint>({
       collection: collection as never,
       replicationIdentifier: identifier,
@@ -115,10 +124,12 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
             batchSize: 100,
             handler: async (rows) => {
               // The server tells a re-sent server state from a change by its seq (docs/architecture.md, sync: push).
-              const conflicts = (await post(`${base}/push`, rows)) as never[];
+              const { rows: sent, rebased } = rebaser!.rebase(rows);
+              const answers = (await post(`${base}/push`, sent)) as { id: string }[];
               // The server has applied (or refused, with a notice) every row: none is waiting any more.
               for (const row of rows) options.outbox.delete(idOfRow(row));
-              return conflicts;
+              const current = await currentStates(collection, sent);
+              return rebaser!.answers(sent, rebased, answers as never, current) as never[];
             },
           }
         : undefined,
@@ -139,7 +150,11 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
   function watchActivity(): void {
     activity?.unsubscribe();
     activity = combineLatest(Object.values(states).map((state) => state.active$)).subscribe((active) => {
+      const wasSyncing = syncing;
       syncing = active.some(Boolean);
+      // Every replication is idle, so nothing is left to push: an id still counted as waiting belongs to
+      // a change that was undone before it was sent, or to a local write that failed.
+      if (wasSyncing && !syncing && allStarted && isOnline()) options.outbox.clear();
       publish();
     });
   }
@@ -149,11 +164,13 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
 
   const present = SYNC_COLLECTIONS.filter((name) => db.collections[name] !== undefined);
   const priorities = [...new Set(present.map((name) => SYNC_DECLARATIONS[name].priority))].sort((a, b) => a - b);
+  let allStarted = false;
   const ready = (async () => {
     for (const priority of priorities) {
       if (stopped) return;
       const group = present.filter((name) => SYNC_DECLARATIONS[name].priority === priority);
       for (const name of group) states[name] = replicate(name);
+      allStarted = priority === priorities.at(-1);
       watchActivity();
       await Promise.all(group.map((name) => firstPullOrFailure(states[name]!)));
     }

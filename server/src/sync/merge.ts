@@ -27,7 +27,9 @@ export function changeOfRow<Doc extends SyncedDoc>(
   });
 
   if (isCreation(base, sent)) {
-    if (sentDeleted) return null;
+    // Deleted before the server acknowledged the creation (RxDB sends no assumed state until then):
+    // if an earlier push created it, the device wants it gone.
+    if (sentDeleted) return masterLive ? change('delete', {}) : null;
     const fields = pick<Doc>(sent, masterLive ? rules.fields : creatableFields(rules));
     return change(masterLive ? 'update' : 'create', fields);
   }

@@ -77,7 +77,7 @@ export async function setOwnAttendance(
     if (!existing) return;
     enforce(checkMemberMayDrop(existing));
     outbox.add(existing.id);
-    await existing.remove();
+    await existing.incrementalRemove();
     return;
   }
   if (existing) {
@@ -92,12 +92,22 @@ export async function setOwnAttendance(
   await db.attendees.insert(doc);
 }
 
+/**
+ * Writes a patch to a document and counts it as waiting for the server, unless it changes nothing
+ * (RxDB writes nothing then, so no push would ever take it out of the outbox).
+ */
+async function patchIfChanged(outbox: Device['outbox'], doc: RxDocument<AttendeeDoc>, patch: Partial<AttendeeDoc>): Promise<void> {
+  const changed = (Object.keys(patch) as (keyof AttendeeDoc)[]).some((key) => patch[key] !== doc.get(key));
+  if (!changed) return;
+  outbox.add(doc.id);
+  await doc.incrementalPatch(patch);
+}
+
 /** Changes the member's own answers (needs ticket, has ticket, needs transport) on an existing attendance. */
 export async function updateOwnAnswer({ db, outbox }: Device, eventId: string, userId: string, change: Partial<AnswerFields>): Promise<void> {
   const existing = await findOwn(db, eventId, userId);
   if (!existing) return;
-  outbox.add(existing.id);
-  await existing.incrementalPatch(answerPatch(existing, change));
+  await patchIfChanged(outbox, existing, answerPatch(existing, change));
 }
 
 /** A guest the member brings (going, needs a ticket and a seat); the debt block applies as to the member. */
@@ -121,8 +131,7 @@ export async function updateGuest({ db, outbox }: Device, guestId: string, chang
   if (!guest) return;
   const { guest_name, ...answers } = change;
   const name = guest_name === undefined ? {} : { guest_name: enforce(checkGuestName(guest_name)) };
-  outbox.add(guest.id);
-  await guest.incrementalPatch({ ...name, ...answerPatch(guest, answers) });
+  await patchIfChanged(outbox, guest, { ...name, ...answerPatch(guest, answers) });
 }
 
 /** Removes a guest (not coming). A bought ticket stays until an admin removes it. */
@@ -131,5 +140,5 @@ export async function removeGuest({ db, outbox }: Device, guestId: string): Prom
   if (!guest) return;
   enforce(checkMemberMayDrop(guest));
   outbox.add(guest.id);
-  await guest.remove();
+  await guest.incrementalRemove();
 }

@@ -2,7 +2,7 @@ import { attendeesSync, type AttendeeDoc, type NoticeAction } from '@fankurve/sh
 import type { AttendeeRow } from '../../db/schema.js';
 import { toBool, type WriteContext } from '../../db/store.js';
 import type { Actor } from '../../domain/actor.js';
-import { removeOwnAttendance, setOwnAttendance } from '../../domain/attendance.js';
+import { findOwnAttendance, removeOwnAttendance, setOwnAttendance } from '../../domain/attendance.js';
 import { findAttendeeById } from '../../domain/attendeeRows.js';
 import { badInput, forbidden, notFound } from '../../domain/errors.js';
 import { addGuest, removeGuest, updateGuest } from '../../domain/guests.js';
@@ -62,6 +62,13 @@ async function applyOwnRow(w: WriteContext, actor: Actor, change: Change): Promi
   const current = change.master && !change.master._deleted ? change.master.status : undefined;
   const nextStatus = status ?? current;
   if (nextStatus !== 'going' && nextStatus !== 'maybe') throw badInput();
+  const other = change.kind === 'create' ? await findOwnAttendance(w.db, eventId, actor.id) : undefined;
+  if (other && other.id !== change.id) {
+    // Another device of the member created the attendance first: this one only says going or maybe;
+    // its first-time answers must not overwrite what was answered since.
+    await setOwnAttendance(w, actor, eventId, { status: nextStatus });
+    return;
+  }
   await setOwnAttendance(
     w,
     actor,
