@@ -1,4 +1,4 @@
-import { createElement, lazy, type ComponentType } from 'react';
+import { createElement, lazy, useState, type ComponentType } from 'react';
 
 const RELOADED_KEY = 'chunkReload';
 
@@ -41,6 +41,11 @@ export function lazyPage<T extends ComponentType<any>>(load: () => Promise<T>): 
       throw error;
     }
   });
-  const Page = (props: React.ComponentProps<T>) => createElement(loaded ?? Suspending, props);
+  const Page = (props: React.ComponentProps<T>) => {
+    // Chosen once per mount: switching from the lazy wrapper to the loaded component would remount
+    // the screen and lose what was typed into it.
+    const [chosen] = useState(() => ({ component: (loaded ?? Suspending) as ComponentType<React.ComponentProps<T>> }));
+    return createElement(chosen.component, props);
+  };
   return Object.assign(Page, { preload });
 }

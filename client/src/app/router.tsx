@@ -6,7 +6,6 @@ import { ErrorBoundary } from '../ui/ErrorBoundary.js';
 import { Toaster } from '../ui/Toaster.js';
 import { AnonymousOnly, CHANGE_PASSWORD_PATH, RequireAuth } from './guards.js';
 import { lazyPage } from './lazyPage.js';
-import { prepareDevice } from './session.js';
 import { NotFoundPage } from './NotFoundPage.js';
 
 // Screens are their own chunks, except the tiny login page (the first page of every new visitor: no
@@ -31,15 +30,12 @@ const ConfigPage = lazyPage(() => import('../features/config/ConfigPage.js').the
 const StadiumDetailPage = lazyPage(() => import('../features/stadiums/StadiumDetailPage.js').then((m) => m.StadiumDetailPage));
 
 /**
- * The login page. While the member types, the events screen and the device database get ready, so
- * the work after the click is the sign-in and the first pull only.
+ * The login page. While the member types, the events screen's chunk loads, so the work after the
+ * click is the sign-in, opening the device database and the first pull.
  */
 function LoginScreen() {
   useEffect(() => {
-    const timer = setTimeout(() => {
-      EventsPage.preload().catch(() => undefined);
-      prepareDevice();
-    }, 300);
+    const timer = setTimeout(() => EventsPage.preload().catch(() => undefined), 300);
     return () => clearTimeout(timer);
   }, []);
   return <LoginPage />;

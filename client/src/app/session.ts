@@ -220,8 +220,8 @@ async function verifySession(): Promise<void> {
   }
 }
 
-/** Loads the data layer and opens the device database ahead of need (e.g. while a member signs in). */
-export function prepareDevice(): void {
+/** Loads the data layer and opens the device database ahead of need. */
+function prepareDevice(): void {
   void loadData()
     .then((data) => data.openDeviceDatabase())
     .catch(() => undefined);

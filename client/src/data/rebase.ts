@@ -6,14 +6,16 @@ type Row = { assumedMasterState?: Doc | null; newDocumentState: Doc };
 /**
  * Keeps pushes right when RxDB's record of the server's state goes stale (docs/architecture.md,
  * sync: push). RxDB writes a conflict answer over the device's document only if the document has
- * not changed since it was sent; otherwise it drops the answer, keeps its old record and sends the
- * next state against it, and a field the device changed and changed back meanwhile would look
- * unchanged. So such an answer is kept here instead of handed to RxDB; the next push of that
- * document is rebased onto it (the server's document plus what the device changed since it sent
- * the answered state), and the server's result goes back to RxDB as the answer.
+ * not changed since it was sent; otherwise (also when the device writes in the moment between) it
+ * drops the answer, keeps its old record and sends the next state against it, and a field the
+ * device changed and changed back meanwhile would look unchanged. So every answer is remembered
+ * here; when the next push of that document still assumes the old state, it is rebased onto the
+ * answer (the server's document plus what the device changed since it sent the answered state),
+ * and the server's result goes back to RxDB as the answer.
  */
 export class PushRebaser {
-  private readonly answered = new Map<string, { sent: Doc; answer: Doc }>();
+  /** Per document: the last push's assumed and sent states and the server's answer to it. */
+  private readonly answered = new Map<string, { base: Doc | null; sent: Doc; answer: Doc }>();
 
   constructor(private readonly fields: readonly string[]) {}
 
@@ -24,7 +26,10 @@ export class PushRebaser {
       const id = row.newDocumentState.id;
       const known = this.answered.get(id);
       this.answered.delete(id);
-      if (!known || !row.assumedMasterState || !sameState(row.assumedMasterState, known.sent)) return row;
+      // RxDB still assumes what it sent (it got no answer) or what it assumed before (its write of the answer failed).
+      const assumed = row.assumedMasterState ?? null;
+      const stale = known && (assumed === null ? known.base === null : sameState(assumed, known.sent) || (known.base !== null && sameState(assumed, known.base)));
+      if (!known || !stale) return row;
       rebased.add(id);
       const changed = this.fields.filter((field) => !sameValue(row.newDocumentState[field], known.sent[field]));
       const next: Doc = {
@@ -50,8 +55,9 @@ export class PushRebaser {
       if (!answer) continue;
       const now = current.get(id) ?? { id, _deleted: true };
       const changedMeanwhile = !sameState(now, row.newDocumentState);
-      if (changedMeanwhile && !answer._deleted) this.answered.set(id, { sent: row.newDocumentState, answer });
-      else out.push(answer);
+      if (!answer._deleted) this.answered.set(id, { base: row.assumedMasterState ?? null, sent: row.newDocumentState, answer });
+      // RxDB would drop this answer (the device changed the document since): the next push is rebased instead.
+      if (!changedMeanwhile || answer._deleted) out.push(answer);
     }
     return out;
   }
