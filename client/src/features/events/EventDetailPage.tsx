@@ -30,7 +30,11 @@ export function EventDetailPage() {
   const members = useMembers();
   const transports = useTransports(id);
   const language = currentLanguage();
-  const names = useMemo(() => memberNames(members ?? []), [members]);
+  // The signed-in member's own name is known from the session, also before the members have synced.
+  const names = useMemo(
+    () => new Map([[user.id, user.username], ...memberNames(members ?? [])]),
+    [members, user.id, user.username],
+  );
 
   // A first visit straight to this address: the event may still be on its way down.
   if (event === undefined || (event === null && status.syncing)) return <Loading />;
