@@ -149,6 +149,8 @@ class Checker {
       const memberId = this.final.memberIds[write.member];
       const own = this.final.rows.filter((row) => row.user_id === memberId && row.event_id === write.eventId);
       const row = own[0];
+      // A status change to a row the server no longer has is refused as a change (attendanceNotFound).
+      const setRefused = this.refused(write, 'attendance.set', 'attendance.change');
       const where = `${write.member}'s own attendance at ${this.label(write.eventId)}: ${write.device} wrote ${write.value ?? 'removed'} at step ${write.step}`;
       if (own.length > 1) {
         yield this.violation(
@@ -164,14 +166,9 @@ class Checker {
           `${where}, but the server keeps ${this.label(row.id)} (${row.status})`,
           write,
         );
-      } else if (write.value !== null && !row && !this.refused(write, 'attendance.set')) {
+      } else if (write.value !== null && !row && !setRefused) {
         yield this.violation(2, null, 'own attendance: lost', `${where}, but the server has no row${this.noticesOf(write)}`);
-      } else if (
-        write.value !== null &&
-        row &&
-        row.status !== write.value &&
-        !this.refused(write, 'attendance.set', 'attendance.change')
-      ) {
+      } else if (write.value !== null && row && row.status !== write.value && !setRefused) {
         yield this.lost(
           row.id,
           'own attendance: status lost',
