@@ -90,6 +90,21 @@ export const attendeeSchema = {
   indexes: ['event_id'],
 } as const;
 
+/** The ticket part of an attendee document without a ticket: nothing bought, no price, no requests. */
+export const NO_TICKET_DOC = {
+  paid_by: null,
+  ticket_price_id: null,
+  ticket_type: null,
+  price_cents: null,
+  is_free: false,
+  is_price_tbd: false,
+  bought: false,
+  paid: false,
+  received: false,
+  paid_requested: false,
+  received_requested: false,
+} as const satisfies Partial<AttendeeDoc>;
+
 /**
  * Every attendance row of every event. Members create, change and delete (= not going) their own
  * row and the rows of guests they bring; ticket fields, price and seat status are the admin's.
@@ -115,17 +130,7 @@ export const attendeesSync = defineSyncCollection<AttendeeDoc>({
     has_ticket: false,
     needs_transport: false,
     transfer_status: null,
-    paid_by: null,
-    ticket_price_id: null,
-    ticket_type: null,
-    price_cents: null,
-    is_free: false,
-    is_price_tbd: false,
-    bought: false,
-    paid: false,
-    received: false,
-    paid_requested: false,
-    received_requested: false,
+    ...NO_TICKET_DOC,
     created_at: '',
   },
 });

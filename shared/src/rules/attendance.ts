@@ -1,5 +1,5 @@
 import type { AttendanceStatus, TransferStatus } from '../constants.js';
-import type { AttendeeDoc } from '../docs/attendees.js';
+import { NO_TICKET_DOC, type AttendeeDoc } from '../docs/attendees.js';
 import type { RuleResult } from './result.js';
 
 /*
@@ -105,17 +105,7 @@ function newAttendeeDoc(fields: {
     ...fields,
     ...FIRST_ATTENDANCE_DEFAULTS,
     transfer_status: transferStatusAfterAnswer(null, FIRST_ATTENDANCE_DEFAULTS.needs_transport),
-    paid_by: null,
-    ticket_price_id: null,
-    ticket_type: null,
-    price_cents: null,
-    is_free: false,
-    is_price_tbd: false,
-    bought: false,
-    paid: false,
-    received: false,
-    paid_requested: false,
-    received_requested: false,
+    ...NO_TICKET_DOC,
     seq: 0,
   };
 }
