@@ -17,17 +17,8 @@ import {
 } from './inPage.js';
 import { pullActivity, recordNetwork, sumBytes, type WireBytes } from './network.js';
 import type { SeededEvent, SeededUser } from './seed.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium-args.js';
 import { REPO_ROOT } from './server.js';
-
-/** playwright.config.ts's launch options (TOOLCHAIN.md). */
-const LAUNCH_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
 
 export interface BrowserFigures {
   firstSignIn: {
@@ -306,7 +297,7 @@ async function queuedAnswers(browser: Browser, input: BrowserInput, memberContex
 }
 
 export async function benchBrowser(input: BrowserInput): Promise<BrowserFigures> {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: LAUNCH_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     input.log('  first sign-in on a new device…');
     const first = await firstSignIn(browser, input);

@@ -190,4 +190,23 @@ describe('sync push: three-way field merge', () => {
     expect(kept.body).toEqual([]);
     expect(await serverRow(v1.id)).toMatchObject({ status: 'going', needs_transport: false });
   });
+
+  it("takes another device's creation of the same attendance as a status only, keeping the answers given since", async () => {
+    const first = await attendingRow();
+    await pushAttendees(mia.token, [{ assumedMasterState: first, newDocumentState: { ...first, needs_transport: false } }]);
+    const second = {
+      ...newMemberAttendeeDoc({
+        id: newId(),
+        event_id: eventId,
+        user_id: mia.id,
+        status: 'maybe',
+        created_at: new Date().toISOString(),
+      }),
+      _deleted: false,
+    };
+    const answer = await pushAttendees(mia.token, [{ assumedMasterState: null, newDocumentState: second }]);
+    // The device drops its own copy and takes the one row the server keeps.
+    expect(answer.body).toEqual([expect.objectContaining({ id: second.id, _deleted: true })]);
+    expect(await serverRow(first.id)).toMatchObject({ status: 'maybe', needs_transport: false });
+  });
 });

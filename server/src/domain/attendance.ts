@@ -86,6 +86,9 @@ export async function setOwnAttendance(
   const answer = mergedAnswerFields(existing ?? null, change);
   const transferStatus = transferStatusAfterAnswer(existing?.transfer_status ?? null, answer.needs_transport === 1);
   if (existing) {
+    // Another device of the member created the attendance first: a creation under another id only
+    // says going or maybe; its first-time answers must not overwrite what was answered since.
+    if (id !== undefined && id !== existing.id) return setOwnAttendance(w, actor, eventId, { status: change.status });
     const fields = { ...answer, ...requestFields(w.now, existing, change), transfer_status: transferStatus };
     return updateOwnRow(w, actor, existing, fields);
   }
@@ -138,6 +141,23 @@ async function updateOwnRow(
     w.record({ type: 'request.made', kind: 'received', ...ref });
   }
   return { ...existing, ...update };
+}
+
+/**
+ * A device's change to an attendance it holds (`attendeeId`): refused (404) when that attendance is
+ * gone, e.g. an admin removed it meanwhile; a change never brings it back.
+ */
+export async function changeOwnAttendance(
+  w: WriteContext,
+  actor: Actor,
+  eventId: string,
+  attendeeId: string,
+  change: OwnAttendanceChange,
+): Promise<AttendeeRow> {
+  await requireLiveEvent(w.db, eventId);
+  const existing = await findOwnAttendance(w.db, eventId, actor.id);
+  if (!existing || existing.id !== attendeeId) throw notFound('attendanceNotFound');
+  return setOwnAttendance(w, actor, eventId, change);
 }
 
 /** Paid and received requests only mean something on a bought ticket that is not yet paid / received. */

@@ -43,8 +43,6 @@ export type DomainEvent =
   | ({ type: 'user.changed'; userId: string; fields: string[] } & Base)
   | ({ type: 'password.changed'; userId: string } & Base);
 
-export type DomainEventType = DomainEvent['type'];
-
 /** Events after which a user's existing sessions and change streams are no longer valid. */
 export function endsSessionsOf(event: DomainEvent): string | null {
   switch (event.type) {

@@ -4,7 +4,7 @@ import type { Database } from '../db/schema.js';
 import type { WriteContext } from '../db/store.js';
 import type { Actor } from '../domain/actor.js';
 import type { NoticeContext } from '../domain/notices.js';
-import type { PushedDocument, SyncDocument } from './protocol.js';
+import type { PushedDocument } from './protocol.js';
 
 /** A document as the server holds it for an actor: the client's fields plus the tombstone flag. */
 export type MasterDocument<Doc extends SyncedDoc = SyncedDoc> = Doc & { _deleted: boolean };
@@ -60,9 +60,4 @@ export function sameDocument(a: Record<string, unknown>, b: Record<string, unkno
 
 export function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-}
-
-/** A tombstone on the wire: only id, seq and the flag (nothing of the deleted document). */
-export function tombstoneOf(id: string, seq: number): SyncDocument {
-  return { id, seq, _deleted: true };
 }

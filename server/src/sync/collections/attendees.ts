@@ -2,9 +2,9 @@ import { attendeesSync, type AttendeeDoc, type NoticeAction } from '@fankurve/sh
 import type { AttendeeRow } from '../../db/schema.js';
 import { toBool, type WriteContext } from '../../db/store.js';
 import type { Actor } from '../../domain/actor.js';
-import { findOwnAttendance, removeOwnAttendance, setOwnAttendance } from '../../domain/attendance.js';
+import { changeOwnAttendance, removeOwnAttendance, setOwnAttendance } from '../../domain/attendance.js';
 import { findAttendeeById } from '../../domain/attendeeRows.js';
-import { badInput, forbidden, notFound } from '../../domain/errors.js';
+import { badInput, forbidden } from '../../domain/errors.js';
 import { addGuest, removeGuest, updateGuest } from '../../domain/guests.js';
 import { defineServerCollection, type MasterDocument, type PushedChange } from '../collection.js';
 
@@ -56,31 +56,17 @@ async function applyOwnRow(w: WriteContext, actor: Actor, change: Change): Promi
   const eventId = eventOf(change);
   if (!eventId) throw badInput();
   if (change.kind === 'delete') return removeOwnAttendance(w, actor, eventId);
-  // A change to an attendance that is gone (an admin removed it meanwhile) does not bring it back.
-  if (change.kind === 'update' && (!change.master || change.master._deleted)) throw notFound('attendanceNotFound');
   const { status, ...flags } = answers(change);
-  const current = change.master && !change.master._deleted ? change.master.status : undefined;
-  const nextStatus = status ?? current;
+  const nextStatus = status ?? (change.master && !change.master._deleted ? change.master.status : undefined);
   if (nextStatus !== 'going' && nextStatus !== 'maybe') throw badInput();
-  const other = change.kind === 'create' ? await findOwnAttendance(w.db, eventId, actor.id) : undefined;
-  if (other && other.id !== change.id) {
-    // Another device of the member created the attendance first: this one only says going or maybe;
-    // its first-time answers must not overwrite what was answered since.
-    await setOwnAttendance(w, actor, eventId, { status: nextStatus });
-    return;
-  }
-  await setOwnAttendance(
-    w,
-    actor,
-    eventId,
-    {
-      status: nextStatus,
-      ...flags,
-      paid_requested: change.fields.paid_requested,
-      received_requested: change.fields.received_requested,
-    },
-    change.id,
-  );
+  const own = {
+    status: nextStatus,
+    ...flags,
+    paid_requested: change.fields.paid_requested,
+    received_requested: change.fields.received_requested,
+  };
+  if (change.kind === 'update') await changeOwnAttendance(w, actor, eventId, change.id, own);
+  else await setOwnAttendance(w, actor, eventId, own, change.id);
 }
 
 /** A guest the member brought (or an admin): added, changed and removed offline too. */
