@@ -82,6 +82,21 @@ export const MESSAGES = {
   ticketPriceDeleted: 'Ticket price deleted',
   outdatedClient: 'The app has been updated. Please reload.',
   unknownCollection: 'Unknown sync collection',
+  signInDelayed: 'Too many sign-in attempts for this account. Please wait a moment and try again.',
+  serverBusy: 'The server is busy. Please try again in a moment.',
+  tooManyRegistrations: 'Too many registrations from this network. Please try again later.',
+  usernameInvalidCharacters:
+    'The username contains characters that are not allowed (control, invisible or text-direction characters)',
+  usernameMixedScripts: 'The username mixes alphabets (for example Latin and Cyrillic letters)',
+  dateOutOfRange: 'The date must lie between the years 2000 and 2100',
+  eventHasTickets: 'Tickets have been bought for this event; only an admin can delete it',
+  tooManyGuests: 'You have already brought the maximum number of guests to this event',
+  tooManyChanges: 'Too many changes in one request',
+  commentsTooFast: 'You are writing comments too quickly. Please wait a moment.',
+  sessionNotFound: 'Session not found',
+  signedOut: 'Signed out',
+  otherSessionsEnded: 'All other devices have been signed out',
+  sessionEnded: 'The device has been signed out',
   internalError: 'Something went wrong. Please try again later.',
 } as const;
 
