@@ -43,6 +43,8 @@ export default defineConfig({
       ADMIN_USERNAME: 'admin',
       ADMIN_PASSWORD: process.env.E2E_ADMIN_PASSWORD,
       JWT_SECRET: 'e2e-secret-e2e-secret-e2e-secret',
+      // The browser tests register many members from one address.
+      REGISTRATIONS_PER_HOUR: '10000',
     },
   },
 });

@@ -240,6 +240,55 @@ test('an admin edits the table, adds an attendee, manages transport and edits th
   await expect(page).toHaveURL(/\/events$/);
 });
 
+test('bought tickets: the creator cannot delete the event, the admin confirms a dialog that names the kept tickets', async ({
+  browser,
+  page,
+  request,
+}) => {
+  const admin = await Api.signIn(request, ADMIN.username, ADMIN.password);
+  const member = await admin.registeredMember(uniqueName('owner'));
+  const memberApi = await Api.signIn(request, member.username, member.password);
+  const title = `${uniqueName('Schulden')} (A)`;
+  const eventId = await memberApi.createEvent(title, daysAhead(20));
+  const own = await memberApi.post(`/api/attendance/${eventId}`, { status: 'going' });
+  const guest = await memberApi.post('/api/guests', { event_id: eventId, guest_name: 'Opa Karl' });
+  await admin.put(`/api/attendees/${own.attendance.id}`, { bought: true, price: 18.5 });
+  await admin.put(`/api/attendees/${guest.guest.id}`, { bought: true, paid: true, price: 12 });
+
+  // The creator (a member) sees why the event cannot be deleted.
+  await signInThroughForm(page, member.username, member.password);
+  await page.goto(`/events/${eventId}`);
+  await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
+  await expect(page.getByText('Für diesen Termin wurden bereits Tickets gekauft; nur ein Admin kann ihn löschen')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Termin löschen' })).toBeDisabled();
+
+  const context = await browser.newContext();
+  const adminPage = await context.newPage();
+  await signInThroughForm(adminPage, ADMIN.username, ADMIN.password);
+  await adminPage.goto(`/events/${eventId}`);
+  await expect(attendeeRow(adminPage, `Opa Karl (Gast von ${member.username})`)).toBeVisible();
+  await adminPage.getByRole('button', { name: 'Termin löschen' }).click();
+  const dialog = adminPage.getByRole('dialog', { name: 'Termin löschen?' });
+  await expect(dialog).toContainText('Für diesen Termin wurden Tickets gekauft');
+  const tickets = dialog.getByRole('listitem');
+  await expect(tickets).toHaveText([
+    `${member.username} · 18,50 € · nicht bezahlt`,
+    `Opa Karl (Gast von ${member.username}) · 12,00 € · bezahlt`,
+  ]);
+  await expect(dialog).toContainText('Diese Tickets und ihre offenen Beträge bleiben erhalten');
+  await dialog.getByRole('button', { name: 'Löschen' }).click();
+  await expect(adminPage).toHaveURL(/\/events$/);
+  await expect(eventCard(adminPage, title)).toHaveCount(0);
+  await adminPage.goto(`/events/${eventId}`);
+  await expect(adminPage.getByRole('heading', { name: 'Termin nicht gefunden' })).toBeVisible();
+  await context.close();
+
+  // The member's ticket and debt are kept.
+  const mine = (await memberApi.get('/api/attendance/my')).attendance as any[];
+  expect(mine.find((row) => row.id === own.attendance.id)).toMatchObject({ bought: true, paid: false, event_title: title });
+  await expect(page.getByRole('heading', { name: 'Termin nicht gefunden' })).toBeVisible();
+});
+
 test('the detail page at 360 px: no page overflow, the table scrolls inside its card', async ({ browser, request }) => {
   const admin = await Api.signIn(request, ADMIN.username, ADMIN.password);
   const title = `${uniqueName('Narrow')} (A)`;

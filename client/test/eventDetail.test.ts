@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   attendanceCounts,
   attendeeRows,
+  boughtTicketRows,
   draftBody,
   draftValues,
   eventFormOf,
@@ -64,6 +65,24 @@ describe('attendee rows', () => {
   it('offers only members who are not attending, alphabetically', () => {
     const attending = [row('a1', { user_id: 'u-bert' }), guest('g1', 'Gast', 'u-anna')];
     expect(membersNotAttending(members, attending).map((m) => m.username)).toEqual(['anna', 'carl']);
+  });
+
+  it("names the bought tickets for the delete confirmation, members' and guests', in the table's order", () => {
+    const rows = boughtTicketRows(
+      [
+        row('a-carl', { user_id: 'u-carl', bought: true, paid: true, price_cents: 1850 }),
+        row('a-bert', { user_id: 'u-bert' }),
+        guest('g-max', 'Max', 'u-anna', { bought: true, price_cents: 1200 }),
+        row('a-anna', { user_id: 'u-anna', bought: false, paid_requested: true }),
+      ],
+      memberNames(members),
+      '?',
+    );
+    expect(rows.map((r) => [r.name, r.host, r.doc.paid])).toEqual([
+      ['Max', 'anna', false],
+      ['carl', null, true],
+    ]);
+    expect(boughtTicketRows([row('a'), guest('g', 'G', 'u-anna')], memberNames(members), '?')).toEqual([]);
   });
 
   it('counts going and maybe over members and guests', () => {
@@ -198,6 +217,7 @@ describe('event form', () => {
     guest_block_capacity: null,
     ticket_prices: [],
     created_at: '2026-01-01T00:00:00Z',
+    archived: false,
     seq: 3,
   } satisfies EventDoc;
 

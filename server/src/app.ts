@@ -1,7 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { JSON_BODY_LIMIT_BYTES, IMAGE_MAX_BYTES } from '@fankurve/shared';
 import { bodyLimit } from 'hono/body-limit';
-import { secureHeaders } from 'hono/secure-headers';
 import { attendanceRoutes } from './http/attendance.js';
 import { attendeeRoutes } from './http/attendees.js';
 import { authRoutes } from './http/auth.js';
@@ -11,7 +10,9 @@ import { failure, handleError, validationFailure } from './http/errors.js';
 import { eventRoutes } from './http/events.js';
 import { guestRoutes } from './http/guests.js';
 import { metaRoutes } from './http/meta.js';
+import { sessionRoutes } from './http/sessions.js';
 import { loadSession } from './http/session.js';
+import { securityHeaders } from './http/securityHeaders.js';
 import { stadiumRoutes } from './http/stadiums.js';
 import { staticRoutes } from './http/static.js';
 import { ticketRoutes } from './http/tickets.js';
@@ -27,7 +28,7 @@ export function createApp(deps: AppDeps): Api {
   });
 
   app.onError(handleError);
-  app.use('*', secureHeaders({ crossOriginEmbedderPolicy: false, contentSecurityPolicy: undefined }));
+  app.use('*', securityHeaders());
   app.use('*', compression());
   const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT_BYTES, onError: (c) => failure(c, 413, 'bodyTooLarge') });
   // On an upload path the body is the file: too large says so in SPEC 5's words.
@@ -41,6 +42,7 @@ export function createApp(deps: AppDeps): Api {
 
   metaRoutes(app, deps);
   authRoutes(app, deps);
+  sessionRoutes(app, deps);
   eventRoutes(app, deps);
   attendanceRoutes(app, deps);
   attendeeRoutes(app, deps);

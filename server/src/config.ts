@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { DEFAULT_TIME_ZONE } from '@fankurve/shared';
+import { DEFAULT_TIME_ZONE, REGISTRATIONS_PER_ADDRESS } from '@fankurve/shared';
 
 /** Typed configuration from the environment (README.md, Configuration). */
 export interface Config {
@@ -18,6 +18,10 @@ export interface Config {
   publicUrl: string;
   footballDataUrl: string;
   clubTimeZone: string;
+  /** Reverse proxies in front of the server whose X-Forwarded-For is believed (0: none, the socket's address counts). */
+  trustProxy: number;
+  /** Registrations accepted per client address and hour. */
+  registrationsPerHour: number;
   /** Built client to serve; null serves none (API only). */
   clientDir: string | null;
 }
@@ -49,6 +53,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: text(env.PUBLIC_URL) ?? `http://localhost:${port}`,
     footballDataUrl: text(env.FOOTBALL_DATA_URL) ?? 'https://api.openligadb.de',
     clubTimeZone: text(env.CLUB_TIME_ZONE) ?? DEFAULT_TIME_ZONE,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    registrationsPerHour: wholeNumber('REGISTRATIONS_PER_HOUR', env.REGISTRATIONS_PER_HOUR, REGISTRATIONS_PER_ADDRESS),
     clientDir: text(env.CLIENT_DIR) ?? path.resolve(import.meta.dirname, '../../client/dist'),
   };
+}
+
+/** TRUST_PROXY: unset/false/0 = no proxy; true = one; a number = that many proxies in a row. */
+function parseTrustProxy(value: string | undefined): number {
+  const setting = text(value)?.toLowerCase();
+  if (!setting || setting === 'false') return 0;
+  if (setting === 'true') return 1;
+  const hops = Number(setting);
+  if (!Number.isInteger(hops) || hops < 0 || hops > 10)
+    throw new Error(`TRUST_PROXY must be true, false or a number of proxies, got ${value}`);
+  return hops;
+}
+
+function wholeNumber(name: string, value: string | undefined, fallback: number): number {
+  const setting = text(value);
+  if (setting === null) return fallback;
+  const number = Number(setting);
+  if (!Number.isInteger(number) || number < 1) throw new Error(`${name} must be a whole number of at least 1, got ${value}`);
+  return number;
 }

@@ -1,13 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LiveUsers } from './auth/liveUsers.js';
-import { LoginThrottle } from './auth/throttle.js';
+import { LiveSessions } from './auth/liveSessions.js';
+import { GuessThrottle, RateLimit } from './auth/throttle.js';
 import { loadOrCreateSecret, randomSecret } from './auth/secrets.js';
 import { TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
 import { openConnection, type Connection } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { CommitBus, write, type Store } from './db/store.js';
+import { deleteIdleSessions } from './domain/sessions.js';
 import { ensureBootstrapAdmin, hasAdmin, prepareNewPassword } from './domain/users.js';
 import { randomPassword } from './auth/passwords.js';
 import type { AppDeps } from './http/context.js';
@@ -30,13 +32,16 @@ export async function prepareRuntime(config: Config): Promise<Runtime> {
   await migrateToLatest(connection.db, connection.dialect);
   const store: Store = { db: connection.db, dialect: connection.dialect, commits: new CommitBus() };
   const bootstrapPassword = await bootstrapAdmin(store, config);
+  await deleteIdleSessions(store.db);
   const jwtSecret = loadOrCreateSecret(config.dataDir, 'jwt-secret', config.jwtSecret, randomSecret);
   const deps: AppDeps = {
     config,
     store,
     tokens: new TokenService(jwtSecret),
     users: LiveUsers.subscribedTo(store),
-    throttle: new LoginThrottle(),
+    sessions: LiveSessions.subscribedTo(store),
+    throttle: new GuessThrottle(),
+    registrations: new RateLimit(config.registrationsPerHour, 60 * 60 * 1000),
     version: readVersion(),
   };
   return { deps, connection, bootstrapPassword };

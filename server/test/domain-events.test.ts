@@ -113,7 +113,16 @@ describe('domain events after commit', () => {
       body: { username: 'declined', email: 'd@example.org', password: 'secret' },
     });
     await t.call('DELETE', `/api/auth/users/${reg.body.user.id}`, { token: admin });
-    expect(types()).toEqual(['user.registered', 'user.approved', 'password.changed', 'user.registered', 'user.declined']);
+    expect(types()).toEqual([
+      'user.registered',
+      'user.approved',
+      'session.started',
+      'session.ended',
+      'password.changed',
+      'session.started',
+      'user.registered',
+      'user.declined',
+    ]);
   });
 
   it("ends a user's open change stream at once when their password changes", async () => {

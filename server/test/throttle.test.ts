@@ -1,45 +1,151 @@
 import { describe, expect, it } from 'vitest';
-import { LoginThrottle } from '../src/auth/throttle.js';
+import { HashGate } from '../src/auth/passwords.js';
+import { GuessThrottle, RateLimit, type GuessTicket } from '../src/auth/throttle.js';
+import { DomainError } from '../src/domain/errors.js';
 
 const WINDOW = 15 * 60 * 1000;
 
-describe('LoginThrottle', () => {
-  it('blocks after the 10th failure within 15 minutes, per username (any case) and IP', () => {
-    const throttle = new LoginThrottle();
-    const start = 1_000_000;
-    for (let i = 0; i < 9; i++) throttle.recordFailure('Fan', '10.0.0.1', start + i);
-    expect(throttle.isBlocked('fan', '10.0.0.1', start + 10)).toBe(false);
-    throttle.recordFailure(' FAN ', '10.0.0.1', start + 10);
-    expect(throttle.isBlocked('fan', '10.0.0.1', start + 11)).toBe(true);
-    expect(throttle.isBlocked('fan', '10.0.0.2', start + 11)).toBe(false);
-    expect(throttle.isBlocked('other', '10.0.0.1', start + 11)).toBe(false);
+/** The error code a throttle call throws, or 'admitted'. */
+function outcome(call: () => GuessTicket): string | GuessTicket {
+  try {
+    return call();
+  } catch (error) {
+    if (error instanceof DomainError) return `${error.code}:${error.status}`;
+    throw error;
+  }
+}
+
+describe('GuessThrottle', () => {
+  it('counts attempts as they arrive: of 40 parallel guesses on one account only 5 are checked', () => {
+    const throttle = new GuessThrottle();
+    const now = 1_000_000;
+    const results = Array.from({ length: 40 }, () => outcome(() => throttle.begin('fan', '10.0.0.1', now)));
+    const admitted = results.filter((r) => typeof r !== 'string');
+    expect(admitted).toHaveLength(5);
+    expect(results.filter((r) => r === 'signInDelayed:429')).toHaveLength(35);
   });
 
-  it('forgets failures older than the window (sliding)', () => {
-    const throttle = new LoginThrottle();
-    const start = 5_000_000;
-    for (let i = 0; i < 10; i++) throttle.recordFailure('fan', 'ip', start + i * 1000);
-    expect(throttle.isBlocked('fan', 'ip', start + WINDOW - 1)).toBe(true);
-    // The first failure has left the window: 9 remain.
-    expect(throttle.isBlocked('fan', 'ip', start + WINDOW + 1)).toBe(false);
-    expect(throttle.isBlocked('fan', 'ip', start + WINDOW + 9 * 1000 + 1)).toBe(false);
+  it('delays an account with a doubling wait instead of locking it', () => {
+    const throttle = new GuessThrottle();
+    let now = 2_000_000;
+    for (let i = 0; i < 5; i++) (throttle.begin('fan', `10.0.0.${i}`, now) as GuessTicket).failed(now);
+    // The sixth attempt waits 1 s after the last failure, the seventh 2 s, the eighth 4 s …
+    expect(outcome(() => throttle.begin('fan', '10.9.9.9', now + 500))).toBe('signInDelayed:429');
+    now += 1000;
+    (throttle.begin('fan', '10.9.9.9', now) as GuessTicket).failed(now);
+    expect(outcome(() => throttle.begin('fan', '10.9.9.9', now + 1500))).toBe('signInDelayed:429');
+    now += 2000;
+    (throttle.begin('fan', '10.9.9.9', now) as GuessTicket).failed(now);
+    // The wait never grows beyond a minute.
+    for (let i = 0; i < 20; i++) {
+      now += 60_000;
+      (throttle.begin('fan', `10.8.8.${i}`, now) as GuessTicket).failed(now);
+    }
+    expect(typeof throttle.begin('fan', '10.7.7.7', now + 60_000)).toBe('object');
   });
 
-  it('is cleared by a successful sign-in', () => {
-    const throttle = new LoginThrottle();
-    for (let i = 0; i < 10; i++) throttle.recordFailure('fan', 'ip', 100 + i);
-    expect(throttle.isBlocked('fan', 'ip', 200)).toBe(true);
-    throttle.reset('FAN', 'ip');
-    expect(throttle.isBlocked('fan', 'ip', 200)).toBe(false);
+  it('lets the owner sign in from an address that signed in before while others guess', () => {
+    const throttle = new GuessThrottle();
+    const now = 3_000_000;
+    (throttle.begin('fan', 'home', now) as GuessTicket).succeeded();
+    for (let i = 0; i < 8; i++) {
+      const attempt = outcome(() => throttle.begin('fan', `attacker-${i}`, now + i));
+      if (typeof attempt !== 'string') attempt.failed(now + i);
+    }
+    expect(outcome(() => throttle.begin('fan', 'attacker-x', now + 10))).toBe('signInDelayed:429');
+    expect(typeof throttle.begin('fan', 'home', now + 10)).toBe('object');
+  });
+
+  it('locks one account for one address after 10 failed or running attempts; other addresses go on', () => {
+    const throttle = new GuessThrottle({ windowMs: WINDOW, pairMax: 10, addressMax: 30, freeFailures: 100, maxDelayMs: 60_000 });
+    const now = 4_000_000;
+    for (let i = 0; i < 9; i++) (throttle.begin('fan', 'ip', now) as GuessTicket).failed(now);
+    const running = throttle.begin('fan', 'ip', now) as GuessTicket;
+    expect(outcome(() => throttle.begin('fan', 'ip', now))).toBe('tooManyLoginAttempts:429');
+    expect(typeof throttle.begin('fan', 'other-ip', now)).toBe('object');
+    running.cancelled();
+    expect(typeof throttle.begin('fan', 'ip', now)).toBe('object');
+    // Sliding: after the window the failures are forgotten.
+    expect(typeof throttle.begin('fan', 'ip', now + WINDOW + 1)).toBe('object');
+  });
+
+  it('limits guessing from one address across many names', () => {
+    const throttle = new GuessThrottle();
+    const now = 5_000_000;
+    (throttle.begin('regular', 'sprayer', now) as GuessTicket).succeeded();
+    for (let i = 0; i < 50; i++) (throttle.begin(`name-${i}`, 'sprayer', now) as GuessTicket).failed(now);
+    expect(outcome(() => throttle.begin('name-x', 'sprayer', now))).toBe('tooManyLoginAttempts:429');
+    expect(typeof throttle.begin('name-x', 'someone-else', now)).toBe('object');
+    // A member who signed in from that shared address before is not held up by the spraying.
+    expect(typeof throttle.begin('regular', 'sprayer', now)).toBe('object');
+  });
+
+  it('settles an attempt once, and a success clears the account and pair', () => {
+    const throttle = new GuessThrottle();
+    const now = 6_000_000;
+    for (let i = 0; i < 4; i++) (throttle.begin('fan', 'ip', now) as GuessTicket).failed(now);
+    const right = throttle.begin('fan', 'ip', now) as GuessTicket;
+    right.succeeded();
+    right.failed(now);
+    for (let i = 0; i < 4; i++) (throttle.begin('fan', 'new-ip', now) as GuessTicket).failed(now);
+    expect(typeof throttle.begin('fan', 'new-ip', now)).toBe('object');
+  });
+
+  it('leaves nothing running after a success: ten more failures fit before the lock', () => {
+    const throttle = new GuessThrottle();
+    const now = 7_000_000;
+    (throttle.begin('fan', 'ip', now) as GuessTicket).succeeded();
+    for (let i = 0; i < 9; i++) (throttle.begin('fan', 'ip', now) as GuessTicket).failed(now);
+    expect(typeof throttle.begin('fan', 'ip', now)).toBe('object');
+    expect(outcome(() => throttle.begin('fan', 'ip', now))).toBe('tooManyLoginAttempts:429');
   });
 
   it('does not keep every name ever tried in memory', () => {
-    const throttle = new LoginThrottle();
+    const throttle = new GuessThrottle();
     const start = 10_000_000;
-    for (let i = 0; i < 1000; i++) throttle.recordFailure(`guess-${i}`, 'ip', start + i);
-    expect(throttle.size).toBe(1000);
-    // Long after the window, the next failure sweeps the expired names away.
-    throttle.recordFailure('late', 'ip', start + 2 * WINDOW);
-    expect(throttle.size).toBe(1);
+    for (let i = 0; i < 1000; i++) (throttle.begin(`guess-${i}`, `ip-${i}`, start) as GuessTicket).failed(start);
+    expect(throttle.size).toBeGreaterThanOrEqual(3000);
+    (throttle.begin('late', 'ip', start + 2 * WINDOW) as GuessTicket).cancelled();
+    expect(throttle.size).toBeLessThanOrEqual(3);
+  });
+});
+
+describe('RateLimit', () => {
+  it('allows max hits per window and key, then says how long to wait', () => {
+    const limit = new RateLimit(5, 60_000);
+    for (let i = 0; i < 5; i++) expect(limit.take('ip', 1000 + i)).toEqual({ ok: true });
+    expect(limit.take('ip', 2000)).toEqual({ ok: false, retryAfterMs: 59_000 });
+    expect(limit.take('other', 2000)).toEqual({ ok: true });
+    expect(limit.take('ip', 61_001)).toEqual({ ok: true });
+  });
+});
+
+describe('HashGate', () => {
+  it('runs at most two at once, queues sixteen, refuses the rest with 429 serverBusy', async () => {
+    const gate = new HashGate(2, 16);
+    let running = 0;
+    let peak = 0;
+    const releases: Array<() => void> = [];
+    const task = () =>
+      new Promise<string>((resolve) => {
+        running += 1;
+        peak = Math.max(peak, running);
+        releases.push(() => {
+          running -= 1;
+          resolve('done');
+        });
+      });
+    const calls = Array.from({ length: 30 }, () => gate.run(task).catch((error: DomainError) => `${error.code}:${error.status}`));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(running).toBe(2);
+    while (releases.length > 0) {
+      releases.shift()!();
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    const results = await Promise.all(calls);
+    expect(results.filter((r) => r === 'done')).toHaveLength(18);
+    expect(results.filter((r) => r === 'serverBusy:429')).toHaveLength(12);
+    expect(peak).toBe(2);
+    expect(gate.peak).toBe(2);
   });
 });

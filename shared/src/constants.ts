@@ -33,8 +33,28 @@ export type UserStatus = (typeof USER_STATUSES)[number];
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 export const LOGIN_MAX_FAILURES = 10;
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60 * 1000;
+/** Sign-in attempts (failed or running) from one address across all names per window. */
+export const SIGN_IN_ADDRESS_MAX_ATTEMPTS = 50;
+/** Failed sign-ins of one account (from any address) before each further attempt waits. */
+export const SIGN_IN_FREE_FAILURES = 5;
+/** The longest wait between attempts on one account: the delay doubles up to this. */
+export const SIGN_IN_DELAY_MAX_MS = 60_000;
+/** Registrations per client address and hour (default of REGISTRATIONS_PER_HOUR): a club evening on one Wi-Fi still fits. */
+export const REGISTRATIONS_PER_ADDRESS = 10;
+/** argon2 computations at once (each takes a libuv thread, which file serving shares) and how many may wait. */
+export const PASSWORD_HASH_CONCURRENCY = 2;
+export const PASSWORD_HASH_QUEUE = 16;
+/** Open change streams per user; a further one closes the oldest. */
+export const STREAMS_PER_USER = 5;
+/** A session ends after this long without use. */
+export const SESSION_IDLE_MS = 90 * 24 * 60 * 60 * 1000;
+/** Guests one member may bring to one event (default of the GUEST_LIMIT setting). */
+export const DEFAULT_GUEST_LIMIT = 10;
+/** Rows in one sync push (RxDB sends at most its batch size; more is not a device). */
+export const SYNC_PUSH_MAX_ROWS = 200;
+/** Comments one member may write per minute. */
+export const COMMENTS_PER_MINUTE = 10;
 export const SYNC_HEARTBEAT_MS = 25_000;
-export const TOKEN_LIFETIME = '30d';
 export const GUEST_NAME_MAX_LENGTH = 100;
 /** Documents per sync pull request: the client asks for this many, the server answers at most this many. */
 export const SYNC_PULL_LIMIT = 1000;

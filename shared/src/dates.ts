@@ -1,19 +1,28 @@
 import { AWAY_SUFFIX, DEFAULT_EVENT_TIME, HOME_SUFFIX, TIME_STEP_MINUTES } from './constants.js';
+import type { MessageCode } from './messages.js';
+import type { RuleResult } from './rules/result.js';
 
 /** Event dates are the club's wall-clock time as `YYYY-MM-DD HH:MM:SS` (SPEC 5). */
 const EVENT_DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 
+/** Event dates and departures lie in these years (issue 7): the app has no use for others. */
+export const EVENT_YEAR_MIN = 2000;
+export const EVENT_YEAR_MAX = 2100;
+
 /**
  * Accepts `YYYY-MM-DD HH:MM[:SS]` or ISO 8601 (`2025-03-01T15:30`) and returns the stored form with
- * minutes rounded to the nearest 15, or null when the text is no valid date. A date without a time
- * gets the default kick-off (15:00). A time zone suffix is ignored: the wall-clock time as written is
- * the club's local time.
+ * minutes rounded to the nearest 15; otherwise `invalid` (the text is no date: the caller's own
+ * message code, e.g. dateRequired or departureInvalid) or dateOutOfRange (a real date outside the
+ * years EVENT_YEAR_MIN–EVENT_YEAR_MAX, like 0099 or 9999). A date without a time gets the default
+ * kick-off (15:00). A time zone suffix is ignored: the wall-clock time as written is the club's local
+ * time. The range holds after rounding too: 2100-12-31 23:53 would round to 2101 and is refused
+ * rather than rounded down, so the stored date is always the nearest quarter hour of what was typed.
  */
-export function normaliseEventDate(input: string): string | null {
+export function checkEventDate(input: string, invalid: MessageCode = 'dateRequired'): RuleResult<string> {
   const match = EVENT_DATE_PATTERN.exec(input.trim());
-  if (!match) return null;
+  if (!match) return { ok: false, code: invalid };
   const [defaultHour, defaultMinute] = DEFAULT_EVENT_TIME.split(':');
   const [, y, mo, d, h = defaultHour, mi = defaultMinute] = match;
   const year = Number(y);
@@ -21,11 +30,20 @@ export function normaliseEventDate(input: string): string | null {
   const day = Number(d);
   const hour = Number(h);
   const minute = Number(mi);
-  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59) return null;
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59) return { ok: false, code: invalid };
+  // Before any Date: Date.UTC reads the years 0–99 as 1900–1999.
+  if (year < EVENT_YEAR_MIN || year > EVENT_YEAR_MAX) return { ok: false, code: 'dateOutOfRange' };
   const probe = new Date(Date.UTC(year, month - 1, day));
-  if (probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return null;
+  if (probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return { ok: false, code: invalid };
   const rounded = new Date(Date.UTC(year, month - 1, day, hour, roundToTimeStep(minute)));
-  return formatEventDate(rounded);
+  if (rounded.getUTCFullYear() > EVENT_YEAR_MAX) return { ok: false, code: 'dateOutOfRange' };
+  return { ok: true, value: formatEventDate(rounded) };
+}
+
+/** The same as a value or null (no date, or out of range), for callers that need no reason. */
+export function normaliseEventDate(input: string): string | null {
+  const checked = checkEventDate(input);
+  return checked.ok ? checked.value : null;
 }
 
 export function roundToTimeStep(minutes: number): number {

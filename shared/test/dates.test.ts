@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { isUpcoming, locationOfTitle, normaliseEventDate, roundToTimeStep, seasonOf, todayIn } from '../src/dates.js';
+import {
+  checkEventDate,
+  isUpcoming,
+  locationOfTitle,
+  normaliseEventDate,
+  roundToTimeStep,
+  seasonOf,
+  todayIn,
+} from '../src/dates.js';
 
 describe('normaliseEventDate', () => {
   it.each([
@@ -66,6 +74,41 @@ describe('normaliseEventDate', () => {
 
   it('roundToTimeStep rounds to 15-minute steps', () => {
     expect([0, 7, 8, 22, 23, 37, 38, 52, 53].map(roundToTimeStep)).toEqual([0, 0, 15, 15, 30, 30, 45, 45, 60]);
+  });
+});
+
+describe('checkEventDate: years 2000 to 2100 only (issue 7)', () => {
+  it.each([
+    ['2000-01-01 00:00', '2000-01-01 00:00:00'],
+    ['2100-12-31 20:00', '2100-12-31 20:00:00'],
+    ['2100-12-31 23:45', '2100-12-31 23:45:00'],
+    ['2100-12-31 23:52', '2100-12-31 23:45:00'],
+  ])('accepts %s', (input, expected) => {
+    expect(checkEventDate(input)).toEqual({ ok: true, value: expected });
+    expect(normaliseEventDate(input)).toBe(expected);
+  });
+
+  it.each([
+    '0099-05-01 15:00',
+    '0000-01-01 00:00',
+    '0001-02-29 12:00',
+    '1999-12-31 15:00',
+    '1999-12-31 23:55',
+    '2101-01-01 15:00',
+    '9999-12-31 23:59',
+    '0099-05-01',
+    // Rounded up it would be 2101-01-01 00:00: refused, not rounded down.
+    '2100-12-31 23:53',
+  ])('refuses %s as dateOutOfRange (never rewritten to another century)', (input) => {
+    expect(checkEventDate(input)).toEqual({ ok: false, code: 'dateOutOfRange' });
+    expect(checkEventDate(input, 'departureInvalid')).toEqual({ ok: false, code: 'dateOutOfRange' });
+    expect(normaliseEventDate(input)).toBeNull();
+  });
+
+  it("answers the caller's code for text that is no date", () => {
+    expect(checkEventDate('tomorrow')).toEqual({ ok: false, code: 'dateRequired' });
+    expect(checkEventDate('0099-13-01 15:00')).toEqual({ ok: false, code: 'dateRequired' });
+    expect(checkEventDate('2025-02-30 12:00', 'departureInvalid')).toEqual({ ok: false, code: 'departureInvalid' });
   });
 });
 

@@ -27,6 +27,9 @@ export type RegisterAnswer = { requiresApproval: true; message?: string } | (Sig
 export const register = (username: string, email: string, password: string) =>
   api<RegisterAnswer>('/api/auth/register', { body: { username, email, password }, token: null });
 
+/** Ends this device's session on the server (the token stops working everywhere at once). */
+export const logout = (token: string) => api('/api/auth/logout', { method: 'POST', token });
+
 export const fetchProfile = (token: string, signal?: AbortSignal) =>
   api<{ user: Profile }>('/api/auth/profile', { token, signal });
 

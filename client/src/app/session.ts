@@ -1,7 +1,8 @@
 import { TOKEN_STORAGE_KEY } from '@fankurve/shared/constants';
 import type { MessageCode } from '@fankurve/shared/messages';
 import { useSyncExternalStore } from 'react';
-import { fetchProfile, type Profile, type SignedIn } from '../api/auth.js';
+import i18next from 'i18next';
+import { fetchProfile, logout, type Profile, type SignedIn } from '../api/auth.js';
 import type * as DataModule from '../data/index.js';
 import { isApiError, onApiMustChangePassword, onApiUnauthorized, readToken } from '../api/client.js';
 import { applyLanguage, isLanguage, messageText } from '../i18n/index.js';
@@ -144,25 +145,81 @@ function scheduleSync(restart = false): void {
 
 /** After login, registration with an immediate token, or a password change (the old token is void). */
 export function signIn(answer: SignedIn): void {
+  unparkFor(answer.user.id);
   store(answer.token, answer.user);
   setState({ status: 'signedIn', token: answer.token, user: answer.user });
 }
 
-/** Logout: stop replication and remove the local database, drop token and profile. */
+/**
+ * Logout: the server ends this device's session (when it can be reached), token and profile are
+ * dropped, and the local database is removed — unless it holds changes the server has not had yet:
+ * then it stays, parked for this member, and they are sent after the member's next sign-in here.
+ */
 export async function signOut(): Promise<void> {
+  const token = readToken();
+  if (token) void logout(token).catch(() => undefined); // offline: the session ends after 90 days unused, or from another device
   await endSession(null);
 }
 
 async function endSession(reason: MessageCode | null): Promise<void> {
   const wasSignedIn = state.status !== 'anonymous';
+  const user = state.status === 'signedIn' ? state.user : null;
   dropStored();
   syncKey = null;
   setState(ANONYMOUS);
   if (reason && wasSignedIn) showToast(messageText(reason), 'error');
   await queue(async () => {
     const data = await loadData();
-    await data.clearLocalData();
+    const waiting = data.waitingChanges();
+    if (user && waiting > 0) {
+      await data.parkLocalData();
+      park({ userId: user.id, username: user.username, count: waiting });
+      showToast(i18next.t('session.changesKept', { count: waiting }), 'info', 8_000);
+    } else {
+      await data.clearLocalData();
+    }
   });
+}
+
+// ── Changes parked at sign-out ───────────────────────────────────────────────────────────────────
+
+/** Changes a member made on this device that were not sent before they signed out. */
+export interface ParkedChanges {
+  userId: string;
+  username: string;
+  count: number;
+}
+
+const PARKED_STORAGE_KEY = 'parkedChanges';
+
+function park(parked: ParkedChanges): void {
+  try {
+    localStorage.setItem(PARKED_STORAGE_KEY, JSON.stringify(parked));
+  } catch {
+    // storage blocked: the database still holds them
+  }
+}
+
+export function readParkedChanges(): ParkedChanges | null {
+  try {
+    const parsed = JSON.parse(localStorage.getItem(PARKED_STORAGE_KEY) ?? 'null') as Partial<ParkedChanges> | null;
+    if (!parsed || typeof parsed.userId !== 'string' || typeof parsed.username !== 'string' || typeof parsed.count !== 'number')
+      return null;
+    return parsed as ParkedChanges;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * At sign-in: the same member's parked changes are sent by the replication that starts now; another
+ * member's sign-in discards them (the login page said so), so nobody's data is shown to someone else.
+ */
+function unparkFor(userId: string): void {
+  const parked = readParkedChanges();
+  if (!parked) return;
+  localStorage.removeItem(PARKED_STORAGE_KEY);
+  if (parked.userId !== userId) void queue(async () => (await loadData()).clearLocalData());
 }
 
 function updateUser(user: Profile): void {

@@ -70,6 +70,8 @@ export async function startSync(session: sync.SyncSession): Promise<void> {
   await sync.startSync(session);
 }
 
+export { waitingChanges, parkLocalData } from './sync.js';
+
 /** Sign-out: nothing of this member stays on the device. */
 export async function clearLocalData(): Promise<void> {
   opened = null;

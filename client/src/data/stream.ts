@@ -21,6 +21,10 @@ export interface ChangeStream {
   reconnect(): void;
 }
 
+type Outcome = 'unauthorized' | 'superseded' | 'ended';
+
+const SUPERSEDED_WAIT_MS = 5 * 60_000;
+
 export function connectChangeStream(options: ChangeStreamOptions): ChangeStream {
   const minDelay = options.minDelayMs ?? 1000;
   const maxDelay = options.maxDelayMs ?? 30_000;
@@ -38,7 +42,7 @@ export function connectChangeStream(options: ChangeStreamOptions): ChangeStream 
       };
     });
 
-  async function readOnce(): Promise<'unauthorized' | 'ended'> {
+  async function readOnce(): Promise<Outcome> {
     controller = new AbortController();
     const response = await options.fetch(options.url, {
       headers: { authorization: `Bearer ${options.token}`, accept: 'text/event-stream' },
@@ -57,13 +61,13 @@ export function connectChangeStream(options: ChangeStreamOptions): ChangeStream 
         const block = buffer.slice(0, boundary);
         buffer = buffer.slice(boundary + 2);
         const outcome = handleBlock(block);
-        if (outcome === 'unauthorized') return outcome;
+        if (outcome) return outcome;
         boundary = buffer.indexOf('\n\n');
       }
     }
   }
 
-  function handleBlock(block: string): 'unauthorized' | null {
+  function handleBlock(block: string): Outcome | null {
     let event = 'message';
     let data = '';
     for (const line of block.split('\n')) {
@@ -76,8 +80,8 @@ export function connectChangeStream(options: ChangeStreamOptions): ChangeStream 
     } else if (event === 'change') {
       const parsed = JSON.parse(data || '{}') as { collections?: string[] };
       options.onChange(parsed.collections ?? []);
-    } else if (event === 'unauthorized') {
-      return 'unauthorized';
+    } else if (event === 'unauthorized' || event === 'superseded') {
+      return event;
     }
     return null;
   }
@@ -85,17 +89,23 @@ export function connectChangeStream(options: ChangeStreamOptions): ChangeStream 
   void (async () => {
     while (!stopped) {
       try {
-        if ((await readOnce()) === 'unauthorized') {
+        const outcome = await readOnce();
+        if (outcome === 'unauthorized') {
           stopped = true;
           options.onUnauthorized();
           return;
         }
+        // More devices of this user stream than the server keeps open: this one gave way to a newer
+        // one. Wait long before taking a place again (or until asked to reconnect), or two devices
+        // would keep ending each other's stream.
+        if (outcome === 'superseded') delay = Math.max(delay, SUPERSEDED_WAIT_MS);
       } catch {
         // offline, server restart, aborted: try again after the back-off
       }
       if (stopped) return;
       await sleep(delay);
-      delay = Math.min(delay * 2, maxDelay);
+      // After the long wait of a superseded stream, start the back-off afresh.
+      delay = delay > maxDelay ? minDelay : Math.min(delay * 2, maxDelay);
     }
   })();
 

@@ -78,6 +78,16 @@ export async function stopSync(): Promise<void> {
   status$.next(idle());
 }
 
+/** Changes made on this device that the server has not confirmed yet. */
+export function waitingChanges(): number {
+  return outbox.size;
+}
+
+/** Stops replication and keeps the database and its waiting changes (sign-out with changes not yet sent). */
+export async function parkLocalData(): Promise<void> {
+  await stopSync();
+}
+
 /** Sign-out: nothing of this member stays on the device. */
 export async function clearLocalData(): Promise<void> {
   await stopSync();

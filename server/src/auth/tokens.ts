@@ -1,20 +1,21 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
-import { TOKEN_LIFETIME } from '@fankurve/shared';
 import { jwtVerify, SignJWT } from 'jose';
 
 export interface TokenClaims {
   sub: string;
   tv: number;
+  /** The session the token belongs to (docs/architecture.md, sessions). */
+  sid: string;
 }
 
 /** How many verified tokens are remembered (a club's devices; older ones are verified again). */
 const VERIFIED_CACHE_SIZE = 5000;
 
 /**
- * HS256 JWTs carrying the user id and token_version (a password change or deletion voids old tokens
- * through the user row, which the session checks on every request). A token's signature and expiry
- * do not change, so a verified token is remembered until it expires: the HMAC runs once per token,
- * not once per request.
+ * HS256 JWTs carrying the user id, token_version and the session id. They carry no expiry of their
+ * own: the session decides (ended by sign-out or a password change, or after 90 days unused), so a
+ * device that was offline for weeks keeps working when it comes back. A token's signature does not
+ * change, so a verified token is remembered: the HMAC runs once per token, not once per request.
  */
 export class TokenService {
   private readonly key: KeyObject;
@@ -24,24 +25,24 @@ export class TokenService {
     this.key = createSecretKey(new TextEncoder().encode(secret));
   }
 
-  sign(userId: string, tokenVersion: number): Promise<string> {
-    return new SignJWT({ tv: tokenVersion })
+  sign(userId: string, tokenVersion: number, sessionId: string): Promise<string> {
+    return new SignJWT({ tv: tokenVersion, sid: sessionId })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(userId)
       .setIssuedAt()
-      .setExpirationTime(TOKEN_LIFETIME)
       .sign(this.key);
   }
 
   async verify(token: string): Promise<TokenClaims | null> {
     const known = this.verified.get(token);
-    if (known && known.expiresAt > Date.now()) return { sub: known.sub, tv: known.tv };
+    if (known && known.expiresAt > Date.now()) return { sub: known.sub, tv: known.tv, sid: known.sid };
     if (known) this.verified.delete(token);
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
-      if (typeof payload.sub !== 'string' || typeof payload.tv !== 'number' || typeof payload.exp !== 'number') return null;
-      this.remember(token, { sub: payload.sub, tv: payload.tv, expiresAt: payload.exp * 1000 });
-      return { sub: payload.sub, tv: payload.tv };
+      if (typeof payload.sub !== 'string' || typeof payload.tv !== 'number' || typeof payload.sid !== 'string') return null;
+      const expiresAt = typeof payload.exp === 'number' ? payload.exp * 1000 : Number.POSITIVE_INFINITY;
+      this.remember(token, { sub: payload.sub, tv: payload.tv, sid: payload.sid, expiresAt });
+      return { sub: payload.sub, tv: payload.tv, sid: payload.sid };
     } catch {
       return null;
     }

@@ -2,11 +2,17 @@ import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import type { Dialect } from './connection.js';
 import * as initial from './migrations/001_initial.js';
 import * as noticeContext from './migrations/002_notice_context.js';
+import * as usernameKey from './migrations/003_username_key.js';
+import * as sessions from './migrations/004_sessions.js';
+import * as eventArchive from './migrations/005_event_archive.js';
 
 /** A static import map (no folder scan), so bundling or moving files cannot lose a migration. */
 const MIGRATIONS: Record<string, Migration> = {
   '001_initial': initial,
   '002_notice_context': noticeContext,
+  '003_username_key': usernameKey,
+  '004_sessions': sessions,
+  '005_event_archive': eventArchive,
 };
 
 /** Kysely runs migrations in a transaction only where DDL is transactional by its account; SQLite is, so wrap there too. */

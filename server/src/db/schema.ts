@@ -19,6 +19,8 @@ export interface CountersTable {
 export interface UsersTable extends Replicated {
   id: string;
   username: string;
+  /** usernameKey(username) (shared rules/usernames.ts), unique among live users; see migration 003. */
+  username_key: string;
   email: string;
   password_hash: string;
   scope: 'admin' | 'user';
@@ -28,6 +30,15 @@ export interface UsersTable extends Replicated {
   token_version: Generated<number>;
   created_at: string;
   updated_at: string;
+}
+
+/** One signed-in device: every token names its session (docs/architecture.md, sessions). */
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  device_name: string;
+  created_at: string;
+  last_seen_at: string;
 }
 
 export interface PasswordResetsTable {
@@ -73,6 +84,8 @@ export interface EventsTable extends Replicated {
   created_by: string | null;
   image_filename: string | null;
   external_match_id: string | null;
+  /** Deleted by an admin while tickets were bought: shown nowhere, its ticket rows stay live (migration 005). */
+  archived: Generated<Bool>;
   created_at: string;
   updated_at: string;
 }
@@ -167,6 +180,7 @@ export interface NoticesTable extends Replicated {
 export interface Database {
   counters: CountersTable;
   users: UsersTable;
+  sessions: SessionsTable;
   password_resets: PasswordResetsTable;
   stadiums: StadiumsTable;
   stadium_ticket_prices: StadiumTicketPricesTable;
@@ -181,6 +195,7 @@ export interface Database {
 }
 
 export type UserRow = Selectable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;
 export type EventRow = Selectable<EventsTable>;
 export type AttendeeRow = Selectable<AttendeesTable>;
 export type NewAttendee = Insertable<AttendeesTable>;

@@ -27,9 +27,15 @@ export interface OwnAttendanceChange extends Partial<AnswerFields> {
   received_requested?: boolean;
 }
 
-/** 404 'Event not found' unless the event exists and is not deleted. */
+/** 404 'Event not found' unless the event exists and is neither deleted nor archived (its kept tickets are no reason to answer). */
 export async function requireLiveEvent(db: Kysely<Database>, eventId: string): Promise<void> {
-  const event = await db.selectFrom('events').select('id').where('id', '=', eventId).where('deleted', '=', 0).executeTakeFirst();
+  const event = await db
+    .selectFrom('events')
+    .select('id')
+    .where('id', '=', eventId)
+    .where('deleted', '=', 0)
+    .where('archived', '=', 0)
+    .executeTakeFirst();
   if (!event) throw notFound('eventNotFound');
 }
 
@@ -198,7 +204,7 @@ export async function removeOwnAttendance(w: WriteContext, actor: Actor, eventId
   w.record({ type: 'attendance.removed', ...attendeeRef(existing, actor) });
 }
 
-/** The actor's live attendances, with event title and date, newest event first. */
+/** The actor's live attendances, with event title and date, newest event first (an archived event's kept tickets too). */
 export async function listOwnAttendance(db: Kysely<Database>, actor: Actor) {
   return db
     .selectFrom('attendees as a')

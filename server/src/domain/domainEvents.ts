@@ -35,13 +35,16 @@ export type DomainEvent =
   | ({ type: 'transferStatus.changed'; from: TransferStatus | null; to: TransferStatus | null } & AttendeeRef)
   | ({ type: 'event.created'; eventId: string } & Base)
   | ({ type: 'event.changed'; eventId: string; fields: string[]; markedUpdated: boolean } & Base)
-  | ({ type: 'event.deleted'; eventId: string } & Base)
+  /** `archived`: tickets were bought, so the event was archived and its ticket rows kept (domain/events.ts deleteEvent). */
+  | ({ type: 'event.deleted'; eventId: string; archived: boolean } & Base)
   | ({ type: 'user.registered'; userId: string } & Base)
   | ({ type: 'user.approved'; userId: string } & Base)
   | ({ type: 'user.declined'; userId: string } & Base)
   | ({ type: 'user.deleted'; userId: string } & Base)
   | ({ type: 'user.changed'; userId: string; fields: string[] } & Base)
-  | ({ type: 'password.changed'; userId: string } & Base);
+  | ({ type: 'password.changed'; userId: string } & Base)
+  | ({ type: 'session.started'; sessionId: string; userId: string } & Base)
+  | ({ type: 'session.ended'; sessionId: string; userId: string } & Base);
 
 /** Events after which a user's existing sessions and change streams are no longer valid. */
 export function endsSessionsOf(event: DomainEvent): string | null {
@@ -53,4 +56,10 @@ export function endsSessionsOf(event: DomainEvent): string | null {
     default:
       return null;
   }
+}
+
+/** Whether the event ends the session `sessionId` of `userId` (its own end, or all of the user's). */
+export function endsSession(event: DomainEvent, sessionId: string, userId: string): boolean {
+  if (event.type === 'session.ended') return event.sessionId === sessionId;
+  return endsSessionsOf(event) === userId;
 }

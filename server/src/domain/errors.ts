@@ -7,6 +7,8 @@ export class DomainError extends Error {
   constructor(
     readonly code: MessageCode,
     readonly status: ErrorStatus,
+    /** For 429: when trying again makes sense (the answer's Retry-After). */
+    readonly retryAfterMs?: number,
   ) {
     super(MESSAGES[code]);
     this.name = 'DomainError';
@@ -17,3 +19,6 @@ export const badInput = (code: MessageCode = 'invalidInput') => new DomainError(
 export const notFound = (code: MessageCode = 'notFound') => new DomainError(code, 404);
 export const forbidden = (code: MessageCode = 'forbidden') => new DomainError(code, 403);
 export const conflict = (code: MessageCode) => new DomainError(code, 409);
+
+/** A limit was reached; `retryAfterMs` becomes the answer's Retry-After header. */
+export const tooManyRequests = (code: MessageCode, retryAfterMs: number) => new DomainError(code, 429, retryAfterMs);

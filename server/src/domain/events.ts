@@ -1,8 +1,8 @@
 import {
   canManageEvent,
+  checkEventDate,
   eurosToCents,
   newId,
-  normaliseEventDate,
   seasonOf,
   type CreateEventInput,
   type TicketPriceOption,
@@ -12,7 +12,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, EventRow } from '../db/schema.js';
 import { toBool, type WriteContext } from '../db/store.js';
 import { isAdmin, requireAdmin, type Actor } from './actor.js';
-import { badInput, forbidden, notFound } from './errors.js';
+import { badInput, conflict, forbidden, notFound } from './errors.js';
 import { checkImage, type UploadStore } from './uploads.js';
 
 /** An event as both the REST API and the sync mapper show it (money in cents). */
@@ -36,6 +36,8 @@ export interface EventView {
   created_at: string;
   seq: number;
   deleted: boolean;
+  /** Deleted by an admin while tickets were bought: shown nowhere, sent to devices for the tickets. */
+  archived: boolean;
 }
 
 export interface EventWithCounts extends EventView {
@@ -68,6 +70,7 @@ export function selectEventViews(db: Kysely<Database>) {
       'e.created_at',
       'e.seq',
       'e.deleted',
+      'e.archived',
     ]);
 }
 
@@ -85,6 +88,7 @@ export function toEventView(row: EventViewRow): EventView {
     is_updated: toBool(row.is_updated),
     seq: Number(row.seq),
     deleted: toBool(row.deleted),
+    archived: toBool(row.archived),
   };
 }
 
@@ -130,6 +134,7 @@ export async function listEvents(db: Kysely<Database>): Promise<EventWithCounts[
         .as('maybe_count'),
     ])
     .where('e.deleted', '=', 0)
+    .where('e.archived', '=', 0)
     .orderBy('e.date')
     .execute();
   return rows.map((row) => ({
@@ -140,15 +145,20 @@ export async function listEvents(db: Kysely<Database>): Promise<EventWithCounts[
 }
 
 export async function getEventView(db: Kysely<Database>, eventId: string): Promise<EventView> {
-  const row = await selectEventViews(db).where('e.id', '=', eventId).where('e.deleted', '=', 0).executeTakeFirst();
+  const row = await selectEventViews(db)
+    .where('e.id', '=', eventId)
+    .where('e.deleted', '=', 0)
+    .where('e.archived', '=', 0)
+    .executeTakeFirst();
   if (!row) throw notFound('eventNotFound');
   return toEventView(row);
 }
 
 /** Members and admins create events (SPEC 6); title, date and location are required, time rounded to 15 minutes. */
 export async function createEvent(w: WriteContext, actor: Actor, input: CreateEventInput): Promise<EventView> {
-  const date = normaliseEventDate(input.date);
-  if (!date) throw badInput('dateRequired');
+  const checked = checkEventDate(input.date);
+  if (!checked.ok) throw badInput(checked.code);
+  const date = checked.value;
   if (input.stadium_id) await requireStadium(w, input.stadium_id);
   const id = newId();
   await w.db
@@ -180,9 +190,15 @@ async function requireStadium(w: WriteContext, stadiumId: string): Promise<void>
   if (!stadium) throw notFound('stadiumNotFound');
 }
 
-/** The live event (404 'Event not found') that the actor may edit: its creator or an admin (403). */
+/** The live, not archived event (404 'Event not found') that the actor may edit: its creator or an admin (403). */
 async function requireEditableEvent(w: WriteContext, actor: Actor, eventId: string): Promise<EventRow> {
-  const event = await w.db.selectFrom('events').selectAll().where('id', '=', eventId).where('deleted', '=', 0).executeTakeFirst();
+  const event = await w.db
+    .selectFrom('events')
+    .selectAll()
+    .where('id', '=', eventId)
+    .where('deleted', '=', 0)
+    .where('archived', '=', 0)
+    .executeTakeFirst();
   if (!event) throw notFound('eventNotFound');
   if (!canManageEvent(actor, event)) throw forbidden();
   return event;
@@ -207,8 +223,9 @@ async function hasLiveAttendees(w: WriteContext, eventId: string): Promise<boole
 export async function updateEvent(w: WriteContext, actor: Actor, eventId: string, input: UpdateEventInput): Promise<EventView> {
   let date: string | undefined;
   if (input.date !== undefined) {
-    date = normaliseEventDate(input.date) ?? undefined;
-    if (!date) throw badInput('dateRequired');
+    const checked = checkEventDate(input.date);
+    if (!checked.ok) throw badInput(checked.code);
+    date = checked.value;
   }
   const event = await requireEditableEvent(w, actor, eventId);
   if (input.stadium_id) await requireStadium(w, input.stadium_id);
@@ -247,19 +264,60 @@ async function tombstoneChildren(
   }
 }
 
+/** Tombstones the event's attendee rows without a bought ticket; the bought ones stay live as they are. */
+async function tombstoneAttendeesWithoutTicket(w: WriteContext, eventId: string): Promise<void> {
+  const rows = await w.db
+    .selectFrom('attendees')
+    .select('id')
+    .where('event_id', '=', eventId)
+    .where('deleted', '=', 0)
+    .where('bought', '=', 0)
+    .execute();
+  for (const row of rows) {
+    await w.db
+      .updateTable('attendees')
+      .set({ deleted: 1, updated_at: w.now, seq: await w.nextSeq('attendees') })
+      .where('id', '=', row.id)
+      .execute();
+  }
+}
+
+async function hasBoughtTickets(w: WriteContext, eventId: string): Promise<boolean> {
+  const row = await w.db
+    .selectFrom('attendees')
+    .select('id')
+    .where('event_id', '=', eventId)
+    .where('deleted', '=', 0)
+    .where('bought', '=', 1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * Deletes an event (its creator or an admin): the event, its attendees, its transport options,
  * comments and mentions become tombstones; its image file is removed after the commit.
+ *
+ * Bought tickets are debts and records that must survive (issue 7): while any live attendee row of
+ * the event has a bought ticket, only an admin may delete it (409 'eventHasTickets' for the
+ * creator), and then the event is archived instead: it keeps its row with a new seq (devices keep
+ * title, date and location for the tickets) and is shown nowhere; the ticket rows stay live as they
+ * are, everything else of the event is tombstoned as above.
  */
 export async function deleteEvent(w: WriteContext, uploads: UploadStore, actor: Actor, eventId: string): Promise<void> {
   const event = await requireEditableEvent(w, actor, eventId);
+  const archived = await hasBoughtTickets(w, eventId);
+  if (archived && !isAdmin(actor)) throw conflict('eventHasTickets');
+  // An archived event keeps no image: its file goes below either way.
+  const gone = archived ? { archived: 1, image_filename: null } : { deleted: 1 };
   await w.db
     .updateTable('events')
-    .set({ deleted: 1, updated_at: w.now, seq: await w.nextSeq('events') })
+    .set({ ...gone, updated_at: w.now, seq: await w.nextSeq('events') })
     .where('id', '=', eventId)
     .execute();
-  for (const table of ['attendees', 'transports', 'comments', 'mentions'] as const) await tombstoneChildren(w, table, eventId);
-  w.record({ type: 'event.deleted', eventId, actorId: actor.id });
+  if (archived) await tombstoneAttendeesWithoutTicket(w, eventId);
+  else await tombstoneChildren(w, 'attendees', eventId);
+  for (const table of ['transports', 'comments', 'mentions'] as const) await tombstoneChildren(w, table, eventId);
+  w.record({ type: 'event.deleted', eventId, archived, actorId: actor.id });
   w.onCommit(() => uploads.remove(event.image_filename));
 }
 

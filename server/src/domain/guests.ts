@@ -13,6 +13,7 @@ import { isAdmin, type Actor } from './actor.js';
 import { requireLiveEvent, requireNoDebtBlock } from './attendance.js';
 import { attendeeRef, changedKeys, findAttendeeById, mergedAnswerFields, NO_TICKET, requireActiveUser } from './attendeeRows.js';
 import { badInput, conflict, forbidden, notFound } from './errors.js';
+import { getGuestLimit } from './settings.js';
 
 /*
  * Guests a member brings to an event (SPEC 4: going, needs a ticket and a seat unless told
@@ -57,6 +58,19 @@ function requireGuestOwner(actor: Actor, guest: AttendeeRow): void {
   if (guest.brought_by !== actor.id && !isAdmin(actor)) throw forbidden();
 }
 
+/** A member brings at most the club's guest limit to one event (admins are not limited). */
+async function requireRoomForGuest(w: WriteContext, eventId: string, broughtBy: string): Promise<void> {
+  const { count } = await w.db
+    .selectFrom('attendees')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('event_id', '=', eventId)
+    .where('brought_by', '=', broughtBy)
+    .where('user_id', 'is', null)
+    .where('deleted', '=', 0)
+    .executeTakeFirstOrThrow();
+  if (Number(count) >= (await getGuestLimit(w.db))) throw conflict('tooManyGuests');
+}
+
 /**
  * Adds a guest. `id` is the id a client chose for a guest it created offline: when a row with that
  * id exists and is the same guest (same event, brought by the same member), the call is a retry and
@@ -88,6 +102,7 @@ export async function addGuest(w: WriteContext, actor: Actor, input: AddGuestCha
     }
   }
   if (broughtBy === actor.id) await requireNoDebtBlock(w.db, actor.id);
+  if (!isAdmin(actor)) await requireRoomForGuest(w, input.event_id, broughtBy);
   const answers = mergedAnswerFields(null, {
     status: input.status ?? 'going',
     needs_ticket: input.needs_ticket,

@@ -1,4 +1,10 @@
-import { DEFAULT_SITE_TITLE, DEFAULT_TEAM_ID, DEFAULT_TEAM_NAME, DEFAULT_THEME_COLOR } from '@fankurve/shared';
+import {
+  DEFAULT_GUEST_LIMIT,
+  DEFAULT_SITE_TITLE,
+  DEFAULT_TEAM_ID,
+  DEFAULT_TEAM_NAME,
+  DEFAULT_THEME_COLOR,
+} from '@fankurve/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 
@@ -29,4 +35,14 @@ export async function getSiteConfig(db: Kysely<Database>): Promise<SiteConfig> {
     theme_color: stored.theme_color ?? DEFAULTS.theme_color,
     logo_filename: stored.logo_filename || null,
   };
+}
+
+/**
+ * Guests one member may bring to one event: the club setting `guest_limit`, DEFAULT_GUEST_LIMIT
+ * when unset. Keeps one member's pushes from bloating an event for everyone.
+ */
+export async function getGuestLimit(db: Kysely<Database>): Promise<number> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', 'guest_limit').executeTakeFirst();
+  const limit = Number(row?.value);
+  return Number.isInteger(limit) && limit >= 0 ? limit : DEFAULT_GUEST_LIMIT;
 }

@@ -76,7 +76,7 @@ export const STADIUM_DETAIL_EVENTS = 5;
 export async function getStadiumDetail(db: Kysely<Database>, actor: Actor, id: string, today: string): Promise<StadiumDetail> {
   requireAdmin(actor);
   const stadium = await findStadium(db, id);
-  const events = () => selectEventViews(db).where('e.stadium_id', '=', id).where('e.deleted', '=', 0);
+  const events = () => selectEventViews(db).where('e.stadium_id', '=', id).where('e.deleted', '=', 0).where('e.archived', '=', 0);
   const [prices, upcoming, recent] = await Promise.all([
     pricesOf(db, [id]),
     events().where('e.date', '>=', today).orderBy('e.date').limit(STADIUM_DETAIL_EVENTS).execute(),
@@ -151,9 +151,10 @@ export async function deleteStadium(w: WriteContext, actor: Actor, id: string): 
     .select('id')
     .where('stadium_id', '=', id)
     .where('deleted', '=', 0)
+    .where('archived', '=', 0)
     .executeTakeFirst();
   if (used) throw conflict('stadiumInUse');
-  // Only tombstones still point at it: let them go (they are never shown again).
+  // Only tombstones and archived events (deleted ones whose tickets are kept) still point at it: let them go (they are never shown again).
   await w.db.updateTable('events').set({ stadium_id: null }).where('stadium_id', '=', id).execute();
   await w.db.deleteFrom('stadium_ticket_prices').where('stadium_id', '=', id).execute();
   await w.db.deleteFrom('stadiums').where('id', '=', id).execute();

@@ -1,9 +1,9 @@
 import {
   centsToEuros,
+  checkEventDate,
   checkPriceChoice,
   eurosToCents,
   newId,
-  normaliseEventDate,
   type CreateTransportInput,
   type UpdateTransportInput,
 } from '@fankurve/shared';
@@ -29,12 +29,12 @@ const text = (value: string | undefined, code: 'transportNameRequired' | 'depart
   return trimmed;
 };
 
-/** The stored departure: null for none / blank, else the normalised club wall-clock time (400 when no date). */
+/** The stored departure: null for none / blank, else the normalised club wall-clock time (400 when no date, dateOutOfRange outside 2000–2100). */
 function departureOf(value: string | null | undefined): string | null {
   if (value === null || value === undefined || value.trim() === '') return null;
-  const normalised = normaliseEventDate(value);
-  if (!normalised) throw badInput('departureInvalid');
-  return normalised;
+  const checked = checkEventDate(value, 'departureInvalid');
+  if (!checked.ok) throw badInput(checked.code);
+  return checked.value;
 }
 
 /** Price fields of the merged transport: free and TBD store 0; otherwise a price is required. */

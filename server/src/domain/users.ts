@@ -1,10 +1,19 @@
-import { checkNewPassword, newId, type LoginInput, type RegisterInput, type UpdateUserInput } from '@fankurve/shared';
+import {
+  checkNewPassword,
+  newId,
+  normaliseUsername,
+  usernameKey,
+  type LoginInput,
+  type RegisterInput,
+  type UpdateUserInput,
+} from '@fankurve/shared';
 import { sql, type Kysely } from 'kysely';
 import { hashPassword, randomPassword, verifyPassword } from '../auth/passwords.js';
 import type { Database, UserRow } from '../db/schema.js';
 import { toBool, type WriteContext } from '../db/store.js';
 import { isAdmin, requireAdmin, SYSTEM_ACTOR, type Actor } from './actor.js';
 import { badInput, conflict, DomainError, forbidden, notFound } from './errors.js';
+import { endAllSessions } from './sessions.js';
 
 /** A user as the API shows it (never the password hash). */
 export interface PublicUser {
@@ -37,19 +46,48 @@ export async function findLiveUser(db: Kysely<Database>, id: string): Promise<Us
   return db.selectFrom('users').selectAll().where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
 }
 
-async function findByUsername(db: Kysely<Database>, username: string): Promise<UserRow | undefined> {
+/**
+ * The live users a name folds to (usernames are compared by usernameKey(), never by SQL lower()): the
+ * one with that key, and any with `<key>#<id>`, the key migration 003 gave the later of two
+ * accounts whose names came to fold together. Oldest first.
+ */
+async function usersWithKey(db: Kysely<Database>, key: string): Promise<UserRow[]> {
+  const suffixed = `${key}#`;
   return db
     .selectFrom('users')
     .selectAll()
-    .where(sql`lower(username)`, '=', username.toLowerCase())
     .where('deleted', '=', 0)
-    .executeTakeFirst();
+    .where((eb) =>
+      eb.or([
+        eb('username_key', '=', key),
+        // substr counts characters (code points) on SQLite and PostgreSQL alike.
+        eb(sql`substr(username_key, 1, ${sql.lit([...suffixed].length)})`, '=', suffixed),
+      ]),
+    )
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * The account a sign-in names: the one whose name is exactly the (normalised) name typed, else the
+ * one whose key it folds to. Exact first, so an account migration 003 had to give a `<key>#<id>` key
+ * still signs in with its own name.
+ */
+async function findByUsername(db: Kysely<Database>, username: string): Promise<UserRow | undefined> {
+  const name = normaliseUsername(username);
+  // No account has a NUL in its name (refused since issue 7), and PostgreSQL text cannot even hold one.
+  if (name.includes('\u0000')) return undefined;
+  const key = usernameKey(name);
+  const rows = await usersWithKey(db, key);
+  return rows.find((row) => normaliseUsername(row.username) === name) ?? rows.find((row) => row.username_key === key);
 }
 
 async function assertNamesFree(db: Kysely<Database>, username: string | undefined, email: string | undefined, exceptId?: string) {
   if (username !== undefined) {
-    const taken = await findByUsername(db, username);
-    if (taken && taken.id !== exceptId) throw conflict('usernameTaken');
+    // A folded name stays taken while any account of its key lives, a `<key>#<id>` one included.
+    const taken = await usersWithKey(db, usernameKey(username));
+    if (taken.some((row) => row.id !== exceptId)) throw conflict('usernameTaken');
   }
   if (email !== undefined) {
     const taken = await db
@@ -82,6 +120,7 @@ export async function register(w: WriteContext, input: RegisterInput, password: 
   const row: UserRow = {
     id: newId(),
     username: input.username,
+    username_key: usernameKey(input.username),
     email: input.email,
     password_hash: password.hash,
     scope: 'user',
@@ -103,7 +142,11 @@ export async function register(w: WriteContext, input: RegisterInput, password: 
 export async function authenticate(db: Kysely<Database>, input: LoginInput): Promise<UserRow> {
   const user = await findByUsername(db, input.username);
   // Verify against a dummy hash when the user is unknown, so timing does not tell which names exist.
-  dummyHash ??= hashPassword(randomPassword());
+  // A refused computation (server busy) must not stay remembered as the dummy.
+  dummyHash ??= hashPassword(randomPassword()).catch((error: unknown) => {
+    dummyHash = undefined;
+    throw error;
+  });
   const ok = await verifyPassword(user?.password_hash ?? (await dummyHash), input.password);
   if (!user || !ok) throw new DomainError('invalidCredentials', 401);
   if (user.status !== 'active') throw new DomainError('accountPending', 403);
@@ -119,7 +162,7 @@ export async function requireCurrentPassword(db: Kysely<Database>, actor: Actor,
   if (!(await verifyPassword(user.password_hash, currentPassword))) throw badInput('currentPasswordWrong');
 }
 
-/** Sets the actor's new password; every other session of theirs ends (token_version). */
+/** Sets the actor's new password; every session of theirs ends (the caller starts a fresh one for this device). */
 export async function changePassword(w: WriteContext, actor: Actor, password: PreparedPassword): Promise<UserRow> {
   const user = await findLiveUser(w.db, actor.id);
   if (!user) throw new DomainError('sessionExpired', 401);
@@ -130,6 +173,7 @@ export async function changePassword(w: WriteContext, actor: Actor, password: Pr
     updated_at: w.now,
   };
   await w.db.updateTable('users').set(fields).where('id', '=', user.id).execute();
+  await endAllSessions(w, user.id, actor.id);
   w.record({ type: 'password.changed', userId: user.id, actorId: actor.id });
   return { ...user, ...fields };
 }
@@ -189,6 +233,7 @@ export async function deleteUser(w: WriteContext, actor: Actor, id: string): Pro
       .where('id', '=', attendance.id)
       .execute();
   }
+  await endAllSessions(w, id, actor.id);
   w.record({ type: user.status === 'pending' ? 'user.declined' : 'user.deleted', userId: id, actorId: actor.id });
 }
 
@@ -199,8 +244,15 @@ export async function updateUser(w: WriteContext, actor: Actor, id: string, inpu
   // An admin cannot demote themselves (as they cannot delete themselves), so the club never ends up without an admin.
   if (id === actor.id && input.scope !== undefined && input.scope !== actor.scope) throw forbidden();
   const user = await requireTarget(w, id);
-  await assertNamesFree(w.db, input.username, input.email, id);
-  const fields = { ...input, updated_at: w.now, seq: await w.nextSeq('members') };
+  // The input's username is normalised already (updateUserInput); the same name again is no rename.
+  const renamed = input.username !== undefined && input.username !== user.username ? input.username : undefined;
+  await assertNamesFree(w.db, renamed, input.email, id);
+  const fields = {
+    ...input,
+    ...(renamed !== undefined ? { username_key: usernameKey(renamed) } : {}),
+    updated_at: w.now,
+    seq: await w.nextSeq('members'),
+  };
   await w.db.updateTable('users').set(fields).where('id', '=', id).execute();
   w.record({ type: 'user.changed', userId: id, fields: Object.keys(input), actorId: actor.id });
   return toPublicUser({ ...user, ...fields });
@@ -223,11 +275,13 @@ export async function ensureBootstrapAdmin(
     .executeTakeFirst();
   if (anyAdmin) return false;
   const id = newId();
+  const username = normaliseUsername(options.username);
   await w.db
     .insertInto('users')
     .values({
       id,
-      username: options.username,
+      username,
+      username_key: usernameKey(username),
       email: `${options.username}@localhost`,
       password_hash: options.password.hash,
       scope: 'admin',

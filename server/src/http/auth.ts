@@ -1,4 +1,4 @@
-import { changePasswordInput, loginInput, registerInput, updateUserInput, MESSAGES } from '@fankurve/shared';
+import { changePasswordInput, loginInput, registerInput, updateUserInput, usernameKey, MESSAGES } from '@fankurve/shared';
 import {
   approveUser,
   authenticate,
@@ -15,7 +15,11 @@ import { write } from '../db/store.js';
 import { DomainError } from '../domain/errors.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, idParams } from './openapi.js';
-import { clientIp, requireActor } from './session.js';
+import { clientAddress, requireActor } from './session.js';
+import { deviceNameOf } from '../auth/deviceName.js';
+import type { GuessTicket } from '../auth/throttle.js';
+import { startSession } from '../domain/sessions.js';
+import { tooManyRequests } from '../domain/errors.js';
 
 const tag = 'Auth';
 
@@ -31,6 +35,8 @@ export function authRoutes(app: Api, deps: AppDeps): void {
     }),
     async (c) => {
       const input = c.req.valid('json');
+      const limit = deps.registrations.take(clientAddress(c, deps.config.trustProxy));
+      if (!limit.ok) throw tooManyRequests('tooManyRegistrations', limit.retryAfterMs);
       const password = await prepareNewPassword(input.password);
       const user = await write(deps.store, (w) => register(w, input, password));
       return c.json({ success: true, requiresApproval: true, message: MESSAGES.registrationPending, user }, 201);
@@ -41,17 +47,11 @@ export function authRoutes(app: Api, deps: AppDeps): void {
     apiRoute({ method: 'post', path: '/api/auth/login', tag, summary: 'Sign in', body: loginInput, access: 'public' }),
     async (c) => {
       const input = c.req.valid('json');
-      const ip = clientIp(c);
-      if (deps.throttle.isBlocked(input.username, ip)) throw new DomainError('tooManyLoginAttempts', 429);
-      try {
-        const user = await authenticate(deps.store.db, input);
-        deps.throttle.reset(input.username, ip);
-        const token = await deps.tokens.sign(user.id, user.token_version);
-        return c.json({ success: true, token, user: toPublicUser(user) }, 200);
-      } catch (error) {
-        if (error instanceof DomainError && error.code === 'invalidCredentials') deps.throttle.recordFailure(input.username, ip);
-        throw error;
-      }
+      const attempt = deps.throttle.begin(usernameKey(input.username), clientAddress(c, deps.config.trustProxy));
+      const user = await settled(attempt, () => authenticate(deps.store.db, input));
+      const session = await write(deps.store, (w) => startSession(w, user.id, deviceNameOf(c.req.header('user-agent'))));
+      const token = await deps.tokens.sign(user.id, user.token_version, session.id);
+      return c.json({ success: true, token, sessionId: session.id, user: toPublicUser(user) }, 200);
     },
   );
 
@@ -77,9 +77,12 @@ export function authRoutes(app: Api, deps: AppDeps): void {
       const input = c.req.valid('json');
       const password = await prepareNewPassword(input.newPassword);
       await requireCurrentPassword(deps.store.db, actor, input.currentPassword);
-      const user = await write(deps.store, (w) => changePassword(w, actor, password));
-      // Older tokens are void now (token_version); the client gets a fresh one.
-      const token = await deps.tokens.sign(user.id, user.token_version);
+      // Every session of the user ends (other devices are signed out); this device gets a fresh one.
+      const { user, session } = await write(deps.store, async (w) => {
+        const changed = await changePassword(w, actor, password);
+        return { user: changed, session: await startSession(w, changed.id, deviceNameOf(c.req.header('user-agent'))) };
+      });
+      const token = await deps.tokens.sign(user.id, user.token_version, session.id);
       return c.json({ success: true, message: MESSAGES.passwordChanged, token, user: toPublicUser(user) }, 200);
     },
   );
@@ -137,4 +140,17 @@ export function authRoutes(app: Api, deps: AppDeps): void {
       return c.json({ success: true, user }, 200);
     },
   );
+}
+
+/** Runs a sign-in check and settles its throttle attempt: a wrong password counts, anything else does not. */
+async function settled<T>(attempt: GuessTicket, check: () => Promise<T>): Promise<T> {
+  try {
+    const result = await check();
+    attempt.succeeded();
+    return result;
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'invalidCredentials') attempt.failed();
+    else attempt.cancelled();
+    throw error;
+  }
 }

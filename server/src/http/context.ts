@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { LiveUsers } from '../auth/liveUsers.js';
-import type { LoginThrottle } from '../auth/throttle.js';
+import type { LiveSessions } from '../auth/liveSessions.js';
+import type { GuessThrottle, RateLimit } from '../auth/throttle.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { UserRow } from '../db/schema.js';
@@ -13,7 +14,12 @@ export interface AppDeps {
   tokens: TokenService;
   /** The user rows sessions are checked against (dropped on every committed change to users). */
   users: LiveUsers;
-  throttle: LoginThrottle;
+  /** The sessions tokens belong to (forgotten on the domain events that end them). */
+  sessions: LiveSessions;
+  /** Sign-in guessing, counted as attempts arrive. */
+  throttle: GuessThrottle;
+  /** Registrations per client address. */
+  registrations: RateLimit;
   version: string;
   /** Interval of the sync stream's keep-alive comment (tests shorten it). */
   syncHeartbeatMs?: number;
@@ -25,6 +31,8 @@ export interface AppEnv {
     user: UserRow | null;
     /** Why a presented token was refused, so the guard can answer 401 with the right message. */
     tokenProblem: 'invalid' | null;
+    /** The session of the presented token (null when anonymous). */
+    sessionId: string | null;
   };
 }
 

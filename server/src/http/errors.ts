@@ -21,7 +21,10 @@ export function validationFailure(c: Context, error: ZodError) {
 }
 
 export function handleError(error: Error, c: Context) {
-  if (error instanceof DomainError) return failure(c, error.status, error.code);
+  if (error instanceof DomainError) {
+    if (error.retryAfterMs !== undefined) c.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))));
+    return failure(c, error.status, error.code);
+  }
   if (error instanceof HTTPException) {
     const status = error.status as ContentfulStatusCode;
     if (status === 413) return failure(c, 413, 'bodyTooLarge');

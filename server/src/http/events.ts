@@ -24,9 +24,9 @@ import { readUploadedFile } from './upload.js';
 
 const tag = 'Events';
 
-/** The REST shape of an event: SPEC 3 field names, money in euros. */
+/** The REST shape of an event: SPEC 3 field names, money in euros (REST never shows an archived event). */
 export function toRestEvent<T extends EventView>(event: T) {
-  const { ticket_price_cents, deleted: _deleted, seq: _seq, ...rest } = event;
+  const { ticket_price_cents, deleted: _deleted, archived: _archived, seq: _seq, ...rest } = event;
   return { ...rest, ticket_price: centsToEuros(ticket_price_cents), image: rest.image_filename };
 }
 

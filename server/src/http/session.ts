@@ -5,20 +5,28 @@ import { DomainError } from '../domain/errors.js';
 import type { AppDeps, AppEnv } from './context.js';
 
 /**
- * Loads the user of the bearer token on every request, so a deleted, declined or re-passworded
- * user loses access at once (token_version), and a pending user has none.
+ * Loads the session and user of the bearer token on every request (both cached, dropped by the
+ * domain events that end them), so an ended session, a deleted, declined or re-passworded user
+ * loses access at once, and a pending user has none.
  */
 export function loadSession(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     c.set('user', null);
     c.set('tokenProblem', null);
+    c.set('sessionId', null);
     const header = c.req.header('authorization');
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : null;
     if (token) {
       const claims = await deps.tokens.verify(token);
-      const user = claims ? await deps.users.find(claims.sub) : undefined;
-      if (user && claims && user.token_version === claims.tv && user.status === 'active') c.set('user', user);
-      else c.set('tokenProblem', 'invalid');
+      const session = claims ? await deps.sessions.find(claims.sid, claims.sub) : undefined;
+      const user = session ? await deps.users.find(claims!.sub) : undefined;
+      if (session && user && user.token_version === claims!.tv && user.status === 'active') {
+        c.set('user', user);
+        c.set('sessionId', session.id);
+        deps.sessions.touch(session);
+      } else {
+        c.set('tokenProblem', 'invalid');
+      }
     }
     await next();
   };
@@ -35,8 +43,18 @@ export function requireActor(c: Context<AppEnv>, options: { allowPasswordChangeP
   return toActor(user);
 }
 
-/** The client IP for throttling: the socket's address (behind a proxy, the proxy's). */
-export function clientIp(c: Context<AppEnv>): string {
+/**
+ * The client's address for throttles: the socket's address, or with TRUST_PROXY=n the n-th address
+ * from the right of X-Forwarded-For (each trusted proxy appends the address it saw; anything left
+ * of that was written by the client and proves nothing).
+ */
+export function clientAddress(c: Context<AppEnv>, trustedProxies: number): string {
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress ?? 'local';
+  const socket = incoming?.socket?.remoteAddress ?? 'local';
+  if (trustedProxies <= 0) return socket;
+  const forwarded = (c.req.header('x-forwarded-for') ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  return forwarded[forwarded.length - trustedProxies] ?? forwarded[0] ?? socket;
 }

@@ -1,4 +1,4 @@
-import { SYNC_PULL_LIMIT } from '@fankurve/shared';
+import { SYNC_PULL_LIMIT, SYNC_PUSH_MAX_ROWS } from '@fankurve/shared';
 import { z } from 'zod';
 
 /** Checkpoints are the server's seq, never client clocks. */
@@ -24,7 +24,8 @@ export const pushBodySchema = z
       newDocumentState: documentSchema,
     }),
   )
-  .max(500);
+  // RxDB pushes in batches of 100: a bigger push is no device of ours, and one member's push must not hold the writer for long.
+  .max(SYNC_PUSH_MAX_ROWS, { error: 'tooManyChanges' });
 export type PushRow = z.infer<typeof pushBodySchema>[number];
 
 /** A document as it goes over the wire: a full document, or a tombstone of only id, seq and `_deleted`. */

@@ -1,6 +1,7 @@
 import type { WriteContext } from '../db/store.js';
 import type { Actor } from '../domain/actor.js';
-import { DomainError, forbidden } from '../domain/errors.js';
+import { isValidId } from '@fankurve/shared';
+import { badInput, DomainError, forbidden } from '../domain/errors.js';
 import { addNotice } from '../domain/notices.js';
 import { sameDocument, type SyncCollection } from './collection.js';
 import { changeOfRow } from './merge.js';
@@ -39,6 +40,8 @@ async function applyRow(w: WriteContext, actor: Actor, collection: SyncCollectio
   if (change) {
     try {
       if ((change.kind === 'create' && !rules.create) || (change.kind === 'delete' && !rules.delete)) throw forbidden();
+      // Devices name what they create offline with UUIDv7 (shared/src/ids.ts), in every collection.
+      if (change.kind === 'create' && !isValidId(sent.id)) throw badInput('invalidInput');
       await w.attempt(() => push.apply(w, actor, change));
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;

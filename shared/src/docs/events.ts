@@ -26,11 +26,16 @@ export interface EventDoc extends SyncedDoc {
   guest_block_capacity: number | null;
   ticket_prices: TicketPriceOption[];
   created_at: string;
+  /**
+   * Deleted by an admin while tickets on it were bought: screens treat it as deleted; the document
+   * stays for the title, date and location of the tickets, which stay live (issue 7).
+   */
+  archived: boolean;
 }
 
 export const eventSchema = {
   title: 'events',
-  version: 0,
+  version: 1,
   primaryKey: 'id',
   type: 'object',
   properties: {
@@ -59,6 +64,7 @@ export const eventSchema = {
       },
     },
     created_at: { type: 'string' },
+    archived: { type: 'boolean' },
     seq: seqField,
   },
   required: [
@@ -71,6 +77,7 @@ export const eventSchema = {
     'is_updated',
     'ticket_prices',
     'created_at',
+    'archived',
     'seq',
   ],
   indexes: ['date'],
@@ -99,5 +106,6 @@ export const eventsSync = defineSyncCollection<EventDoc>({
     guest_block_capacity: null,
     ticket_prices: [],
     created_at: '',
+    archived: false,
   },
 });

@@ -1,8 +1,18 @@
 import { z } from 'zod';
 import { LANGUAGES, MIN_PASSWORD_LENGTH, SCOPES } from '../constants.js';
+import { checkUsername, normaliseUsername } from '../rules/usernames.js';
 import { msg } from './common.js';
 
-const username = z.string(msg('invalidInput')).trim().min(1, msg('invalidInput')).max(50, msg('invalidInput'));
+/** A new username: normalised (NFKC, trimmed), refused with the rule's message code (rules/usernames.ts). */
+const username = z
+  .string(msg('invalidInput'))
+  .max(200, msg('invalidInput'))
+  .transform((value, ctx) => {
+    const checked = checkUsername(value);
+    if (checked.ok) return checked.value;
+    ctx.addIssue({ code: 'custom', message: checked.code });
+    return z.NEVER;
+  });
 const newPassword = z.string(msg('passwordTooShort')).min(MIN_PASSWORD_LENGTH, msg('passwordTooShort')).max(200);
 
 export const registerInput = z.object({
@@ -13,7 +23,12 @@ export const registerInput = z.object({
 export type RegisterInput = z.infer<typeof registerInput>;
 
 export const loginInput = z.object({
-  username: z.string(msg('invalidCredentials')).trim().min(1, msg('invalidCredentials')).max(200),
+  // Normalised like a stored name, but never checked against the username rules: a sign-in only says invalidCredentials.
+  username: z
+    .string(msg('invalidCredentials'))
+    .max(200, msg('invalidCredentials'))
+    .transform(normaliseUsername)
+    .refine((value) => value.length > 0, msg('invalidCredentials')),
   password: z.string(msg('invalidCredentials')).min(1, msg('invalidCredentials')).max(200),
 });
 export type LoginInput = z.infer<typeof loginInput>;

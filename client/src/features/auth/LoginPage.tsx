@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { login } from '../../api/auth.js';
-import { preloadData, signIn } from '../../app/session.js';
+import { preloadData, readParkedChanges, signIn } from '../../app/session.js';
 import { errorText } from '../../i18n/index.js';
 import { Field, FormError } from '../../ui/Field.js';
 
@@ -13,6 +13,7 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [parked] = useState(readParkedChanges);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -31,6 +32,11 @@ export function LoginPage() {
   return (
     <>
       <h1>{t('auth.loginTitle')}</h1>
+      {parked && (
+        <p className="notice notice-warning" role="status">
+          {t('auth.parkedChanges', { count: parked.count, username: parked.username })}
+        </p>
+      )}
       <form className="form" onSubmit={(event) => void submit(event)}>
         <Field
           label={t('auth.username')}

@@ -1,4 +1,5 @@
 import { checkNewPassword } from '@fankurve/shared/rules/password';
+import { checkUsername } from '@fankurve/shared/rules/usernames';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -20,6 +21,11 @@ export function RegisterPage() {
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
+    const name = checkUsername(username);
+    if (!name.ok) {
+      setError(messageText(name.code));
+      return;
+    }
     const problem = checkNewPassword(password);
     if (problem) {
       setError(messageText(problem));
@@ -28,7 +34,7 @@ export function RegisterPage() {
     setBusy(true);
     setError(null);
     try {
-      const answer = await register(username.trim(), email.trim(), password);
+      const answer = await register(name.value, email.trim(), password);
       if ('token' in answer && answer.token && !answer.requiresApproval) {
         signIn({ token: answer.token, user: answer.user });
         return;

@@ -1,32 +1,38 @@
-import { CLUB_CASH_DESK, type EventDoc, type Language, type MemberDoc } from '@fankurve/shared';
+import { CLUB_CASH_DESK, type AttendeeDoc, type EventDoc, type Language, type MemberDoc } from '@fankurve/shared';
 import { formatMoney } from '@fankurve/shared/money';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { clearUpdated, deleteEvent } from '../../api/eventDetail.js';
-import { errorText } from '../../i18n/index.js';
-import { ConfirmDialog } from '../../ui/Dialog.js';
+import { errorText, messageText } from '../../i18n/index.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { formatEventDate, isoWallClock } from '../events/format.js';
+import { DeleteEventDialog } from './DeleteEventDialog.js';
 import { EventEditForm } from './EventEditForm.js';
 import { EventImage } from './EventImage.js';
+import { boughtTicketRows } from './model.js';
 import type { Access } from './shared.js';
 
 interface Props {
   event: EventDoc;
   names: ReadonlyMap<string, string>;
   members: readonly MemberDoc[];
+  /** The event's attendee rows on the device (undefined while loading): the delete confirmation names the bought tickets. */
+  attendees: readonly AttendeeDoc[] | undefined;
   access: Access;
   language: Language;
 }
 
 /** Title, UPDATED badge, creator and the event's facts; the creator or an admin edits them in place and deletes. */
-export function EventHeader({ event, names, members, access, language }: Props) {
+export function EventHeader({ event, names, members, attendees, access, language }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [editing, setEditing] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [busy, setBusy] = useState(false);
+  const tickets = useMemo(() => boughtTicketRows(attendees ?? [], names, t('eventDetail.unknownMember')), [attendees, names, t]);
+  // Bought tickets are debts and records: only an admin may delete the event then (the server archives it).
+  const deleteBlocked = tickets.length > 0 && !access.isAdmin;
 
   // The name the event document carries (kept when the account is gone); older documents: the members.
   const creator =
@@ -155,21 +161,22 @@ export function EventHeader({ event, names, members, access, language }: Props) 
             <button
               type="button"
               className="button button-danger-ghost"
-              disabled={!access.online || busy}
+              disabled={!access.online || busy || deleteBlocked}
               onClick={() => setConfirmDelete(true)}
             >
               {t('eventDetail.deleteEvent')}
             </button>
             {!access.online ? <p className="offline-hint">{t('eventDetail.offlineHint')}</p> : null}
+            {access.online && deleteBlocked ? <p className="offline-hint">{messageText('eventHasTickets')}</p> : null}
           </div>
         ) : null}
       </div>
       <EventImage event={event} access={access} />
       {confirmDelete ? (
-        <ConfirmDialog
-          title={t('eventDetail.deleteEventTitle')}
-          message={t('eventDetail.deleteEventText', { title: event.title })}
-          confirmLabel={t('eventDetail.delete')}
+        <DeleteEventDialog
+          event={event}
+          tickets={tickets}
+          language={language}
           busy={busy}
           onConfirm={() => void remove()}
           onCancel={() => setConfirmDelete(false)}

@@ -63,6 +63,22 @@ export function attendeeRows(
   return rows.map(({ groupKey: _groupKey, ...row }) => row);
 }
 
+/**
+ * The bought tickets of the event (member and guest rows), in the table's order: what the delete
+ * confirmation names, as an admin's deletion keeps them with their debts (issue 7).
+ */
+export function boughtTicketRows(
+  attendees: readonly AttendeeDoc[],
+  names: ReadonlyMap<string, string>,
+  unknown: string,
+): AttendeeRow[] {
+  return attendeeRows(
+    attendees.filter((doc) => doc.bought),
+    names,
+    unknown,
+  );
+}
+
 /** Active members who are not attending yet: the choices of the admin's add-attendee select. */
 export function membersNotAttending(members: readonly MemberDoc[], attendees: readonly AttendeeDoc[]): MemberDoc[] {
   const attending = new Set(attendees.map((row) => row.user_id).filter((userId): userId is string => userId !== null));

@@ -67,7 +67,14 @@ export function EventDetailPage() {
       <Link className="back-link" to="/events">
         ← {t('eventDetail.backToEvents')}
       </Link>
-      <EventHeader event={event} names={names} members={members ?? []} access={access} language={language} />
+      <EventHeader
+        event={event}
+        names={names}
+        members={members ?? []}
+        attendees={attendees}
+        access={access}
+        language={language}
+      />
       {attendees === undefined ? (
         <Loading />
       ) : (

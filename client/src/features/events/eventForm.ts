@@ -1,7 +1,8 @@
 import { centsToInputText, parseEuros, parseEurosAmount } from '@fankurve/shared/rules/money';
 import { DEFAULT_EVENT_TIME, TIME_STEP_MINUTES } from '@fankurve/shared/constants';
-import { normaliseEventDate } from '@fankurve/shared/dates';
+import { checkEventDate } from '@fankurve/shared/dates';
 import type { MessageCode } from '@fankurve/shared/messages';
+import type { RuleResult } from '@fankurve/shared/rules/result';
 import type { NewEvent } from '../../api/events.js';
 
 /** The create-event form as typed (SPEC 5): strings as the inputs hold them. */
@@ -51,16 +52,24 @@ export function tidyEuros(text: string): string {
 }
 
 /**
- * The date and time as saved: `YYYY-MM-DD HH:MM`, minutes rounded to the nearest 15 (SPEC 5); null when
- * the date is missing or no real day.
+ * The date and time as saved: `YYYY-MM-DD HH:MM`, minutes rounded to the nearest 15 (SPEC 5), or why
+ * not (no date or no real day: dateRequired; a year outside 2000–2100: dateOutOfRange).
  */
-export function eventDateOf(values: Pick<EventFormValues, 'date' | 'hour' | 'minute'>): string | null {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(values.date)) return null;
+export function checkFormDate(values: Pick<EventFormValues, 'date' | 'hour' | 'minute'>): RuleResult<string> {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(values.date)) return { ok: false, code: 'dateRequired' };
   const hour = Number(values.hour);
   const minute = Number(values.minute);
-  if (!Number.isInteger(hour) || hour < 0 || hour > 23 || !Number.isInteger(minute) || minute < 0 || minute > 59) return null;
-  const normalised = normaliseEventDate(`${values.date} ${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`);
-  return normalised ? normalised.slice(0, 16) : null;
+  if (!Number.isInteger(hour) || hour < 0 || hour > 23 || !Number.isInteger(minute) || minute < 0 || minute > 59) {
+    return { ok: false, code: 'dateRequired' };
+  }
+  const checked = checkEventDate(`${values.date} ${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`);
+  return checked.ok ? { ok: true, value: checked.value.slice(0, 16) } : checked;
+}
+
+/** The saved date and time, or null when the form's date is not one (checkFormDate says why). */
+export function eventDateOf(values: Pick<EventFormValues, 'date' | 'hour' | 'minute'>): string | null {
+  const checked = checkFormDate(values);
+  return checked.ok ? checked.value : null;
 }
 
 /**
@@ -72,9 +81,10 @@ export function toNewEvent(values: EventFormValues): { ok: true; body: NewEvent 
   const errors: EventFormErrors = {};
   const title = values.title.trim();
   const location = values.location.trim();
-  const date = eventDateOf(values);
+  const checkedDate = checkFormDate(values);
+  const date = checkedDate.ok ? checkedDate.value : null;
   if (!title) errors.title = 'titleRequired';
-  if (!date) errors.date = 'dateRequired';
+  if (!checkedDate.ok) errors.date = checkedDate.code;
   if (!location) errors.location = 'locationRequired';
   let price: number | undefined;
   if (values.priceTba) price = 0;

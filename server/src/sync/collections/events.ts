@@ -2,7 +2,10 @@ import { eventsSync, type EventDoc } from '@fankurve/shared';
 import { selectEventViews, ticketPricesByStadium, toEventView } from '../../domain/events.js';
 import { defineServerCollection, type MasterDocument } from '../collection.js';
 
-/** Every event, with stadium name/address and its ticket price options. Pull only: edits go through REST. */
+/**
+ * Every event, with stadium name/address and its ticket price options. Pull only: edits go through
+ * REST. An archived event is a live document with `archived: true` (its tickets need its title).
+ */
 export const eventsCollection = defineServerCollection<EventDoc>({
   declaration: eventsSync,
   async pull(db, _actor, afterSeq, limit) {
@@ -31,6 +34,7 @@ export const eventsCollection = defineServerCollection<EventDoc>({
       guest_block_capacity: view.guest_block_capacity,
       ticket_prices: view.stadium_id ? (prices.get(view.stadium_id) ?? []) : [],
       created_at: view.created_at,
+      archived: view.archived,
       seq: view.seq,
       _deleted: view.deleted,
     }));

@@ -1,0 +1,639 @@
+import { MESSAGES, SYNC_DECLARATIONS } from '@fankurve/shared';
+import { expect } from 'vitest';
+import { findAttendeeById } from '../src/domain/attendeeRows.js';
+import { toAttendeeDoc } from '../src/sync/collections/attendees.js';
+import { ADMIN, createEventVia, IMAGES, uploadFile, type TestApp } from './helpers.js';
+
+/*
+ * The permission matrix: one row per route of the app's OpenAPI document (permissions.test.ts
+ * checks that the rows and the document match), each with the expected status for every role:
+ * anonymous, a member, another member (for owned things a member who is not the owner or creator;
+ * otherwise just a second member) and an admin.
+ */
+
+export const ROLES = ['anonymous', 'member', 'other', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface Fixtures {
+  t: TestApp;
+  admin: { id: string; token: string };
+  member: { id: string; token: string };
+  other: { id: string; token: string };
+  eventId: string;
+  stadiumId: string;
+}
+
+/** Path parameters, plus any further values a row's setup hands to its body, caller and checks. */
+export type Params = Record<string, string>;
+
+/** What a row's `after` check gets besides the answer: the setup's params, the caller's token and the sent body. */
+export interface CallInfo {
+  params: Params;
+  token: string | null;
+  sent: unknown;
+}
+
+export interface RouteCase {
+  method: Method;
+  /** The path as the OpenAPI document spells it. */
+  path: string;
+  /** Why a row has no route in the document (only the document itself). */
+  notInDocument?: string;
+  /** A valid body for the route (params may be missing: the token tests call with sample params). */
+  body?: (f: Fixtures, role: Role, params: Params) => unknown;
+  /** Path parameters for a call by this role (may create fresh fixtures, so every call is repeatable). */
+  params?: (f: Fixtures, role: Role) => Promise<Params>;
+  /** A different caller than the role's standing token (e.g. a throwaway account whose password changes). */
+  caller?: (f: Fixtures, role: Role, params: Params) => Promise<string>;
+  adminOnly?: boolean;
+  /** A multipart upload of a small PNG in the field `image` instead of a JSON body. */
+  upload?: boolean;
+  /** A server-sent-events stream: the call checks status and content type, then aborts. */
+  stream?: boolean;
+  /** A successful answer is not the `{ success: true, … }` envelope (the document, sync answers, a stream). */
+  plainAnswer?: boolean;
+  /** Also open while the password must still be changed (must_change_password). */
+  passwordChangePending?: boolean;
+  /** Expected status for every role. */
+  expect: Record<Role, number>;
+  /** Further checks after the call (e.g. another member's call changed nothing). */
+  after?: (f: Fixtures, role: Role, body: any, call: CallInfo) => Promise<void>;
+}
+
+let counter = 0;
+export const unique = (prefix: string) => `${prefix}${++counter}`;
+
+const MEMBER = { username: 'perm-member', password: 'member-pass' };
+const OTHER = { username: 'perm-other', password: 'member-pass' };
+export const FIXTURE_USERS = { member: MEMBER, other: OTHER };
+const credentialsOf = (role: Exclude<Role, 'anonymous'>) => ({ member: MEMBER, other: OTHER, admin: ADMIN })[role];
+
+/** The sync path parameters of a collection at its current schema version. */
+const syncParams = (collection: keyof typeof SYNC_DECLARATIONS): Params => ({
+  collection,
+  version: String(SYNC_DECLARATIONS[collection].schema.version),
+});
+
+/** Params that fit every route's path, for the calls that must fail before any lookup (void tokens, pending password change). */
+export const sampleParams = (id: string): Params => ({ id, eventId: id, userId: id, ...syncParams('events') });
+
+async function pendingUser(f: Fixtures): Promise<string> {
+  const name = unique('pending');
+  const res = await f.t.call('POST', '/api/auth/register', {
+    body: { username: name, email: `${name}@example.org`, password: 'pending-pass' },
+  });
+  return res.body.user.id;
+}
+
+/** A throwaway account (an admin for the admin role), so calls that end sessions or change passwords spare the standing ones. */
+async function freshUser(f: Fixtures, role: Role): Promise<{ id: string; token: string; username: string }> {
+  const username = unique(`fresh-${role}-`);
+  const m = await f.t.member(username);
+  if (role === 'admin') {
+    const promoted = await f.t.call('PUT', `/api/auth/users/${m.id}`, { token: f.admin.token, body: { scope: 'admin' } });
+    expect(promoted.status).toBe(200);
+  }
+  return { ...m, username };
+}
+
+async function freshAccount(f: Fixtures, role: Role): Promise<string> {
+  return (await freshUser(f, role)).token;
+}
+
+/** A new sign-in (a new session) of a fixture user: its token and session id. */
+async function signIn(
+  f: Fixtures,
+  credentials: { username: string; password: string },
+): Promise<{ token: string; sessionId: string }> {
+  const res = await f.t.call('POST', '/api/auth/login', { body: credentials });
+  expect(res.status).toBe(200);
+  return { token: res.body.token, sessionId: res.body.sessionId };
+}
+
+/** The status of GET /api/auth/profile with a token: 200 while its session lives, 401 once it ended. */
+const profileStatus = async (f: Fixtures, token: string) => (await f.t.call('GET', '/api/auth/profile', { token })).status;
+
+/** The standing tokens of the other rows still work. */
+async function standingTokensWork(f: Fixtures): Promise<void> {
+  for (const who of ['member', 'other', 'admin'] as const) expect(await profileStatus(f, f[who].token), who).toBe(200);
+}
+
+const PUBLIC = { anonymous: 200, member: 200, other: 200, admin: 200 };
+const SIGNED_IN = { anonymous: 401, member: 200, other: 200, admin: 200 };
+const CREATED_SIGNED_IN = { anonymous: 401, member: 201, other: 201, admin: 201 };
+/** Admin-only (other members too: also against the member the row is about). */
+const ADMIN_ONLY = { anonymous: 401, member: 403, other: 403, admin: 200 };
+const CREATED_ADMIN_ONLY = { anonymous: 401, member: 403, other: 403, admin: 201 };
+/** The owner (event creator, guest's member) or an admin; another member gets 403. */
+const OWNER_OR_ADMIN = { anonymous: 401, member: 200, other: 403, admin: 200 };
+
+/** A fresh event created by the member (so "member" is its creator and "other" is not). */
+async function membersEvent(f: Fixtures): Promise<string> {
+  return (await createEventVia(f.t, f.member.token, { title: unique('Members event ') + ' (H)' })).id;
+}
+
+/** A fresh event the member attends; returns event id, user id and the attendee row id. */
+async function attendedEvent(f: Fixtures): Promise<{ eventId: string; userId: string; attendeeId: string }> {
+  const eventId = (await createEventVia(f.t, f.admin.token, { title: unique('Attended ') + ' (A)' })).id;
+  const res = await f.t.call('POST', `/api/attendance/${eventId}`, { token: f.member.token, body: { status: 'going' } });
+  expect(res.status).toBe(200);
+  return { eventId, userId: f.member.id, attendeeId: res.body.attendance.id };
+}
+
+/** A fresh guest brought by the member. */
+async function membersGuest(f: Fixtures): Promise<string> {
+  const res = await f.t.call('POST', '/api/guests', {
+    token: f.member.token,
+    body: { event_id: f.eventId, guest_name: unique('G') },
+  });
+  expect(res.status).toBe(201);
+  return res.body.guest.id;
+}
+
+async function adminsTransport(f: Fixtures): Promise<string> {
+  const res = await f.t.call('POST', '/api/transports', {
+    token: f.admin.token,
+    body: { event_id: f.eventId, name: unique('Bus '), departure_location: 'Köpenick', is_price_tbd: true },
+  });
+  expect(res.status).toBe(201);
+  return res.body.transport.id;
+}
+
+async function adminsStadium(f: Fixtures): Promise<string> {
+  const res = await f.t.call('POST', '/api/stadiums', {
+    token: f.admin.token,
+    body: { team_name: unique('Team '), stadium_name: 'Arena', city: 'Town' },
+  });
+  expect(res.status).toBe(201);
+  return res.body.stadium.id;
+}
+
+async function adminsTicketPrice(f: Fixtures): Promise<string> {
+  const res = await f.t.call('POST', '/api/ticket-prices', {
+    token: f.admin.token,
+    body: { stadium_id: f.stadiumId, price: 10, ticket_type: unique('Type ') },
+  });
+  expect(res.status).toBe(201);
+  return res.body.ticketPrice.id;
+}
+
+/** The event row straight from the database (to prove a refused call changed nothing). */
+export const eventRow = (f: Fixtures, id: string) =>
+  f.t.runtime.deps.store.db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** An attendee row as its sync document, straight from the database. */
+async function attendeeDoc(f: Fixtures, id: string) {
+  const row = await findAttendeeById(f.t.runtime.deps.store.db, id);
+  expect(row).toBeDefined();
+  return toAttendeeDoc(row!);
+}
+
+export const ROUTES: RouteCase[] = [
+  // meta
+  { method: 'GET', path: '/api/version', expect: PUBLIC },
+  { method: 'GET', path: '/api/config', expect: PUBLIC },
+  {
+    method: 'GET',
+    path: '/api/openapi.json',
+    notInDocument: 'the document itself',
+    plainAnswer: true,
+    expect: PUBLIC,
+    after: async (f, role, body) => {
+      expect(body.openapi).toBe('3.1.0');
+    },
+  },
+  // auth
+  {
+    method: 'POST',
+    path: '/api/auth/register',
+    body: () => {
+      const name = unique('reg');
+      return { username: name, email: `${name}@example.org`, password: 'reg-pass' };
+    },
+    expect: { anonymous: 201, member: 201, other: 201, admin: 201 },
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/login',
+    body: (f, role) => (role === 'other' ? OTHER : MEMBER),
+    expect: PUBLIC,
+  },
+  { method: 'GET', path: '/api/auth/profile', passwordChangePending: true, expect: SIGNED_IN },
+  {
+    method: 'POST',
+    path: '/api/auth/change-password',
+    body: () => ({ currentPassword: 'member-pass', newPassword: 'changed-pass' }),
+    caller: freshAccount,
+    passwordChangePending: true,
+    expect: SIGNED_IN,
+  },
+  { method: 'GET', path: '/api/auth/users/pending', adminOnly: true, expect: ADMIN_ONLY },
+  {
+    method: 'PUT',
+    path: '/api/auth/users/{id}/approve',
+    params: async (f) => ({ id: await pendingUser(f) }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+    after: async (f, role, body, { params }) => {
+      if (role === 'admin') expect(body.user.status).toBe('active');
+      const stored = await f.t.runtime.deps.store.db
+        .selectFrom('users')
+        .select('status')
+        .where('id', '=', params.id!)
+        .executeTakeFirstOrThrow();
+      expect(stored.status).toBe(role === 'admin' ? 'active' : 'pending');
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/auth/users/{id}',
+    // The member tries to delete themselves, another member tries the member; the admin declines a registration.
+    params: async (f, role) => ({ id: role === 'member' || role === 'other' ? f.member.id : await pendingUser(f) }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+    after: async (f) => {
+      // Neither the member nor another member removed the member.
+      expect(await profileStatus(f, f.member.token)).toBe(200);
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/api/auth/users/{id}',
+    body: () => ({ language: 'en' }),
+    params: async (f) => ({ id: f.member.id }),
+    expect: { anonymous: 401, member: 200, other: 403, admin: 200 },
+    after: async (f, role, body) => {
+      if (role === 'other') expect(body.message).toBe(MESSAGES.adminRequired);
+      if (role === 'member' || role === 'admin') expect(body.user).toMatchObject({ id: f.member.id, language: 'en' });
+      const stored = await f.t.runtime.deps.store.db
+        .selectFrom('users')
+        .select('language')
+        .where('id', '=', f.member.id)
+        .executeTakeFirstOrThrow();
+      expect(stored.language).toBe(role === 'member' || role === 'admin' ? 'en' : 'de');
+      // reset for the next caller
+      await f.t.call('PUT', `/api/auth/users/${f.member.id}`, { token: f.admin.token, body: { language: 'de' } });
+    },
+  },
+  // auth: sessions (each call signs in afresh, so the standing tokens of the other rows live on)
+  {
+    method: 'POST',
+    path: '/api/auth/logout',
+    caller: async (f, role) => (await signIn(f, credentialsOf(role as Exclude<Role, 'anonymous'>))).token,
+    passwordChangePending: true,
+    expect: SIGNED_IN,
+    after: async (f, role, body, { token }) => {
+      if (role !== 'anonymous') expect(await profileStatus(f, token!)).toBe(401);
+      await standingTokensWork(f);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/auth/sessions',
+    params: async (f, role): Promise<Params> => {
+      if (role === 'anonymous') return {};
+      const foreign = await signIn(f, role === 'member' ? OTHER : MEMBER);
+      return { own: (await signIn(f, credentialsOf(role))).sessionId, foreign: foreign.sessionId };
+    },
+    expect: SIGNED_IN,
+    after: async (f, role, body, { params }) => {
+      if (role === 'anonymous') return;
+      const ids = body.sessions.map((s: { id: string }) => s.id);
+      expect(ids).toContain(params.own);
+      expect(ids).not.toContain(params.foreign);
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/auth/sessions/{id}',
+    // A fresh session of the member: the member ends it; another member and the admin cannot (sessions are personal).
+    params: async (f) => {
+      const session = await signIn(f, MEMBER);
+      return { id: session.sessionId, sessionToken: session.token };
+    },
+    expect: { anonymous: 401, member: 200, other: 404, admin: 404 },
+    after: async (f, role, body, { params }) => {
+      if (role === 'other' || role === 'admin') expect(body.message).toBe(MESSAGES.sessionNotFound);
+      expect(await profileStatus(f, params.sessionToken!)).toBe(role === 'member' ? 401 : 200);
+      await standingTokensWork(f);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/sessions/end-others',
+    // A throwaway account signed in twice: the call from one session ends the other.
+    params: async (f, role) => {
+      const user = await freshUser(f, role);
+      const second = await signIn(f, { username: user.username, password: 'member-pass' });
+      return { callerToken: user.token, secondToken: second.token };
+    },
+    caller: async (f, role, params) => params.callerToken!,
+    expect: SIGNED_IN,
+    after: async (f, role, body, { params }) => {
+      expect(await profileStatus(f, params.secondToken!)).toBe(role === 'anonymous' ? 200 : 401);
+      expect(await profileStatus(f, params.callerToken!)).toBe(200);
+      await standingTokensWork(f);
+    },
+  },
+  // events
+  { method: 'GET', path: '/api/events', expect: SIGNED_IN },
+  { method: 'GET', path: '/api/events/{id}', params: async (f) => ({ id: f.eventId }), expect: SIGNED_IN },
+  {
+    method: 'POST',
+    path: '/api/events',
+    body: () => ({ title: unique('Matrix match ') + ' (H)', date: '2031-05-01 15:30', location: 'Berlin' }),
+    expect: CREATED_SIGNED_IN,
+  },
+  // attendance
+  {
+    method: 'POST',
+    path: '/api/attendance/{eventId}',
+    body: () => ({ status: 'going' }),
+    params: async (f) => ({ eventId: f.eventId }),
+    expect: SIGNED_IN,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/attendance/{eventId}',
+    params: async (f, role) => {
+      // A fresh event the member (or the admin) attends; another member has no row there to remove and cannot touch the member's.
+      const eventId = (await createEventVia(f.t, f.admin.token, { title: unique('Leave ') + ' (A)' })).id;
+      const owner = role === 'admin' ? f.admin.token : f.member.token;
+      expect((await f.t.call('POST', `/api/attendance/${eventId}`, { token: owner, body: { status: 'going' } })).status).toBe(
+        200,
+      );
+      return { eventId };
+    },
+    expect: { anonymous: 401, member: 200, other: 404, admin: 200 },
+    after: async (f, role, body, { params }) => {
+      const attendees = (await f.t.call('GET', `/api/events/${params.eventId}`, { token: f.admin.token })).body.attendees;
+      const owner = role === 'admin' ? f.admin.id : f.member.id;
+      expect(attendees.some((a: { user_id: string }) => a.user_id === owner)).toBe(role === 'anonymous' || role === 'other');
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/attendance/my',
+    expect: SIGNED_IN,
+    after: async (f, role, body) => {
+      if (role === 'member' || role === 'other') {
+        expect(body.attendance.every((a: { user_id: string }) => a.user_id === f[role].id)).toBe(true);
+      }
+    },
+  },
+  // events: edit, delete, image, badge
+  {
+    method: 'PUT',
+    path: '/api/events/{id}',
+    body: () => ({ title: unique('Edited ') + ' (H)' }),
+    params: async (f) => ({ id: await membersEvent(f) }),
+    expect: OWNER_OR_ADMIN,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/events/{id}',
+    params: async (f) => ({ id: await membersEvent(f) }),
+    expect: OWNER_OR_ADMIN,
+  },
+  {
+    method: 'POST',
+    path: '/api/events/{id}/image',
+    upload: true,
+    params: async (f) => ({ id: await membersEvent(f) }),
+    expect: OWNER_OR_ADMIN,
+    after: async (f, role, body) => {
+      if (role === 'member' || role === 'admin') expect(body.filename).toMatch(/\.png$/);
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/events/{id}/image',
+    params: async (f) => {
+      const id = await membersEvent(f);
+      expect((await uploadFile(f.t, `/api/events/${id}/image`, { token: f.member.token, bytes: IMAGES.png })).status).toBe(200);
+      return { id };
+    },
+    expect: OWNER_OR_ADMIN,
+  },
+  {
+    method: 'PUT',
+    path: '/api/events/{id}/clear-updated',
+    params: async (f) => {
+      const id = await membersEvent(f);
+      await f.t.runtime.deps.store.db.updateTable('events').set({ is_updated: 1 }).where('id', '=', id).execute();
+      return { id };
+    },
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+    after: async (f, role, body) => {
+      if (role === 'admin') expect(body.event.is_updated).toBe(false);
+    },
+  },
+  // the admin's attendee table
+  {
+    method: 'POST',
+    path: '/api/events/{id}/attendees',
+    body: (f) => ({ user_id: f.other.id }),
+    params: async (f) => ({ id: (await createEventVia(f.t, f.admin.token, { title: unique('Add ') })).id }),
+    adminOnly: true,
+    expect: CREATED_ADMIN_ONLY,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/attendance/{eventId}/user/{userId}',
+    params: async (f) => attendedEvent(f),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+  },
+  {
+    method: 'PUT',
+    path: '/api/attendance/{eventId}/user/{userId}/transfer-status',
+    body: () => ({ transfer_status: 'reserved' }),
+    params: async (f) => attendedEvent(f),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+  },
+  {
+    method: 'PUT',
+    path: '/api/attendees/{attendeeId}',
+    body: () => ({ bought: true, price: 12.5 }),
+    params: async (f) => attendedEvent(f),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+    after: async (f, role, body) => {
+      if (role === 'admin') expect(body.attendance).toMatchObject({ bought: true, price: 12.5 });
+      // reset, so the member carries no debt into the next calls (the debt block)
+      if (role === 'admin')
+        await f.t.call('PUT', `/api/attendees/${body.attendance.id}`, { token: f.admin.token, body: { bought: false } });
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/api/tickets/event/{eventId}/user/{userId}/status',
+    body: () => ({ received: true }),
+    params: async (f) => attendedEvent(f),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+  },
+  // guests
+  {
+    method: 'POST',
+    path: '/api/guests',
+    body: (f) => ({ event_id: f.eventId, guest_name: unique('Guest ') }),
+    expect: CREATED_SIGNED_IN,
+  },
+  {
+    method: 'PUT',
+    path: '/api/guests/{id}',
+    body: () => ({ guest_name: unique('Renamed ') }),
+    params: async (f) => ({ id: await membersGuest(f) }),
+    expect: OWNER_OR_ADMIN,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/guests/{id}',
+    params: async (f) => ({ id: await membersGuest(f) }),
+    expect: OWNER_OR_ADMIN,
+  },
+  // transports
+  { method: 'GET', path: '/api/transports/event/{eventId}', params: async (f) => ({ eventId: f.eventId }), expect: SIGNED_IN },
+  {
+    method: 'POST',
+    path: '/api/transports',
+    body: (f) => ({ event_id: f.eventId, name: 'Matrix bus', departure_location: 'Köpenick', price_per_seat: 20 }),
+    adminOnly: true,
+    expect: CREATED_ADMIN_ONLY,
+  },
+  {
+    method: 'PUT',
+    path: '/api/transports/{id}',
+    body: () => ({ name: unique('Renamed bus ') }),
+    params: async (f) => ({ id: await adminsTransport(f) }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/transports/{id}',
+    params: async (f) => ({ id: await adminsTransport(f) }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+  },
+  // stadiums and ticket prices
+  {
+    method: 'GET',
+    path: '/api/stadiums',
+    expect: SIGNED_IN,
+    after: async (f, role, body) => {
+      if (role !== 'anonymous') expect(body.stadiums.some((s: { id: string }) => s.id === f.stadiumId)).toBe(true);
+    },
+  },
+  { method: 'GET', path: '/api/stadiums/{id}', params: async (f) => ({ id: f.stadiumId }), adminOnly: true, expect: ADMIN_ONLY },
+  {
+    method: 'POST',
+    path: '/api/stadiums',
+    body: () => ({ team_name: unique('New team '), stadium_name: 'Arena', city: 'Town' }),
+    adminOnly: true,
+    expect: CREATED_ADMIN_ONLY,
+  },
+  {
+    method: 'PUT',
+    path: '/api/stadiums/{id}',
+    body: () => ({ capacity: 1000 }),
+    params: async (f) => ({ id: await adminsStadium(f) }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/stadiums/{id}',
+    params: async (f) => ({ id: await adminsStadium(f) }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+  },
+  {
+    method: 'GET',
+    path: '/api/ticket-prices/stadium/{stadiumId}',
+    params: async (f) => ({ stadiumId: f.stadiumId }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+  },
+  {
+    method: 'POST',
+    path: '/api/ticket-prices',
+    body: (f) => ({ stadium_id: f.stadiumId, price: 15, ticket_type: unique('Matrix ') }),
+    adminOnly: true,
+    expect: CREATED_ADMIN_ONLY,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/ticket-prices/{id}',
+    params: async (f) => ({ id: await adminsTicketPrice(f) }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+  },
+  // sync
+  {
+    method: 'POST',
+    path: '/api/sync/{collection}/{version}/pull',
+    params: async () => syncParams('events'),
+    body: () => ({ checkpoint: null, limit: 1000 }),
+    plainAnswer: true,
+    expect: SIGNED_IN,
+    after: async (f, role, body) => {
+      if (role === 'anonymous') return;
+      expect(body.checkpoint.seq).toBeGreaterThan(0);
+      expect(body.documents.some((d: { id: string }) => d.id === f.eventId)).toBe(true);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/sync/{collection}/{version}/push',
+    // Every role pushes a change to the member's own attendance row (going → maybe). Only the
+    // member's is applied; a refused row still answers 200 with the server's document and a notice.
+    params: async (f) => ({ ...syncParams('attendees'), ...(await attendedEvent(f)) }),
+    body: (f, role, params) => {
+      if (!params.attendeeId) return [];
+      return attendeeDoc(f, params.attendeeId).then((master) => [
+        { assumedMasterState: master, newDocumentState: { ...master, status: 'maybe' } },
+      ]);
+    },
+    plainAnswer: true,
+    expect: SIGNED_IN,
+    after: async (f, role, body, { params, sent }) => {
+      const master = (sent as { assumedMasterState: Awaited<ReturnType<typeof attendeeDoc>> }[])[0]!.assumedMasterState;
+      const now = await attendeeDoc(f, params.attendeeId!);
+      if (role === 'member') {
+        expect(now).toMatchObject({ status: 'maybe', user_id: f.member.id, _deleted: false });
+        expect(now.seq).toBeGreaterThan(master.seq);
+        return;
+      }
+      // Not applied: the row is as it was, seq included.
+      expect(now).toEqual(master);
+      if (role === 'anonymous') return;
+      expect(body).toEqual([expect.objectContaining({ id: master.id, status: 'going', _deleted: false })]);
+      const notices = await f.t.runtime.deps.store.db
+        .selectFrom('notices')
+        .select(['code', 'action'])
+        .where('user_id', '=', f[role].id)
+        .where('event_id', '=', params.eventId!)
+        .execute();
+      expect(notices).toEqual([{ code: 'forbidden', action: 'attendance.change' }]);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/sync/stream',
+    stream: true,
+    plainAnswer: true,
+    expect: SIGNED_IN,
+  },
+];
+
+export const isPublic = (route: RouteCase) => route.expect.anonymous !== 401;
+export const routeKey = (route: { method: string; path: string }) => `${route.method.toUpperCase()} ${route.path}`;
+
+export function urlOf(route: RouteCase, params: Params): string {
+  return route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? 'placeholder-id'));
+}
