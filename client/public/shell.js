@@ -1,0 +1,23 @@
+/* global document */
+// Paints the shell of index.html in the device's last language and with the club's cached title and
+// colour, before the app starts. A file, not an inline script: the Content-Security-Policy allows
+// scripts from this origin only (server/src/http/securityHeaders.ts).
+(function () {
+  try {
+    var lang = localStorage.getItem('language');
+    if (lang === 'en') {
+      document.documentElement.lang = 'en';
+      document.getElementById('shell-text').textContent = 'Loading…';
+    }
+    var config = JSON.parse(localStorage.getItem('siteConfig') || 'null');
+    if (config && config.site_title) {
+      document.getElementById('shell-title').textContent = config.site_title;
+      document.title = config.site_title;
+    }
+    if (config && /^#[0-9a-fA-F]{6}$/.test(config.theme_color || '')) {
+      document.getElementById('shell-title').style.background = config.theme_color;
+    }
+  } catch {
+    // storage blocked or a broken cache: the default shell stays
+  }
+})();
