@@ -17,6 +17,7 @@ import { closeAgent, signIn } from './http.js';
 import { benchPulls } from './pulls.js';
 import { printTable, tableRows, writeResults, type Figures, type MemoryFigures } from './report.js';
 import { benchRest } from './rest.js';
+import { benchHardening } from './hardening.js';
 import { seedClub, type SeedResult } from './seed.js';
 import { memoryOf, REPO_ROOT, serverCommand, startAppServer, type Child, type ServerCommand } from './server.js';
 
@@ -109,6 +110,21 @@ async function measure(seed: SeedResult, server: Child, workDir: string, figures
     }),
   );
   figures.memory.end = memoryFigures(server.pid);
+
+  // Last: the guessed-at account, the flood and 500 streams must not colour the figures above.
+  figures.hardening = await phase('hardening', errors, () =>
+    benchHardening(
+      {
+        baseUrl: server.baseUrl,
+        workDir,
+        target: { username: seed.memberUsernames[1]!, password: MEMBER_PASSWORD },
+        streamers: seed.memberUsernames.slice(2, 102),
+        password: MEMBER_PASSWORD,
+        writer: { token, eventIds: seed.openUpcoming.slice(0, 10).map((e) => e.id) },
+      },
+      log,
+    ),
+  );
 }
 
 /** Screenshots of an earlier run's failures would only mislead. */

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserFigures } from './browser.js';
+import type { HardeningFigures } from './hardening.js';
 import type { PullsFigures } from './pulls.js';
 import type { RestFigures } from './rest.js';
 
@@ -33,6 +34,7 @@ export interface Figures {
   };
   pulls?: PullsFigures;
   browser?: BrowserFigures;
+  hardening?: HardeningFigures;
 }
 
 /** Targets (decimal megabytes: 2 MB = 2,000,000 bytes). */
@@ -45,6 +47,10 @@ export const TARGETS = {
   fullySyncedMs: 3000,
   offlineStartMs: 300,
   queuedAnswersMs: 2000,
+  /** The app shell's slowest answer while 60 sign-ins run (main: 5.3 s). */
+  shellUnderFloodMs: 500,
+  /** Extra time per write with 500 open change streams. */
+  streamWriteExtraMs: 5,
 };
 
 export const kB = (bytes: number) =>
@@ -178,6 +184,36 @@ function browserRows(b: BrowserFigures): Row[] {
   ];
 }
 
+function hardeningRows(h: HardeningFigures): Row[] {
+  const { parallelLogin: p, shell, streams, sqlite } = h;
+  return [
+    {
+      figure: `parallel guesses on one account: checked of ${p.sent}`,
+      measured: `${p.checked} checked, ${p.refused} refused (429), ${p.signedIn} signed in`,
+      target: '≤ 5 checked, none signed in',
+      met: p.checked <= 5 && p.signedIn === 0,
+    },
+    {
+      figure: 'app shell GET / while 60 sign-ins run (vs idle)',
+      measured:
+        `worst ${ms(shell.floodMaxMs)}, median ${ms(shell.floodMedianMs)} (idle: worst ${ms(shell.idleMaxMs)}, median ${ms(shell.idleMedianMs)}); ` +
+        `${shell.loginsChecked} sign-ins checked, ${shell.loginsBusy} told 'server busy'`,
+      target: `worst ≤ ${TARGETS.shellUnderFloodMs} ms`,
+      met: shell.floodMaxMs <= TARGETS.shellUnderFloodMs,
+    },
+    {
+      figure: `write (POST /api/attendance) with ${streams.open} open change streams (vs none)`,
+      measured: `${streams.busyWriteMs.toFixed(2)} ms (none: ${streams.quietWriteMs.toFixed(2)} ms)`,
+      target: `≤ +${TARGETS.streamWriteExtraMs} ms`,
+      met: streams.busyWriteMs - streams.quietWriteMs <= TARGETS.streamWriteExtraMs,
+    },
+    info(
+      'SQLite write transaction, synchronous FULL (vs NORMAL)',
+      `${sqlite.fullWriteMs.toFixed(3)} ms (NORMAL: ${sqlite.normalWriteMs.toFixed(3)} ms; +${(sqlite.fullWriteMs - sqlite.normalWriteMs).toFixed(3)} ms per write, ${sqlite.writes} writes each)`,
+    ),
+  ];
+}
+
 export function tableRows(figures: Figures, errors: Record<string, string>): Row[] {
   const rows: Row[] = [];
   if (figures.rest) rows.push(...restRows(figures.rest));
@@ -197,6 +233,7 @@ export function tableRows(figures: Figures, errors: Record<string, string>): Row
   if (figures.pulls) rows.push(...pullRows(figures.pulls));
   if (figures.browser) rows.push(...browserRows(figures.browser));
   if (memory?.end) rows.push(info('server RSS at the end (after the browser phase)', mib(memory.end)));
+  if (figures.hardening) rows.push(...hardeningRows(figures.hardening));
   for (const [phase, message] of Object.entries(errors)) {
     rows.push({ figure: `${phase}: BENCH FAILED`, measured: message.split('\n')[0]!.slice(0, 120), target: '—', met: false });
   }

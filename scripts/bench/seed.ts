@@ -5,7 +5,16 @@
  * order. Only the connection, the migrations and the password hashing of the server are used, so the
  * seed keeps working while the domain code changes.
  */
-import { AWAY_SUFFIX, CLUB_CASH_DESK, DEFAULT_TIME_ZONE, HOME_SUFFIX, newId, seasonOf, todayIn } from '@fankurve/shared';
+import {
+  AWAY_SUFFIX,
+  CLUB_CASH_DESK,
+  DEFAULT_TIME_ZONE,
+  HOME_SUFFIX,
+  newId,
+  seasonOf,
+  todayIn,
+  usernameKey,
+} from '@fankurve/shared';
 import type { Insertable, Transaction } from 'kysely';
 import { hashPassword } from '../../server/src/auth/passwords.js';
 import { openConnection } from '../../server/src/db/connection.js';
@@ -32,6 +41,8 @@ export interface SeedResult {
   benchMember: SeededUser;
   /** Upcoming events (from tomorrow on) without a row of the bench member, by date. */
   openUpcoming: SeededEvent[];
+  /** Usernames of all seeded members (the bench member first), password `passwords.member`. */
+  memberUsernames: string[];
   seasons: string[];
   counts: Record<
     'events' | 'upcomingEvents' | 'members' | 'attendees' | 'guests' | 'tombstones' | 'comments' | 'transports' | 'stadiums',
@@ -398,6 +409,7 @@ async function seedMembers(trx: Tx, state: SeedState, passwordHash: string, now:
     state.members.map((m) => ({
       id: m.id,
       username: m.username,
+      username_key: usernameKey(m.username),
       email: `${m.username}@example.org`,
       password_hash: passwordHash,
       scope: 'user' as const,
@@ -458,6 +470,7 @@ async function seedAdmin(trx: Tx, state: SeedState, passwordHash: string, now: s
     .insertInto('users')
     .values({
       ...admin,
+      username_key: usernameKey(admin.username),
       email: 'admin@localhost',
       password_hash: passwordHash,
       scope: 'admin',
@@ -524,6 +537,7 @@ export async function seedClub(dataDir: string, passwords: { admin: string; memb
       admin: { ...admin, password: passwords.admin },
       benchMember: { ...state.members[0]!, password: passwords.member },
       openUpcoming: planned.filter((e) => e.date.slice(0, 10) >= tomorrow).map(({ id, title, date }) => ({ id, title, date })),
+      memberUsernames: state.members.map((m) => m.username),
       seasons: starts.map((year) => `${year}/${pad((year + 1) % 100)}`),
       counts: state.counts,
       maxSeq: state.seq,

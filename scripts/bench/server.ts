@@ -108,6 +108,8 @@ export async function startAppServer(options: {
     JWT_SECRET: options.jwtSecret,
     INIT_CWD: '',
     DATABASE_URL: '',
+    // The hardening phase sends sign-ins from many client addresses through X-Forwarded-For.
+    TRUST_PROXY: '1',
   };
   const child = spawnNode(options.command.args, path.join(REPO_ROOT, 'server'), env, logFile);
   const baseUrl = `http://127.0.0.1:${port}`;
