@@ -115,8 +115,20 @@ export class World {
     return ids;
   }
 
-  /** Deleting the events tombstones their rows, so no debt of this run blocks the next one. */
+  /**
+   * Takes the run's bought tickets back (through the admin's route, so devices hear of it), then
+   * deletes its events: they are tombstoned with all their rows, and no debt of this run blocks the
+   * next one (an event with bought tickets would be archived, its tickets and debts kept).
+   */
   async removeEvents(eventIds: readonly string[]): Promise<void> {
+    const bought = await this.t.runtime.deps.store.db
+      .selectFrom('attendees')
+      .select('id')
+      .where('event_id', 'in', [...eventIds])
+      .where('bought', '=', 1)
+      .where('deleted', '=', 0)
+      .execute();
+    for (const { id } of bought) await this.admin('PUT', `/api/attendees/${id}`, { bought: false });
     for (const id of eventIds) await this.admin('DELETE', `/api/events/${id}`);
   }
 

@@ -53,8 +53,8 @@ export class GuessThrottle {
       throw tooManyRequests('tooManyLoginAttempts', windowMs);
     }
     if (!trusted) this.admitAccount(state, now);
-    const pairTicket = this.pairs.add(pair, now);
-    const addressTicket = this.addresses.add(address, now);
+    const pairTicket = this.pairs.add(pair);
+    const addressTicket = this.addresses.add(address);
     let settled = false;
     const settle = () => {
       if (settled) return false;
@@ -150,7 +150,7 @@ class Counter {
     return entry.failures.length + entry.running;
   }
 
-  add(key: string, _now: number) {
+  add(key: string) {
     let entry = this.entries.get(key);
     if (!entry) {
       entry = { failures: [], running: 0 };
