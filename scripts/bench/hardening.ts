@@ -4,6 +4,7 @@
  * sign-ins with random names run; a write's time with no and with 500 open change streams; and
  * what SQLite's synchronous=FULL costs per write next to NORMAL.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -121,26 +122,33 @@ async function writesWithStreams(options: HardeningOptions): Promise<HardeningFi
     );
     for (const answer of answers) if (typeof answer.body.token === 'string') tokens.push(answer.body.token);
   }
-  const controllers: AbortController[] = [];
-  const drains: Promise<unknown>[] = [];
-  for (const token of tokens) {
-    for (let copy = 0; copy < 5; copy++) {
-      const controller = new AbortController();
-      const res = await fetch(`${options.baseUrl}/api/sync/stream`, {
-        headers: { authorization: `Bearer ${token}` },
-        signal: controller.signal,
-      });
-      controllers.push(controller);
-      drains.push(res.body!.pipeTo(new WritableStream()).catch(() => undefined));
-    }
-  }
+  const holder = await holdStreams(options, tokens);
   try {
     const busy = median([await timeWrites(options, 4), await timeWrites(options, 5), await timeWrites(options, 6)]);
-    return { open: controllers.length, quietWriteMs: quiet, busyWriteMs: busy };
+    return { open: holder.open, quietWriteMs: quiet, busyWriteMs: busy };
   } finally {
-    for (const controller of controllers) controller.abort();
-    await Promise.all(drains);
+    holder.child.kill();
   }
+}
+
+/** Opens 5 streams per token in a child process (scripts/bench/streamHolder.ts); resolves once all are open. */
+async function holdStreams(options: HardeningOptions, tokens: string[]): Promise<{ child: ChildProcess; open: number }> {
+  const tokensFile = path.join(options.workDir, 'stream-tokens.txt');
+  fs.writeFileSync(tokensFile, tokens.join('\n'));
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'streamHolder.ts')], {
+    env: { ...process.env, STREAM_URL: `${options.baseUrl}/api/sync/stream`, STREAM_TOKENS_FILE: tokensFile, STREAM_COPIES: '5' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const open = await new Promise<number>((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /open (\d+)/.exec(output);
+      if (match) resolve(Number(match[1]));
+    });
+    child.on('exit', (code) => reject(new Error(`stream holder ended (${code}) before its streams were open`)));
+  });
+  return { child, open };
 }
 
 /** One small write transaction at a time on a WAL database, as the app does, with either setting. */

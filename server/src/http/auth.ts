@@ -11,15 +11,14 @@ import {
   toPublicUser,
   updateUser,
 } from '../domain/users.js';
+import { deviceNameOf } from '../auth/deviceName.js';
+import type { GuessTicket } from '../auth/throttle.js';
 import { write } from '../db/store.js';
-import { DomainError } from '../domain/errors.js';
+import { DomainError, tooManyRequests } from '../domain/errors.js';
+import { startSession } from '../domain/sessions.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, idParams } from './openapi.js';
 import { clientAddress, requireActor } from './session.js';
-import { deviceNameOf } from '../auth/deviceName.js';
-import type { GuessTicket } from '../auth/throttle.js';
-import { startSession } from '../domain/sessions.js';
-import { tooManyRequests } from '../domain/errors.js';
 
 const tag = 'Auth';
 

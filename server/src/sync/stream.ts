@@ -1,3 +1,5 @@
+import type { ServerResponse } from 'node:http';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { STREAMS_PER_USER } from '@fankurve/shared';
@@ -8,6 +10,19 @@ import type { AppDeps, AppEnv } from '../http/context.js';
 /** The open streams of each user, oldest first: a user gets at most STREAMS_PER_USER. */
 const openStreams = new Map<string, Array<{ supersede: () => void }>>();
 
+/** Where a stream's text goes: the node response itself, or Hono's stream where there is none. */
+interface Sink {
+  /** Writes text; false once the connection is gone. */
+  write(text: string): boolean;
+  onClose(listener: () => void): void;
+  end(): void;
+}
+
+/** How long changes gather before a stream tells them. */
+const CHANGE_BATCH_MS = 100;
+
+const sse = (event: string, data: string) => `event: ${event}\ndata: ${data}\n\n`;
+
 /**
  * One multiplexed server-sent-events stream per client. The stream is a subscriber of committed
  * writes (docs/architecture.md, domain events): after every commit it names the changed
@@ -16,62 +31,117 @@ const openStreams = new Map<string, Array<{ supersede: () => void }>>();
  * database query per stream per change. A user has at most STREAMS_PER_USER streams: a further one
  * ends the oldest with `superseded` (the client then waits before it connects again). A comment
  * line every beat keeps proxies open and counts as use of the session.
+ *
+ * Under the node server the events are written straight to the response (through web streams each
+ * write cost ~80 µs), and changes go out in batches of CHANGE_BATCH_MS: with 500 open streams a
+ * write took 47 ms instead of 5 before both (`npm run bench`).
  */
 export function openChangeStream(c: Context<AppEnv>, deps: AppDeps, heartbeatMs: number) {
-  const user = c.get('user')!;
-  const sessionId = c.get('sessionId')!;
+  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+  if (outgoing) {
+    outgoing.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+    });
+    run(c, deps, heartbeatMs, nodeSink(outgoing));
+    return RESPONSE_ALREADY_SENT;
+  }
   return streamSSE(c, async (stream) => {
     let closed = false;
-    let release: () => void = () => {};
-    const done = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const close = () => {
-      closed = true;
-      release();
+    const listeners: Array<() => void> = [];
+    const done = new Promise<void>((resolve) => listeners.push(resolve));
+    const sink: Sink = {
+      write: (text) => {
+        if (closed) return false;
+        stream.write(text).catch(() => sink.end());
+        return true;
+      },
+      onClose: (listener) => listeners.push(listener),
+      end: () => {
+        if (closed) return;
+        closed = true;
+        for (const listener of listeners) listener();
+      },
     };
-
-    let queue = Promise.resolve();
-    const send = (task: () => Promise<void>) => {
-      queue = queue
-        .then(async () => {
-          if (!closed) await task();
-        })
-        .catch(close);
-    };
-    const endWith = (event: 'unauthorized' | 'superseded') =>
-      send(async () => {
-        await stream.writeSSE({ event, data: '{}' });
-        close();
-      });
-
-    const unsubscribe = deps.store.commits.subscribe((commit: Commit) => {
-      if (commit.events.some((event) => endsSession(event, sessionId, user.id))) return endWith('unauthorized');
-      if (commit.collections.size > 0) {
-        send(() => stream.writeSSE({ event: 'change', data: JSON.stringify({ collections: [...commit.collections] }) }));
-      }
-    });
-    const unClose = deps.store.commits.onClose(close);
-    const unregister = register(user.id, () => endWith('superseded'));
-    const beat = setInterval(
-      () =>
-        send(async () => {
-          const session = await deps.sessions.find(sessionId, user.id);
-          if (!session) return endWith('unauthorized');
-          deps.sessions.touch(session);
-          await stream.write(': ping\n\n');
-        }),
-      heartbeatMs,
-    );
-    stream.onAbort(close);
-
-    await stream.writeSSE({ event: 'ready', data: '{}' });
+    stream.onAbort(() => sink.end());
+    run(c, deps, heartbeatMs, sink);
     await done;
+  });
+}
+
+function nodeSink(response: ServerResponse): Sink {
+  const listeners: Array<() => void> = [];
+  let closed = false;
+  const finish = () => {
+    if (closed) return;
+    closed = true;
+    for (const listener of listeners) listener();
+  };
+  response.on('close', finish);
+  response.on('error', finish);
+  return {
+    write: (text) => {
+      if (closed) return false;
+      response.write(text);
+      return true;
+    },
+    onClose: (listener) => listeners.push(listener),
+    end: () => {
+      if (!closed) response.end();
+      finish();
+    },
+  };
+}
+
+function run(c: Context<AppEnv>, deps: AppDeps, heartbeatMs: number, sink: Sink): void {
+  const user = c.get('user')!;
+  const sessionId = c.get('sessionId')!;
+  let open = true;
+  const endWith = (event: 'unauthorized' | 'superseded') => {
+    sink.write(sse(event, '{}'));
+    sink.end();
+  };
+
+  // Changes are told in batches: the first commit after a quiet spell starts a short wait, and
+  // everything committed meanwhile goes out as one event. Under a burst of writes each stream is
+  // written once per batch, not once per write, and the writer's answer never waits for the fan-out.
+  let pending: Set<string> | null = null;
+  const flush = () => {
+    const collections = pending!;
+    pending = null;
+    if (open) sink.write(sse('change', JSON.stringify({ collections: [...collections] })));
+  };
+  const unsubscribe = deps.store.commits.subscribe((commit: Commit) => {
+    if (commit.events.some((event) => endsSession(event, sessionId, user.id))) return endWith('unauthorized');
+    if (commit.collections.size === 0) return;
+    if (!pending) {
+      pending = new Set();
+      setTimeout(flush, CHANGE_BATCH_MS);
+    }
+    for (const collection of commit.collections) pending.add(collection);
+  });
+  const unClose = deps.store.commits.onClose(() => sink.end());
+  const unregister = register(user.id, () => endWith('superseded'));
+  const beat = setInterval(() => {
+    void deps.sessions.find(sessionId, user.id).then(
+      (session) => {
+        if (!open) return;
+        if (!session) return endWith('unauthorized');
+        deps.sessions.touch(session);
+        sink.write(': ping\n\n');
+      },
+      () => undefined,
+    );
+  }, heartbeatMs);
+  sink.onClose(() => {
+    open = false;
     clearInterval(beat);
     unsubscribe();
     unClose();
     unregister();
   });
+  sink.write(sse('ready', '{}'));
 }
 
 function register(userId: string, supersede: () => void): () => void {
