@@ -130,7 +130,7 @@ let databaseCounter = 0;
  * other's rows. A database, not a schema: Kysely's migrator looks for its migration tables in every
  * schema of the database, so a second schema would find the first one's tables and skip creating its own.
  */
-async function testDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
+export async function testDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) return null;
   const name = `fankurve_t_${process.pid}_${Date.now()}_${databaseCounter++}`;

@@ -7,7 +7,7 @@ import * as initial from '../src/db/migrations/001_initial.js';
 import * as noticeContext from '../src/db/migrations/002_notice_context.js';
 import * as usernameKeyMigration from '../src/db/migrations/003_username_key.js';
 import { usernameKeys } from '../src/db/migrations/003_username_key.js';
-import { countRows, createTestApp, type TestApp } from './helpers.js';
+import { countRows, createTestApp, testDatabase, type TestApp } from './helpers.js';
 
 /** Usernames compared by a key folded in code, and the characters a name may not have (issue 7). */
 
@@ -220,30 +220,17 @@ describe('accounts the migration gave a <key>#<id> key', () => {
 
 /** An empty database of the kind under test: SQLite in memory, or a fresh PostgreSQL database. */
 async function scratchDatabase(): Promise<{ db: Kysely<any>; close(): Promise<void> }> {
-  const base = process.env.TEST_DATABASE_URL;
-  if (!base) {
+  const postgres = await testDatabase();
+  if (!postgres) {
     const db = new Kysely({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
     return { db, close: () => db.destroy() };
   }
-  const name = `fankurve_t_mig_${process.pid}_${Date.now()}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: base });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url.toString(), max: 2 }) }) });
+  const db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: postgres.url, max: 2 }) }) });
   return {
     db,
     close: async () => {
       await db.destroy();
-      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await postgres.drop();
     },
   };
 }

@@ -251,46 +251,33 @@ export async function updateEvent(w: WriteContext, actor: Actor, eventId: string
   return getEventView(w.db, eventId);
 }
 
-/** Tombstones every live row of a replicated table that belongs to the event, each with its own new seq. */
+/**
+ * Tombstones every live row of a replicated table that belongs to the event, each with its own new
+ * seq; with `keepBoughtTickets`, attendee rows with a bought ticket stay live as they are.
+ */
 async function tombstoneChildren(
   w: WriteContext,
   table: 'attendees' | 'transports' | 'comments' | 'mentions',
   eventId: string,
+  options: { keepBoughtTickets?: boolean } = {},
 ): Promise<void> {
   const rows = await w.db.selectFrom(table).select('id').where('event_id', '=', eventId).where('deleted', '=', 0).execute();
-  for (const row of rows) {
+  const kept = options.keepBoughtTickets ? await boughtTicketIds(w, eventId) : new Set<string>();
+  for (const row of rows.filter((r) => !kept.has(r.id))) {
     const tombstone = { deleted: 1, seq: await w.nextSeq(table), ...(table === 'mentions' ? {} : { updated_at: w.now }) };
     await w.db.updateTable(table).set(tombstone).where('id', '=', row.id).execute();
   }
 }
 
-/** Tombstones the event's attendee rows without a bought ticket; the bought ones stay live as they are. */
-async function tombstoneAttendeesWithoutTicket(w: WriteContext, eventId: string): Promise<void> {
+async function boughtTicketIds(w: WriteContext, eventId: string): Promise<Set<string>> {
   const rows = await w.db
     .selectFrom('attendees')
     .select('id')
     .where('event_id', '=', eventId)
     .where('deleted', '=', 0)
-    .where('bought', '=', 0)
-    .execute();
-  for (const row of rows) {
-    await w.db
-      .updateTable('attendees')
-      .set({ deleted: 1, updated_at: w.now, seq: await w.nextSeq('attendees') })
-      .where('id', '=', row.id)
-      .execute();
-  }
-}
-
-async function hasBoughtTickets(w: WriteContext, eventId: string): Promise<boolean> {
-  const row = await w.db
-    .selectFrom('attendees')
-    .select('id')
-    .where('event_id', '=', eventId)
-    .where('deleted', '=', 0)
     .where('bought', '=', 1)
-    .executeTakeFirst();
-  return row !== undefined;
+    .execute();
+  return new Set(rows.map((row) => row.id));
 }
 
 /**
@@ -305,7 +292,7 @@ async function hasBoughtTickets(w: WriteContext, eventId: string): Promise<boole
  */
 export async function deleteEvent(w: WriteContext, uploads: UploadStore, actor: Actor, eventId: string): Promise<void> {
   const event = await requireEditableEvent(w, actor, eventId);
-  const archived = await hasBoughtTickets(w, eventId);
+  const archived = (await boughtTicketIds(w, eventId)).size > 0;
   if (archived && !isAdmin(actor)) throw conflict('eventHasTickets');
   // An archived event keeps no image: its file goes below either way.
   const gone = archived ? { archived: 1, image_filename: null } : { deleted: 1 };
@@ -314,8 +301,7 @@ export async function deleteEvent(w: WriteContext, uploads: UploadStore, actor: 
     .set({ ...gone, updated_at: w.now, seq: await w.nextSeq('events') })
     .where('id', '=', eventId)
     .execute();
-  if (archived) await tombstoneAttendeesWithoutTicket(w, eventId);
-  else await tombstoneChildren(w, 'attendees', eventId);
+  await tombstoneChildren(w, 'attendees', eventId, { keepBoughtTickets: archived });
   for (const table of ['transports', 'comments', 'mentions'] as const) await tombstoneChildren(w, table, eventId);
   w.record({ type: 'event.deleted', eventId, archived, actorId: actor.id });
   w.onCommit(() => uploads.remove(event.image_filename));
