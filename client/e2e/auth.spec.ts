@@ -6,6 +6,8 @@ test('register, wait for approval, get approved by the admin, sign in', async ({
   await page.goto('/');
   await expect(page).toHaveURL(/\/login$/);
   await page.getByRole('link', { name: 'Registrieren' }).click();
+  // The register page's code may still be loading: the login form (also with a username field) stays until it is there.
+  await expect(page.getByRole('heading', { name: 'Registrieren', level: 1 })).toBeVisible();
   await page.getByLabel('Benutzername').fill(username);
   await page.getByLabel('E-Mail').fill(`${username}@example.org`);
   await page.getByLabel('Passwort').fill('geheim123');
