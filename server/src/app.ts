@@ -51,6 +51,7 @@ export function createApp(deps: AppDeps): Api {
   transportRoutes(app, deps);
   stadiumRoutes(app, deps);
   syncRoutes(app, deps);
+  // ── issue 8 route areas: money, admin, recovery ──
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Fankurve API', version: deps.version } });

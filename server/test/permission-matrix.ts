@@ -629,6 +629,9 @@ export const ROUTES: RouteCase[] = [
     plainAnswer: true,
     expect: SIGNED_IN,
   },
+  // ── money rows (issue 8: my tickets, debts) ──
+  // ── admin rows (issue 8: tasks, users) ──
+  // ── recovery rows (issue 8: password reset) ──
 ];
 
 export const isPublic = (route: RouteCase) => route.expect.anonymous !== 401;

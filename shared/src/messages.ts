@@ -97,6 +97,9 @@ export const MESSAGES = {
   signedOut: 'Signed out',
   otherSessionsEnded: 'All other devices have been signed out',
   sessionEnded: 'The device has been signed out',
+  // ── money messages (issue 8) ──
+  // ── admin messages (issue 8) ──
+  // ── recovery messages (issue 8) ──
   internalError: 'Something went wrong. Please try again later.',
 } as const;
 

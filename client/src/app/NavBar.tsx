@@ -67,6 +67,8 @@ export function NavBar({ user }: { user: Profile }) {
               <li>
                 <NavLink to="/events">{t('nav.events')}</NavLink>
               </li>
+              {/* ── money links (issue 8) ── */}
+              {/* ── admin links (issue 8) ── */}
               {user.scope === 'admin' ? (
                 <li>
                   <NavLink to="/config">{t('nav.config')}</NavLink>

@@ -61,6 +61,7 @@ export function AppRoutes() {
           <Route element={<AnonymousOnly />}>
             <Route path="/login" element={<LoginScreen />} />
             <Route path="/register" element={<RegisterPage />} />
+            {/* ── recovery routes (issue 8) ── */}
           </Route>
           <Route element={<RequireAuth />}>
             <Route path="/" element={<Navigate to="/events" replace />} />
@@ -69,6 +70,8 @@ export function AppRoutes() {
             <Route path="/events/:id" element={<EventDetailPage />} />
             <Route path="/config" element={<ConfigPage />} />
             <Route path="/stadiums/:id" element={<StadiumDetailPage />} />
+            {/* ── money routes (issue 8) ── */}
+            {/* ── admin routes (issue 8) ── */}
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
