@@ -63,3 +63,22 @@ test('the app works in English and on a 360 px phone', async ({ browser, request
   await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
   await context.close();
 });
+
+test('English chosen on the registration page is kept: on the device and in the new account', async ({ page, request }) => {
+  const username = uniqueName('english');
+  await page.goto('/register');
+  await expect(page.getByRole('heading', { name: 'Registrieren', level: 1 })).toBeVisible();
+  await page.getByLabel('Sprache').selectOption('en');
+  await expect(page.getByRole('heading', { name: 'Register', level: 1 })).toBeVisible();
+  // Remembered on the device: a reload keeps English.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Register', level: 1 })).toBeVisible();
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Email').fill(`${username}@example.org`);
+  await page.getByLabel('Password').fill('secret-123');
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page.getByRole('heading', { name: 'Registration received' })).toBeVisible();
+  const admin = await Api.signIn(request, ADMIN.username, ADMIN.password);
+  const pending = (await admin.get('/api/auth/users/pending')).users.find((u: { username: string }) => u.username === username);
+  expect(pending.language).toBe('en');
+});

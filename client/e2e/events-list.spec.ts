@@ -192,7 +192,13 @@ test('create-event dialog: defaults, validation, rounding shown, the event arriv
 
   // The price is shown with two decimals, as it will be saved.
   const price = dialog.getByLabel('Ticketpreis (€)');
-  await price.fill('12.3');
+  // The one money input: a German comma is understood and said back as it will be saved…
+  await price.fill('18,5');
+  await expect(dialog.getByText('= 18,50 €')).toBeVisible();
+  // …more than whole cents is refused with the reason, never rounded.
+  await price.fill('12,345');
+  await expect(dialog.getByText('Beträge haben höchstens zwei Nachkommastellen (Cent)')).toBeVisible();
+  await price.fill('12,3');
   await price.blur();
   await expect(price).toHaveValue('12.30');
   await expect(dialog.getByText('Ticketpreis: 12,30 €')).toBeVisible();

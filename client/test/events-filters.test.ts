@@ -1,6 +1,7 @@
 import { newGuestAttendeeDoc, newMemberAttendeeDoc, type AttendeeDoc } from '@fankurve/shared';
 import { describe, expect, it } from 'vitest';
-import { eventDateOf, EMPTY_EVENT_FORM, HOURS, MINUTES, tidyEuros, toNewEvent } from '../src/features/events/eventForm.js';
+import { eventDateOf, EMPTY_EVENT_FORM, HOURS, MINUTES, toNewEvent } from '../src/features/events/eventForm.js';
+import { tidyEuros } from '../src/ui/MoneyField.js';
 import {
   defaultSeason,
   filterEvents,
@@ -185,10 +186,11 @@ describe('create-event form', () => {
 
   it("sends 0 for 'not yet available' and refuses a negative price", () => {
     expect(toNewEvent({ ...filled, price: '30', priceTba: true })).toMatchObject({ ok: true, body: { ticket_price: 0 } });
-    expect(toNewEvent({ ...filled, price: '-1' })).toEqual({ ok: false, errors: { price: 'priceInvalid' } });
-    expect(toNewEvent({ ...filled, price: 'abc' })).toEqual({ ok: false, errors: { price: 'priceInvalid' } });
-    // At most two decimals: a third is refused rather than rounded away.
-    expect(toNewEvent({ ...filled, price: '12.345' })).toEqual({ ok: false, errors: { price: 'priceInvalid' } });
+    expect(toNewEvent({ ...filled, price: '-1' })).toEqual({ ok: false, errors: { price: 'moneyInvalid' } });
+    expect(toNewEvent({ ...filled, price: 'abc' })).toEqual({ ok: false, errors: { price: 'moneyInvalid' } });
+    // At most two decimals: a third is refused rather than rounded away, and the form says why.
+    expect(toNewEvent({ ...filled, price: '12.345' })).toEqual({ ok: false, errors: { price: 'moneyTooPrecise' } });
+    expect(toNewEvent({ ...filled, price: '18,5' })).toMatchObject({ ok: true, body: { ticket_price: 18.5 } });
   });
 
   it('rounds the time to 15 minutes and tidies the price to two decimals', () => {

@@ -10,6 +10,7 @@ import { failure, handleError, validationFailure } from './http/errors.js';
 import { eventRoutes } from './http/events.js';
 import { guestRoutes } from './http/guests.js';
 import { metaRoutes } from './http/meta.js';
+import { recoveryRoutes } from './http/recovery.js';
 import { sessionRoutes } from './http/sessions.js';
 import { loadSession } from './http/session.js';
 import { securityHeaders } from './http/securityHeaders.js';
@@ -17,6 +18,8 @@ import { stadiumRoutes } from './http/stadiums.js';
 import { staticRoutes } from './http/static.js';
 import { ticketRoutes } from './http/tickets.js';
 import { transportRoutes } from './http/transports.js';
+import { adminRoutes } from './http/admin.js';
+import { userRoutes } from './http/users.js';
 import { syncRoutes } from './sync/routes.js';
 
 /** Uploads (multipart) get the image limit plus room for the form framing; everything else the JSON limit. */
@@ -52,6 +55,9 @@ export function createApp(deps: AppDeps): Api {
   stadiumRoutes(app, deps);
   syncRoutes(app, deps);
   // ── issue 8 route areas: money, admin, recovery ──
+  recoveryRoutes(app, deps);
+  adminRoutes(app, deps);
+  userRoutes(app, deps);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Fankurve API', version: deps.version } });

@@ -13,6 +13,9 @@ import { deleteIdleSessions } from './domain/sessions.js';
 import { ensureBootstrapAdmin, hasAdmin, prepareNewPassword } from './domain/users.js';
 import { randomPassword } from './auth/passwords.js';
 import type { AppDeps } from './http/context.js';
+import { createPasswordResetLimits } from './http/recovery.js';
+import { AdminDigest } from './mail/adminDigest.js';
+import { Mailer } from './mail/mailer.js';
 
 function readVersion(): string {
   const file = path.resolve(import.meta.dirname, '../../package.json');
@@ -34,6 +37,8 @@ export async function prepareRuntime(config: Config): Promise<Runtime> {
   const bootstrapPassword = await bootstrapAdmin(store, config);
   await deleteIdleSessions(store.db);
   const jwtSecret = loadOrCreateSecret(config.dataDir, 'jwt-secret', config.jwtSecret, randomSecret);
+  const mailer = new Mailer(config);
+  store.commits.onClose(() => mailer.close());
   const deps: AppDeps = {
     config,
     store,
@@ -42,6 +47,9 @@ export async function prepareRuntime(config: Config): Promise<Runtime> {
     sessions: LiveSessions.subscribedTo(store),
     throttle: new GuessThrottle(),
     registrations: new RateLimit(config.registrationsPerHour, 60 * 60 * 1000),
+    mailer,
+    adminDigest: AdminDigest.subscribedTo(store, mailer, config),
+    passwordResets: createPasswordResetLimits(),
     version: readVersion(),
   };
   return { deps, connection, bootstrapPassword };

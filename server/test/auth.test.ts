@@ -383,3 +383,27 @@ describe('public meta routes', () => {
     });
   });
 });
+
+describe('registration language (issue 8)', () => {
+  it('keeps the language chosen on the registration page; German when none is sent; refuses another', async () => {
+    const english = await t.call('POST', '/api/auth/register', {
+      body: { username: 'lang-en', email: 'lang-en@example.org', password: 'secret-1', language: 'en' },
+    });
+    expect(english.status).toBe(201);
+    expect(english.body.user.language).toBe('en');
+    const plain = await t.call('POST', '/api/auth/register', {
+      body: { username: 'lang-none', email: 'lang-none@example.org', password: 'secret-1' },
+    });
+    expect(plain.body.user.language).toBe('de');
+    const before = await countRows(t, 'users');
+    const klingon = await t.call('POST', '/api/auth/register', {
+      body: { username: 'lang-tlh', email: 'lang-tlh@example.org', password: 'secret-1', language: 'tlh' },
+    });
+    expect(klingon).toMatchObject({ status: 400, body: { message: 'Invalid input' } });
+    expect(await countRows(t, 'users')).toBe(before);
+    // Declined again, so the other tests see no extra pending accounts.
+    for (const user of [english.body.user, plain.body.user]) {
+      expect((await t.call('DELETE', `/api/auth/users/${user.id}`, { token: await t.adminToken() })).status).toBe(200);
+    }
+  });
+});

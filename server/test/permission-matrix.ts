@@ -2,6 +2,9 @@ import { MESSAGES, SYNC_DECLARATIONS } from '@fankurve/shared';
 import { expect } from 'vitest';
 import { findAttendeeById } from '../src/domain/attendeeRows.js';
 import { toAttendeeDoc } from '../src/sync/collections/attendees.js';
+import { write } from '../src/db/store.js';
+import { hashResetToken, issuePasswordReset } from '../src/domain/passwordResets.js';
+import { prepareNewPassword, register } from '../src/domain/users.js';
 import { ADMIN, createEventVia, IMAGES, uploadFile, type TestApp } from './helpers.js';
 
 /*
@@ -187,6 +190,24 @@ async function attendeeDoc(f: Fixtures, id: string) {
   const row = await findAttendeeById(f.t.runtime.deps.store.db, id);
   expect(row).toBeDefined();
   return toAttendeeDoc(row!);
+}
+
+/** A fresh member's bought ticket with an open paid or received request (as the member's device sets it). */
+async function requestedTicket(f: Fixtures, kind: 'paid' | 'received'): Promise<string> {
+  const fan = await freshUser(f, 'member');
+  const res = await f.t.call('POST', `/api/attendance/${f.eventId}`, { token: fan.token, body: { status: 'going' } });
+  expect(res.status).toBe(200);
+  const id = res.body.attendance.id as string;
+  await f.t.runtime.deps.store.db
+    .updateTable('attendees')
+    .set(
+      kind === 'paid'
+        ? { bought: 1, paid_requested: 1, paid_requested_at: new Date().toISOString() }
+        : { bought: 1, received_requested: 1, received_requested_at: new Date().toISOString() },
+    )
+    .where('id', '=', id)
+    .execute();
+  return id;
 }
 
 export const ROUTES: RouteCase[] = [
@@ -630,8 +651,143 @@ export const ROUTES: RouteCase[] = [
     expect: SIGNED_IN,
   },
   // ── money rows (issue 8: my tickets, debts) ──
+  { method: 'GET', path: '/api/tickets/my', expect: SIGNED_IN },
+  { method: 'GET', path: '/api/tickets/debts', adminOnly: true, expect: ADMIN_ONLY },
+  ...(['paid', 'received'] as const).map((kind): RouteCase => ({
+    method: 'PUT',
+    path: `/api/tickets/{id}/request-${kind}`,
+    // A fresh bought ticket of the member; only its debtor may request (admins accept, they do not request).
+    params: async (f) => {
+      const { attendeeId } = await attendedEvent(f);
+      const bought = await f.t.call('PUT', `/api/attendees/${attendeeId}`, {
+        token: f.admin.token,
+        body: { bought: true, price: 5 },
+      });
+      expect(bought.status).toBe(200);
+      return { id: attendeeId };
+    },
+    expect: { anonymous: 401, member: 200, other: 403, admin: 403 },
+    after: async (f, role, _body, { params }) => {
+      const doc = await attendeeDoc(f, params.id!);
+      expect(doc[`${kind}_requested`]).toBe(role === 'member');
+      // reset, so the member carries no debt into the next calls (the debt block)
+      await f.t.call('PUT', `/api/attendees/${params.id}`, { token: f.admin.token, body: { bought: false } });
+    },
+  })),
   // ── admin rows (issue 8: tasks, users) ──
+  { method: 'GET', path: '/api/admin/pending-users', adminOnly: true, expect: ADMIN_ONLY },
+  { method: 'GET', path: '/api/admin/pending-paid-requests', adminOnly: true, expect: ADMIN_ONLY },
+  { method: 'GET', path: '/api/admin/pending-received-requests', adminOnly: true, expect: ADMIN_ONLY },
+  {
+    method: 'GET',
+    path: '/api/admin/pending-tasks-count',
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+    after: async (f, role, body) => {
+      if (role === 'admin') expect(body.totalCount).toEqual(expect.any(Number));
+    },
+  },
+  ...(['paid', 'received'] as const).map((kind): RouteCase => ({
+    method: 'PUT',
+    path: `/api/admin/accept-${kind}-request/{id}`,
+    // A fresh member's bought ticket with an open request; only the admin settles it.
+    params: async (f) => ({ id: await requestedTicket(f, kind) }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+    after: async (f, role, body, { params }) => {
+      const row = await findAttendeeById(f.t.runtime.deps.store.db, params.id!);
+      const done = role === 'admin' ? 1 : 0;
+      expect(kind === 'paid' ? [row!.paid, row!.paid_requested] : [row!.received, row!.received_requested]).toEqual([
+        done,
+        1 - done,
+      ]);
+    },
+  })),
+  { method: 'GET', path: '/api/auth/users', adminOnly: true, expect: ADMIN_ONLY },
+  { method: 'GET', path: '/api/auth/users/all', adminOnly: true, expect: ADMIN_ONLY },
+  {
+    method: 'GET',
+    path: '/api/auth/users/{id}',
+    // The member asks for themselves, another member for the member.
+    params: async (f) => ({ id: f.member.id }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+    after: async (f, role, body) => {
+      if (role === 'admin') expect(body.user).toMatchObject({ id: f.member.id, unpaid_count: expect.any(Number) });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/users',
+    body: () => {
+      const username = unique('created-');
+      return { username, email: `${username}@example.org` };
+    },
+    adminOnly: true,
+    expect: CREATED_ADMIN_ONLY,
+    after: async (f, role, body, { sent }) => {
+      const stored = await f.t.runtime.deps.store.db
+        .selectFrom('users')
+        .select('id')
+        .where('username', '=', (sent as { username: string }).username)
+        .execute();
+      expect(stored.length).toBe(role === 'admin' ? 1 : 0);
+      if (role === 'admin') expect(body.temporaryPassword).toEqual(expect.any(String));
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/api/auth/users/{id}/password',
+    // A throwaway member each time: the admin's call ends that member's sessions.
+    params: async (f, role): Promise<Params> => {
+      if (role === 'anonymous') return { id: f.member.id };
+      const target = await freshUser(f, 'member');
+      return { id: target.id, token: target.token };
+    },
+    body: () => ({ newPassword: 'set-by-admin' }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+    after: async (f, role, body, { params }) => {
+      if (role === 'anonymous') return;
+      expect(await profileStatus(f, params.token!)).toBe(role === 'admin' ? 401 : 200);
+      await standingTokensWork(f);
+    },
+  },
   // ── recovery rows (issue 8: password reset) ──
+  {
+    method: 'POST',
+    path: '/api/auth/forgot-password',
+    // An address without an account: the answer is the same for every caller and every address.
+    body: () => ({ email: `${unique('nobody')}@example.org` }),
+    expect: PUBLIC,
+    after: async (f, role, body) => {
+      expect(body.message).toBe(MESSAGES.resetLinkSent);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/reset-password',
+    // A fresh account with a fresh token per call (written directly: no admin needed), so every call can succeed.
+    body: async (f) => {
+      const name = unique('reset');
+      const password = await prepareNewPassword('before-reset');
+      const token = await write(f.t.runtime.deps.store, async (w) => {
+        await register(w, { username: name, email: `${name}@example.org`, password: 'before-reset' }, password);
+        return (await issuePasswordReset(w, `${name}@example.org`))!.token;
+      });
+      return { token, newPassword: 'after-reset' };
+    },
+    expect: PUBLIC,
+    after: async (f, role, body, { sent }) => {
+      const row = await f.t.runtime.deps.store.db
+        .selectFrom('password_resets')
+        .select('used')
+        .where('token_hash', '=', hashResetToken((sent as { token: string }).token))
+        .executeTakeFirstOrThrow();
+      expect(Number(row.used)).toBe(1);
+      await standingTokensWork(f);
+    },
+  },
 ];
 
 export const isPublic = (route: RouteCase) => route.expect.anonymous !== 401;

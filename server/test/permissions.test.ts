@@ -283,7 +283,8 @@ describe('must_change_password (bootstrap admin with a generated password)', () 
     }
     // Public routes stay public.
     for (const route of routes.filter((r) => isPublic(r) && r.path !== '/api/auth/login' && r.path !== '/api/auth/register')) {
-      expect((await t.call(route.method, route.path, { token })).status, route.path).toBe(200);
+      const body = await route.body?.(fake, 'member', {});
+      expect((await t.call(route.method, route.path, { token, body })).status, route.path).toBe(200);
     }
     const profile = await t.call('GET', '/api/auth/profile', { token });
     expect(profile.status).toBe(200);

@@ -10,6 +10,7 @@ export * from './rules/result.js';
 export * from './rules/money.js';
 export * from './rules/events.js';
 export * from './rules/guests.js';
+export * from './rules/tickets.js';
 export * from './rules/usernames.js';
 export * from './schemas/common.js';
 export * from './schemas/auth.js';

@@ -35,6 +35,8 @@ export const MESSAGES = {
   dateRequired: 'A valid date is required',
   locationRequired: 'Location is required',
   priceInvalid: 'Ticket price must be a number of at least 0',
+  moneyInvalid: 'Please enter an amount in euros, for example 18,50',
+  moneyTooPrecise: 'Amounts have at most two decimal places (cents)',
   unpaidDebts: 'You have unpaid tickets. Please pay them before signing up for another match.',
   ticketAlreadyBought: 'Your ticket has already been bought. Please ask an admin to remove your attendance.',
   hasTicketAndNeedsTicket: 'Needs ticket and has ticket cannot both be set',
@@ -98,8 +100,25 @@ export const MESSAGES = {
   otherSessionsEnded: 'All other devices have been signed out',
   sessionEnded: 'The device has been signed out',
   // ── money messages (issue 8) ──
+  ticketNotFound: 'Ticket not found',
+  ticketNotBought: 'This ticket has not been bought yet',
+  ticketAlreadyPaid: 'This ticket is already paid',
+  ticketAlreadyReceived: 'This ticket has already been received',
+  paidRequestSubmitted: 'Paid request submitted',
+  receivedRequestSubmitted: 'Received request submitted',
   // ── admin messages (issue 8) ──
+  requestNotFound: 'Request not found',
+  paidRequestAccepted: 'Paid request accepted',
+  receivedRequestAccepted: 'Received request accepted',
+  userCreated: 'User created',
+  passwordUpdated: 'Password updated',
+  cannotDemoteSelf: 'You cannot remove your own admin rights',
   // ── recovery messages (issue 8) ──
+  resetLinkSent: 'If an account with this email address exists, a link to reset the password has been sent to it.',
+  invalidResetToken: 'Invalid reset token',
+  passwordsDoNotMatch: 'Passwords do not match',
+  passwordResetDone: 'Your password has been reset. Please sign in with the new password.',
+  tooManyResetRequests: 'Too many password reset requests. Please try again later.',
   internalError: 'Something went wrong. Please try again later.',
 } as const;
 

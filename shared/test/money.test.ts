@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { centsToEuros, eurosToCents, formatMoney } from '../src/money.js';
+import { checkEuros, hasWholeCents } from '../src/rules/money.js';
+import { euros } from '../src/schemas/common.js';
 
 /** Intl puts a no-break space before the euro sign in German; compare with plain spaces. */
 const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
@@ -39,5 +41,33 @@ describe('formatMoney', () => {
 
   it('falls back to German for an unknown language', () => {
     expect(plain(formatMoney(500, 'fr'))).toBe('5,00 €');
+  });
+});
+
+describe('checkEuros and the euro schema: one rule for every money input, client and server', () => {
+  it('accepts 18,5 · 18,50 · 18.50 · 18,50 € as 1850 cents', () => {
+    for (const text of ['18,5', '18,50', '18.50', '18,50 €', '€ 18.50', ' 18 ']) {
+      expect(checkEuros(text), text).toEqual({ ok: true, value: text.trim() === '18' ? 1800 : 1850 });
+    }
+  });
+
+  it('refuses more than two decimals as such, and anything else as no amount', () => {
+    expect(checkEuros('18,555')).toEqual({ ok: false, code: 'moneyTooPrecise' });
+    expect(checkEuros('0.001')).toEqual({ ok: false, code: 'moneyTooPrecise' });
+    for (const text of ['', 'abc', '-5', '1.000,00', '18,', '1e3', '18 50']) {
+      expect(checkEuros(text), text).toEqual({ ok: false, code: 'moneyInvalid' });
+    }
+  });
+
+  it('the REST schema refuses the same amounts the inputs refuse', () => {
+    const schema = euros('priceInvalid');
+    expect(schema.safeParse(18.5).success).toBe(true);
+    expect(schema.safeParse(0.07).success).toBe(true);
+    expect(schema.safeParse(19.99).success).toBe(true);
+    const precise = schema.safeParse(12.345);
+    expect(precise.success).toBe(false);
+    expect(precise.error?.issues[0]?.message).toBe('moneyTooPrecise');
+    expect(schema.safeParse(-1).error?.issues[0]?.message).toBe('priceInvalid');
+    expect(hasWholeCents(1850 / 100)).toBe(true);
   });
 });

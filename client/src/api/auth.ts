@@ -24,8 +24,8 @@ export const login = (username: string, password: string) =>
 /** Either signed in at once (token and user) or waiting for an admin (requiresApproval). */
 export type RegisterAnswer = { requiresApproval: true; message?: string } | (SignedIn & { requiresApproval?: false });
 
-export const register = (username: string, email: string, password: string) =>
-  api<RegisterAnswer>('/api/auth/register', { body: { username, email, password }, token: null });
+export const register = (username: string, email: string, password: string, language: Language) =>
+  api<RegisterAnswer>('/api/auth/register', { body: { username, email, password, language }, token: null });
 
 /** Ends this device's session on the server (the token stops working everywhere at once). */
 export const logout = (token: string) => api('/api/auth/logout', { method: 'POST', token });

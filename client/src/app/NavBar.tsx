@@ -2,6 +2,7 @@ import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router-dom';
 import type { Profile } from '../api/auth.js';
+import { usePendingTaskCount } from '../features/admin/usePendingTaskCount.js';
 import { hideBrokenImage } from './AuthLayout.js';
 import { lazyPage } from './lazyPage.js';
 import { signOut } from './session.js';
@@ -19,6 +20,7 @@ export function NavBar({ user }: { user: Profile }) {
   const config = useSiteConfig();
   const [open, setOpen] = useState(false);
   const restricted = user.must_change_password;
+  const taskCount = usePendingTaskCount(user.scope === 'admin' && !restricted);
 
   useEffect(() => {
     if (!open) return;
@@ -68,7 +70,32 @@ export function NavBar({ user }: { user: Profile }) {
                 <NavLink to="/events">{t('nav.events')}</NavLink>
               </li>
               {/* ── money links (issue 8) ── */}
+              <li>
+                <NavLink to="/my-tickets">{t('tickets.navMyTickets')}</NavLink>
+              </li>
+              {user.scope === 'admin' ? (
+                <li>
+                  <NavLink to="/debts">{t('tickets.navDebts')}</NavLink>
+                </li>
+              ) : null}
               {/* ── admin links (issue 8) ── */}
+              {user.scope === 'admin' ? (
+                <>
+                  <li>
+                    <NavLink to="/admin/tasks">
+                      {t('admin.tasksLink')}
+                      {taskCount ? (
+                        <span className="badge badge-red nav-badge" aria-label={t('admin.tasksBadge', { count: taskCount })}>
+                          {taskCount}
+                        </span>
+                      ) : null}
+                    </NavLink>
+                  </li>
+                  <li>
+                    <NavLink to="/users">{t('admin.usersLink')}</NavLink>
+                  </li>
+                </>
+              ) : null}
               {user.scope === 'admin' ? (
                 <li>
                   <NavLink to="/config">{t('nav.config')}</NavLink>
@@ -80,6 +107,11 @@ export function NavBar({ user }: { user: Profile }) {
             <span className="nav-username" title={t('nav.signedInAs', { username: user.username })}>
               {user.username}
             </span>
+            {restricted ? null : (
+              <Link to="/change-password" className="button button-ghost nav-logout">
+                {t('auth.changePassword')}
+              </Link>
+            )}
             <button type="button" className="button button-ghost nav-logout" onClick={() => void signOut()}>
               {t('nav.logout')}
             </button>

@@ -11,6 +11,8 @@ import { NotFoundPage } from './NotFoundPage.js';
 // Screens are their own chunks, except the tiny login page (the first page of every new visitor: no
 // extra round trip before it paints). The RxDB data layer is only reached from the signed-in screens.
 const RegisterPage = lazyPage(() => import('../features/auth/RegisterPage.js').then((m) => m.RegisterPage));
+const ForgotPasswordPage = lazyPage(() => import('../features/auth/ForgotPasswordPage.js').then((m) => m.ForgotPasswordPage));
+const ResetPasswordPage = lazyPage(() => import('../features/auth/ResetPasswordPage.js').then((m) => m.ResetPasswordPage));
 const ChangePasswordPage = lazyPage(() => import('../features/auth/ChangePasswordPage.js').then((m) => m.ChangePasswordPage));
 const EventsPage = lazyPage(() => import('../features/events/EventsPage.js').then((m) => m.EventsPage));
 const EventDetailPage = lazyPage(() => import('../features/events/EventDetailPage.js').then((m) => m.EventDetailPage));
@@ -26,8 +28,13 @@ export async function preloadStartScreen(pathname: string): Promise<void> {
   await Promise.race([page.preload().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 1500))]);
 }
 
+const AdminTasksPage = lazyPage(() => import('../features/admin/AdminTasksPage.js').then((m) => m.AdminTasksPage));
+const UsersPage = lazyPage(() => import('../features/admin/UsersPage.js').then((m) => m.UsersPage));
+const UserProfilePage = lazyPage(() => import('../features/admin/UserProfilePage.js').then((m) => m.UserProfilePage));
 const ConfigPage = lazyPage(() => import('../features/config/ConfigPage.js').then((m) => m.ConfigPage));
 const StadiumDetailPage = lazyPage(() => import('../features/stadiums/StadiumDetailPage.js').then((m) => m.StadiumDetailPage));
+const MyTicketsPage = lazyPage(() => import('../features/tickets/MyTicketsPage.js').then((m) => m.MyTicketsPage));
+const DebtsPage = lazyPage(() => import('../features/tickets/DebtsPage.js').then((m) => m.DebtsPage));
 
 /**
  * The login page. While the member types, the events screen's chunk loads, so the work after the
@@ -62,6 +69,8 @@ export function AppRoutes() {
             <Route path="/login" element={<LoginScreen />} />
             <Route path="/register" element={<RegisterPage />} />
             {/* ── recovery routes (issue 8) ── */}
+            <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+            <Route path="/reset-password/:token" element={<ResetPasswordPage />} />
           </Route>
           <Route element={<RequireAuth />}>
             <Route path="/" element={<Navigate to="/events" replace />} />
@@ -71,7 +80,12 @@ export function AppRoutes() {
             <Route path="/config" element={<ConfigPage />} />
             <Route path="/stadiums/:id" element={<StadiumDetailPage />} />
             {/* ── money routes (issue 8) ── */}
+            <Route path="/my-tickets" element={<MyTicketsPage />} />
+            <Route path="/debts" element={<DebtsPage />} />
             {/* ── admin routes (issue 8) ── */}
+            <Route path="/admin/tasks" element={<AdminTasksPage />} />
+            <Route path="/users" element={<UsersPage />} />
+            <Route path="/users/:id" element={<UserProfilePage />} />
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Routes>

@@ -1,5 +1,6 @@
-import type { AnswerFields, AttendanceStatus } from '@fankurve/shared';
+import type { AnswerFields, AttendanceStatus, RequestKind } from '@fankurve/shared';
 import * as attendees from './collections/attendees.js';
+import * as tickets from './collections/tickets.js';
 import * as notices from './collections/notices.js';
 import { prefetchEvents } from './collections/events.js';
 import * as sync from './sync.js';
@@ -14,6 +15,7 @@ export type { SyncStatus } from './replication.js';
 export { LocalRuleError } from './device.js';
 export {
   onNotice,
+  onServerChange,
   onUnauthorized,
   stopSync,
   useSyncStatus,
@@ -21,6 +23,7 @@ export {
 } from './sync.js';
 export { useEvent, useEvents } from './collections/events.js';
 export { useAttendees, type GuestChange } from './collections/attendees.js';
+export { useMyTickets, type MyTicket, type MyTickets } from './collections/tickets.js';
 export { useMembers } from './collections/members.js';
 export { useTransports } from './collections/transports.js';
 export { useUnreadNotices } from './collections/notices.js';
@@ -44,6 +47,11 @@ export async function updateGuest(guestId: string, change: attendees.GuestChange
 
 export async function removeGuest(guestId: string): Promise<void> {
   await attendees.removeGuest(await getDevice(), guestId);
+}
+
+/** A paid or received request on the member's own (or their guest's) ticket; works offline. */
+export async function requestTicket(attendeeId: string, userId: string, kind: RequestKind): Promise<void> {
+  await tickets.requestTicket(await getDevice(), attendeeId, userId, kind);
 }
 
 export async function markNoticesRead(ids: readonly string[]): Promise<void> {

@@ -27,6 +27,8 @@ export interface SyncOptions {
   onOutdated?(): void;
   retryTime?: number;
   streamMinDelayMs?: number;
+  /** Every change the server's stream announces (the names of the changed collections). */
+  onServerChange?: (collections: string[]) => void;
   /** Replicate in the leader tab only (RxDB's default); Node tests run single-instance. */
   waitForLeadership?: boolean;
 }
@@ -201,6 +203,7 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
       onConnect: reSync,
       onChange: (collections) => {
         for (const name of collections) pullStreams.get(name as SyncCollectionName)?.next('RESYNC');
+        options.onServerChange?.(collections);
       },
       onUnauthorized: options.onUnauthorized,
     });

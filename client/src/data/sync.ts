@@ -26,6 +26,7 @@ let sync: { handle: SyncHandle; token: string; statusSub: Subscription; noticeSu
 const outbox = new Outbox('syncOutbox');
 const noticeListeners = new Set<(notice: NoticeDoc) => void>();
 const unauthorizedListeners = new Set<() => void>();
+const serverChangeListeners = new Set<(collections: string[]) => void>();
 
 const isOnline = () => (typeof navigator === 'undefined' ? true : navigator.onLine);
 const idle = (): SyncStatus => ({ online: isOnline(), syncing: false, pending: outbox.size, initialSyncDone: false });
@@ -60,6 +61,9 @@ export async function startSync(session: SyncSession): Promise<void> {
       for (const listener of unauthorizedListeners) listener();
     },
     onOutdated: () => location.reload(),
+    onServerChange: (collections) => {
+      for (const listener of serverChangeListeners) listener(collections);
+    },
   });
   const statusSub = handle.status$.subscribe((status) => status$.next(status));
   const noticeSub = watchNotices(db, (notice) => {
@@ -118,4 +122,10 @@ export function onNotice(listener: (notice: NoticeDoc) => void): () => void {
 export function onUnauthorized(listener: () => void): () => void {
   unauthorizedListeners.add(listener);
   return () => unauthorizedListeners.delete(listener);
+}
+
+/** Called whenever the server's change stream announces a change (e.g. the admin's pending-task count refreshes). */
+export function onServerChange(listener: (collections: string[]) => void): () => void {
+  serverChangeListeners.add(listener);
+  return () => serverChangeListeners.delete(listener);
 }

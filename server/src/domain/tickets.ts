@@ -1,9 +1,23 @@
-import { CLUB_CASH_DESK, eurosToCents, transferStatusAfterAnswer, type TicketStatusInput } from '@fankurve/shared';
-import type { AttendeeRow } from '../db/schema.js';
+import {
+  checkTicketRequest,
+  CLUB_CASH_DESK,
+  debtCents,
+  eurosToCents,
+  isOverdue,
+  summarizeDebts,
+  ticketStateOf,
+  transferStatusAfterAnswer,
+  unpaidTotalCents,
+  type RequestKind,
+  type TicketRow,
+  type TicketStatusInput,
+} from '@fankurve/shared';
+import type { Kysely } from 'kysely';
+import type { AttendeeRow, Database } from '../db/schema.js';
 import { toBool, toInt, type WriteContext } from '../db/store.js';
 import { requireAdmin, type Actor } from './actor.js';
-import { attendeeRef, changedKeys, mergedAnswerFields } from './attendeeRows.js';
-import { badInput, notFound } from './errors.js';
+import { attendeeRef, changedKeys, findAttendeeById, mergedAnswerFields } from './attendeeRows.js';
+import { badInput, conflict, forbidden, notFound } from './errors.js';
 
 /*
  * The admin-owned fields of an attendee row, member or guest: the ticket (bought, paid, received,
@@ -161,4 +175,153 @@ export function findMemberAttendee(w: WriteContext, eventId: string, userId: str
     .where('user_id', '=', userId)
     .where('deleted', '=', 0)
     .executeTakeFirst();
+}
+
+/* ── My tickets, requests and debts (issue 8; SPEC 2, 4) ── */
+
+/** An attendee row as the shared ticket rules read it. */
+export function ticketRowOf(
+  row: Pick<
+    AttendeeRow,
+    | 'user_id'
+    | 'brought_by'
+    | 'needs_ticket'
+    | 'bought'
+    | 'paid'
+    | 'received'
+    | 'paid_requested'
+    | 'received_requested'
+    | 'price_cents'
+  >,
+): TicketRow {
+  return {
+    user_id: row.user_id,
+    brought_by: row.brought_by,
+    needs_ticket: toBool(row.needs_ticket),
+    bought: toBool(row.bought),
+    paid: toBool(row.paid),
+    received: toBool(row.received),
+    paid_requested: toBool(row.paid_requested),
+    received_requested: toBool(row.received_requested),
+    price_cents: row.price_cents === null ? null : Number(row.price_cents),
+  };
+}
+
+/**
+ * The debtor's paid or received request on a ticket (their own row or a guest's they brought), or
+ * (`value` false) its withdrawal. The REST routes and the attendees sync push call this. Works on
+ * an archived event's ticket too: the debt outlives the event. 404 for a missing row, 403 for anyone
+ * but the debtor (admins accept requests, they do not make them), 409 when the request makes no
+ * sense (not bought, already paid, already received). Asking again changes nothing.
+ */
+export async function requestTicket(
+  w: WriteContext,
+  actor: Actor,
+  attendeeId: string,
+  kind: RequestKind,
+  value: boolean = true,
+): Promise<AttendeeRow> {
+  const row = await findAttendeeById(w.db, attendeeId);
+  if (!row || toBool(row.deleted)) throw notFound('ticketNotFound');
+  const rule = checkTicketRequest(ticketRowOf(row), actor.id, kind, value);
+  if (!rule.ok) throw rule.code === 'forbidden' ? forbidden() : conflict(rule.code);
+  const flag = kind === 'paid' ? 'paid_requested' : 'received_requested';
+  if (toBool(row[flag]) === value) return row;
+  const fields: Fields =
+    kind === 'paid'
+      ? { paid_requested: toInt(value), paid_requested_at: value ? w.now : null }
+      : { received_requested: toInt(value), received_requested_at: value ? w.now : null };
+  const update = { ...fields, updated_at: w.now, seq: await w.nextSeq('attendees') };
+  await w.db.updateTable('attendees').set(update).where('id', '=', row.id).execute();
+  if (value) w.record({ type: 'request.made', kind, ...attendeeRef(row, actor) });
+  return { ...row, ...update };
+}
+
+/** Live attendee rows with their (live or archived) event and the debtor's name; narrowed further by the callers. */
+function ticketRows(db: Kysely<Database>) {
+  return db
+    .selectFrom('attendees as a')
+    .innerJoin('events as e', 'e.id', 'a.event_id')
+    .leftJoin('users as d', (join) => join.on((eb) => eb('d.id', '=', eb.fn.coalesce('a.user_id', 'a.brought_by'))))
+    .selectAll('a')
+    .select([
+      'e.title as event_title',
+      'e.date as event_date',
+      'e.location as event_location',
+      'e.archived as event_archived',
+      'd.username as debtor_username',
+      'd.email as debtor_email',
+    ])
+    .where('a.deleted', '=', 0)
+    .where('e.deleted', '=', 0);
+}
+
+type TicketListRow = Awaited<ReturnType<ReturnType<typeof ticketRows>['execute']>>[number];
+
+/** A ticket as the REST edge answers it (euros with two decimals; SPEC 3 Ticket plus the list it belongs to). */
+function toRestTicket(row: TicketListRow, today: string) {
+  const ticket = ticketRowOf(row);
+  const event = { date: row.event_date, archived: toBool(row.event_archived) };
+  return {
+    id: row.id,
+    event_id: row.event_id,
+    event_title: row.event_title,
+    event_date: row.event_date,
+    event_location: row.event_location,
+    event_archived: event.archived,
+    user_id: row.user_id,
+    guest_name: row.guest_name,
+    debtor_id: row.user_id ?? row.brought_by,
+    username: row.debtor_username,
+    price: ticket.price_cents === null ? null : ticket.price_cents / 100,
+    is_free: toBool(row.is_free),
+    is_price_tbd: toBool(row.is_price_tbd),
+    bought: ticket.bought,
+    paid: ticket.paid,
+    received: ticket.received,
+    paid_requested: ticket.paid_requested,
+    received_requested: ticket.received_requested,
+    paid_requested_at: row.paid_requested_at,
+    received_requested_at: row.received_requested_at,
+    state: ticketStateOf(ticket, event, today),
+    overdue: isOverdue(ticket, event, today),
+  };
+}
+
+/** GET /api/tickets/my: the actor's tickets (own and their guests'), pending, unpaid and paid, and what they owe. */
+export async function listMyTickets(db: Kysely<Database>, actor: Actor, today: string) {
+  const rows = await ticketRows(db)
+    .where((eb) =>
+      eb.or([eb('a.user_id', '=', actor.id), eb.and([eb('a.user_id', 'is', null), eb('a.brought_by', '=', actor.id)])]),
+    )
+    .orderBy('e.date')
+    .orderBy('a.created_at')
+    .execute();
+  const tickets = rows.map((row) => toRestTicket(row, today)).filter((ticket) => ticket.state !== null);
+  const unpaidTotal = unpaidTotalCents(rows.map(ticketRowOf), actor.id) / 100;
+  return { tickets, unpaidTotal };
+}
+
+/** GET /api/tickets/debts (admin): debts per member, largest first, and every unpaid ticket. */
+export async function listDebts(db: Kysely<Database>, actor: Actor, today: string) {
+  requireAdmin(actor);
+  const rows = await ticketRows(db)
+    .where('a.bought', '=', 1)
+    .where('a.paid', '=', 0)
+    .orderBy('e.date')
+    .orderBy('a.created_at')
+    .execute();
+  const names = new Map(rows.map((row) => [row.user_id ?? row.brought_by, row]));
+  const debts = summarizeDebts(rows.map(ticketRowOf)).map((debt) => {
+    const row = names.get(debt.debtorId);
+    return {
+      user_id: debt.debtorId,
+      username: row?.debtor_username ?? null,
+      email: row?.debtor_email ?? null,
+      total_debt: debt.totalCents / 100,
+      unpaid_count: debt.unpaidCount,
+    };
+  });
+  const unpaidTickets = rows.map((row) => ({ ...toRestTicket(row, today), email: row.debtor_email }));
+  return { debts, unpaidTickets, total: rows.reduce((sum, row) => sum + debtCents(ticketRowOf(row)), 0) / 100 };
 }

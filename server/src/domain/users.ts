@@ -1,5 +1,7 @@
 import {
   checkNewPassword,
+  checkUsername,
+  DEFAULT_LANGUAGE,
   newId,
   normaliseUsername,
   usernameKey,
@@ -125,7 +127,7 @@ export async function register(w: WriteContext, input: RegisterInput, password: 
     password_hash: password.hash,
     scope: 'user',
     status: 'pending',
-    language: 'de',
+    language: input.language ?? DEFAULT_LANGUAGE,
     must_change_password: 0,
     token_version: 0,
     created_at: w.now,
@@ -242,7 +244,7 @@ export async function updateUser(w: WriteContext, actor: Actor, id: string, inpu
   const ownLanguageOnly = input.username === undefined && input.email === undefined && input.scope === undefined;
   if (!isAdmin(actor) && (id !== actor.id || !ownLanguageOnly)) throw id === actor.id ? forbidden() : forbidden('adminRequired');
   // An admin cannot demote themselves (as they cannot delete themselves), so the club never ends up without an admin.
-  if (id === actor.id && input.scope !== undefined && input.scope !== actor.scope) throw forbidden();
+  if (id === actor.id && input.scope !== undefined && input.scope !== actor.scope) throw forbidden('cannotDemoteSelf');
   const user = await requireTarget(w, id);
   // The input's username is normalised already (updateUserInput); the same name again is no rename.
   const renamed = input.username !== undefined && input.username !== user.username ? input.username : undefined;
@@ -302,4 +304,131 @@ export async function ensureBootstrapAdmin(
 export async function hasAdmin(db: Kysely<Database>): Promise<boolean> {
   const row = await db.selectFrom('users').select('id').where('scope', '=', 'admin').where('deleted', '=', 0).executeTakeFirst();
   return row !== undefined;
+}
+
+// ── user administration (issue 8: /users, /users/{id}) ──
+
+/** A user in the admin's user table: the public fields plus what they owe (SPEC 3, User). */
+export interface AdminUserView extends PublicUser {
+  unpaid_count: number;
+  /** Integer cents; the REST edge speaks euros. */
+  total_debt_cents: number;
+}
+
+/**
+ * Every debtor's unpaid tickets: bought and not paid, owed by the attendee or for a guest by the
+ * member who brought them (shared rules isDebt / debtorOf). Rows of archived events count: their
+ * tickets are still debts. A price not yet known counts 0.
+ */
+async function debtsByUser(db: Kysely<Database>): Promise<Map<string, { count: number; cents: number }>> {
+  const rows = await db
+    .selectFrom('attendees')
+    .select((eb) => [
+      eb.fn.coalesce('user_id', 'brought_by').as('debtor'),
+      eb.fn.countAll<number | string>().as('n'),
+      eb.fn.sum<number | string | null>(eb.fn.coalesce('price_cents', sql.lit(0))).as('cents'),
+    ])
+    .where('deleted', '=', 0)
+    .where('bought', '=', 1)
+    .where('paid', '=', 0)
+    .groupBy(sql`coalesce(user_id, brought_by)`)
+    .execute();
+  const debts = new Map<string, { count: number; cents: number }>();
+  for (const row of rows) if (row.debtor) debts.set(row.debtor, { count: Number(row.n), cents: Number(row.cents ?? 0) });
+  return debts;
+}
+
+/**
+ * The admin's user table. `status` 'active' (the default) lists approved accounts, 'all' every live
+ * account, pending registrations included. Sorted by username key.
+ */
+export async function listUsersWithDebts(
+  db: Kysely<Database>,
+  actor: Actor,
+  which: 'active' | 'all' = 'active',
+): Promise<AdminUserView[]> {
+  requireAdmin(actor);
+  let query = db.selectFrom('users').selectAll().where('deleted', '=', 0);
+  if (which === 'active') query = query.where('status', '=', 'active');
+  const [rows, debts] = await Promise.all([query.orderBy('username_key').orderBy('id').execute(), debtsByUser(db)]);
+  return rows.map((row) => {
+    const debt = debts.get(row.id);
+    return { ...toPublicUser(row), unpaid_count: debt?.count ?? 0, total_debt_cents: debt?.cents ?? 0 };
+  });
+}
+
+/** One user with their debt figures (admin); 404 'User not found' for an unknown or deleted id. */
+export async function getUserForAdmin(db: Kysely<Database>, actor: Actor, id: string): Promise<AdminUserView> {
+  requireAdmin(actor);
+  const user = await findLiveUser(db, id);
+  if (!user) throw notFound('userNotFound');
+  const debt = (await debtsByUser(db)).get(id);
+  return { ...toPublicUser(user), unpaid_count: debt?.count ?? 0, total_debt_cents: debt?.cents ?? 0 };
+}
+
+export interface CreateUserInput {
+  username: string;
+  email: string;
+  scope?: 'admin' | 'user';
+  language?: 'de' | 'en';
+}
+
+/**
+ * An admin creates an account (SPEC 4): active at once, with a temporary password (prepared and
+ * hashed by the caller, shown to the admin once) that must be changed at the first sign-in.
+ */
+export async function createUser(
+  w: WriteContext,
+  actor: Actor,
+  input: CreateUserInput,
+  password: PreparedPassword,
+): Promise<PublicUser> {
+  requireAdmin(actor);
+  const checked = checkUsername(input.username);
+  if (!checked.ok) throw badInput(checked.code);
+  await assertNamesFree(w.db, checked.value, input.email);
+  const row: UserRow = {
+    id: newId(),
+    username: checked.value,
+    username_key: usernameKey(checked.value),
+    email: input.email,
+    password_hash: password.hash,
+    scope: input.scope ?? 'user',
+    status: 'active',
+    language: input.language ?? 'de',
+    must_change_password: 1,
+    token_version: 0,
+    created_at: w.now,
+    updated_at: w.now,
+    seq: await w.nextSeq('members'),
+    deleted: 0,
+  };
+  await w.db.insertInto('users').values(row).execute();
+  w.record({ type: 'user.approved', userId: row.id, actorId: actor.id });
+  return toPublicUser(row);
+}
+
+/**
+ * An admin sets a user's password (SPEC 5: at least 4 characters, checked by prepareNewPassword).
+ * All the user's sessions and change streams end. Set for someone else, it is a password the admin
+ * knows, so that user must change it at the next sign-in; an admin setting their own does not.
+ */
+export async function setUserPassword(
+  w: WriteContext,
+  actor: Actor,
+  id: string,
+  password: PreparedPassword,
+): Promise<PublicUser> {
+  requireAdmin(actor);
+  const user = await requireTarget(w, id);
+  const fields = {
+    password_hash: password.hash,
+    must_change_password: id === actor.id ? 0 : 1,
+    token_version: user.token_version + 1,
+    updated_at: w.now,
+  };
+  await w.db.updateTable('users').set(fields).where('id', '=', id).execute();
+  await endAllSessions(w, id, actor.id);
+  w.record({ type: 'password.changed', userId: id, actorId: actor.id });
+  return toPublicUser({ ...user, ...fields });
 }

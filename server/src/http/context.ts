@@ -6,6 +6,9 @@ import type { TokenService } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { UserRow } from '../db/schema.js';
 import type { Store } from '../db/store.js';
+import type { AdminDigest } from '../mail/adminDigest.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { PasswordResetLimits } from './recovery.js';
 
 /** Everything the app needs from outside; tests build it on a temp folder and run the real app. */
 export interface AppDeps {
@@ -20,6 +23,12 @@ export interface AppDeps {
   throttle: GuessThrottle;
   /** Registrations per client address. */
   registrations: RateLimit;
+  /** Mail out (SMTP_URL, else the log); tests read what it sent. */
+  mailer: Mailer;
+  /** The admins' digest of new registrations and requests (subscribed when SMTP is configured). */
+  adminDigest: AdminDigest;
+  /** Reset mails per address and email, token attempts per address. */
+  passwordResets: PasswordResetLimits;
   version: string;
   /** Interval of the sync stream's keep-alive comment (tests shorten it). */
   syncHeartbeatMs?: number;

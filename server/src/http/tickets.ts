@@ -1,9 +1,9 @@
-import { ticketStatusInput } from '@fankurve/shared';
+import { MESSAGES, ticketStatusInput, todayIn, type RequestKind } from '@fankurve/shared';
 import { write } from '../db/store.js';
-import { findMemberAttendee, updateTicketStatus } from '../domain/tickets.js';
+import { findMemberAttendee, listDebts, listMyTickets, requestTicket, updateTicketStatus } from '../domain/tickets.js';
 import { toRestAttendee } from './attendance.js';
 import type { Api, AppDeps } from './context.js';
-import { apiRoute, z } from './openapi.js';
+import { apiRoute, idParams, z } from './openapi.js';
 import { requireActor } from './session.js';
 
 const tag = 'Tickets';
@@ -27,4 +27,46 @@ export function ticketRoutes(app: Api, deps: AppDeps): void {
       return c.json({ success: true, attendance: toRestAttendee(row) }, 200);
     },
   );
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/api/tickets/my',
+      tag,
+      summary: "The member's own and their guests' tickets, and the unpaid total",
+    }),
+    async (c) => {
+      const actor = requireActor(c);
+      const mine = await listMyTickets(deps.store.db, actor, todayIn(deps.config.clubTimeZone));
+      return c.json({ success: true, ...mine }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({ method: 'get', path: '/api/tickets/debts', tag, summary: 'Debts per member and every unpaid ticket (admin)' }),
+    async (c) => {
+      const actor = requireActor(c);
+      const debts = await listDebts(deps.store.db, actor, todayIn(deps.config.clubTimeZone));
+      return c.json({ success: true, ...debts }, 200);
+    },
+  );
+
+  const requestRoute = (kind: RequestKind) =>
+    app.openapi(
+      apiRoute({
+        method: 'put',
+        path: `/api/tickets/{id}/request-${kind}`,
+        tag,
+        summary: `Report one's own (or one's guest's) ticket as ${kind}; an admin accepts it`,
+        params: idParams,
+      }),
+      async (c) => {
+        const actor = requireActor(c);
+        const row = await write(deps.store, (w) => requestTicket(w, actor, c.req.valid('param').id, kind));
+        const message = kind === 'paid' ? MESSAGES.paidRequestSubmitted : MESSAGES.receivedRequestSubmitted;
+        return c.json({ success: true, message, attendance: toRestAttendee(row) }, 200);
+      },
+    );
+  requestRoute('paid');
+  requestRoute('received');
 }

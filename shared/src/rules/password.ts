@@ -5,3 +5,8 @@ import type { MessageCode } from '../messages.js';
 export function checkNewPassword(password: string): MessageCode | null {
   return password.length < MIN_PASSWORD_LENGTH ? 'passwordTooShort' : null;
 }
+
+/** A new password and its confirmation must be the same (reset-password form; SPEC 5). */
+export function checkPasswordConfirmation(password: string, confirmation: string): MessageCode | null {
+  return password === confirmation ? null : 'passwordsDoNotMatch';
+}

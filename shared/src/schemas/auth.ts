@@ -19,6 +19,8 @@ export const registerInput = z.object({
   username,
   email: z.string(msg('invalidInput')).trim().email(msg('invalidInput')).max(200),
   password: newPassword,
+  /** The language chosen on the registration page (German when left out). */
+  language: z.enum(LANGUAGES, msg('invalidInput')).optional(),
 });
 export type RegisterInput = z.infer<typeof registerInput>;
 
@@ -38,6 +40,19 @@ export const changePasswordInput = z.object({
   newPassword,
 });
 export type ChangePasswordInput = z.infer<typeof changePasswordInput>;
+
+/** POST /api/auth/forgot-password (SPEC 7). */
+export const forgotPasswordInput = z.object({
+  email: z.string(msg('invalidInput')).trim().email(msg('invalidInput')).max(200, msg('invalidInput')),
+});
+export type ForgotPasswordInput = z.infer<typeof forgotPasswordInput>;
+
+/** POST /api/auth/reset-password (SPEC 7): the token of the mailed link and the new password. */
+export const resetPasswordInput = z.object({
+  token: z.string(msg('invalidResetToken')).min(1, msg('invalidResetToken')).max(200, msg('invalidResetToken')),
+  newPassword,
+});
+export type ResetPasswordInput = z.infer<typeof resetPasswordInput>;
 
 export const updateUserInput = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { msg } from './common.js';
+import { euros, msg } from './common.js';
 
 /** Event input of SPEC 5; ticket_price in euros (0 = to be announced). */
 export const createEventInput = z.object({
@@ -8,7 +8,7 @@ export const createEventInput = z.object({
   date: z.string(msg('dateRequired')).trim().min(1, msg('dateRequired')).max(40),
   location: z.string(msg('locationRequired')).trim().min(1, msg('locationRequired')).max(200),
   stadium_id: z.string().max(64).nullish(),
-  ticket_price: z.number(msg('priceInvalid')).min(0, msg('priceInvalid')).max(100000, msg('priceInvalid')).nullish(),
+  ticket_price: euros('priceInvalid').nullish(),
   ticket_buyer: z.string().max(200).nullish(),
 });
 export type CreateEventInput = z.infer<typeof createEventInput>;

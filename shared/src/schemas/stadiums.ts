@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { msg } from './common.js';
+import { euros, msg } from './common.js';
 
 const required = (code: 'teamNameRequired' | 'stadiumNameRequired' | 'cityRequired') =>
   z.string(msg(code)).trim().min(1, msg(code)).max(200);
@@ -21,7 +21,7 @@ export const stadiumInput = z.object({
   capacity,
   guest_block_capacity: capacity,
   address: z.string().trim().max(500).nullish(),
-  ticket_price: z.number(msg('priceInvalid')).min(0, msg('priceInvalid')).max(100000, msg('priceInvalid')).nullish(),
+  ticket_price: euros('priceInvalid').nullish(),
 });
 export type StadiumInput = z.infer<typeof stadiumInput>;
 
@@ -32,7 +32,7 @@ export type UpdateStadiumInput = z.infer<typeof updateStadiumInput>;
 /** A ticket price option of a stadium: price (euros) and type required ('Please fill in all fields'). */
 export const ticketPriceInput = z.object({
   stadium_id: z.string(msg('fillAllFields')).min(1, msg('fillAllFields')).max(64, msg('stadiumNotFound')),
-  price: z.number(msg('fillAllFields')).min(0, msg('priceInvalid')).max(100000, msg('priceInvalid')),
+  price: euros('priceInvalid', 'fillAllFields'),
   ticket_type: z.string(msg('fillAllFields')).trim().min(1, msg('fillAllFields')).max(100),
 });
 export type TicketPriceInput = z.infer<typeof ticketPriceInput>;

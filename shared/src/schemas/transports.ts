@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { msg } from './common.js';
+import { euros, msg } from './common.js';
 
 const name = z.string(msg('transportNameRequired')).trim().min(1, msg('transportNameRequired')).max(200);
 const departureLocation = z.string(msg('departureLocationRequired')).trim().min(1, msg('departureLocationRequired')).max(200);
-const pricePerSeat = z.number(msg('seatPriceInvalid')).min(0, msg('seatPriceInvalid')).max(100000, msg('seatPriceInvalid'));
+const pricePerSeat = euros('seatPriceInvalid');
 /** Club wall-clock time like event dates (rounded to 15 minutes); null or '' = to be announced. */
 const departure = z.string(msg('departureInvalid')).trim().max(40, msg('departureInvalid')).nullable();
 

@@ -61,6 +61,9 @@ export function LoginPage() {
         </button>
       </form>
       <p className="auth-switch">
+        <Link to="/forgot-password">{t('recovery.forgotLink')}</Link>
+      </p>
+      <p className="auth-switch">
         {t('auth.noAccount')} <Link to="/register">{t('auth.registerLink')}</Link>
       </p>
     </>

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { register } from '../../api/auth.js';
 import { signIn } from '../../app/session.js';
-import { errorText, messageText } from '../../i18n/index.js';
+import { currentLanguage, errorText, messageText } from '../../i18n/index.js';
 import { Field, FormError } from '../../ui/Field.js';
 
 /** /register: username, email and password; usually ends waiting for an admin's approval. */
@@ -34,7 +34,7 @@ export function RegisterPage() {
     setBusy(true);
     setError(null);
     try {
-      const answer = await register(name.value, email.trim(), password);
+      const answer = await register(name.value, email.trim(), password, currentLanguage());
       if ('token' in answer && answer.token && !answer.requiresApproval) {
         signIn({ token: answer.token, user: answer.user });
         return;

@@ -10,6 +10,7 @@ import {
 import { formatMoney } from '@fankurve/shared/money';
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MoneyInput } from '../../ui/MoneyField.js';
 import { deleteGuest, removeAttendee, updateAttendee } from '../../api/eventDetail.js';
 import { errorText } from '../../i18n/index.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
@@ -193,15 +194,12 @@ export function AttendeeTable({ event, attendees, members, names, access, langua
               <option value="tbd">{t('eventDetail.ticketTbd')}</option>
             </select>
             {values.ticket === 'custom' ? (
-              <input
+              <MoneyInput
                 className="price-input"
-                type="number"
-                inputMode="decimal"
-                min={0}
-                step={0.01}
                 aria-label={`${t('eventDetail.priceEuro')}: ${name}`}
                 value={values.customPrice}
-                onChange={(e) => setDraft(doc.id, { customPrice: e.target.value })}
+                onValueChange={(customPrice) => setDraft(doc.id, { customPrice })}
+                tidy
               />
             ) : null}
           </div>

@@ -6,7 +6,7 @@ import { errorText } from '../../i18n/index.js';
 import { Field, FormError } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { EventTimeFields } from '../events/EventTimeFields.js';
-import { PriceField } from '../events/PriceField.js';
+import { MoneyField } from '../../ui/MoneyField.js';
 import { eventFormOf, eventUpdateOf, sortedMembers, type EventForm } from './model.js';
 import { SaveCancel } from './SaveCancel.js';
 
@@ -98,7 +98,7 @@ export function EventEditForm({ event, members, online, onDone }: Props) {
           <textarea {...control} rows={3} value={form.description} onChange={(e) => set('description', e.target.value)} />
         )}
       </Field>
-      <PriceField
+      <MoneyField
         label={t('eventDetail.fieldTicketPrice')}
         value={form.priceNotYetAvailable ? '' : form.price}
         disabled={form.priceNotYetAvailable}
@@ -112,7 +112,7 @@ export function EventEditForm({ event, members, online, onDone }: Props) {
           />
           {t('eventDetail.priceNotYetAvailable')}
         </label>
-      </PriceField>
+      </MoneyField>
       <Field label={t('eventDetail.ticketBuyer')}>
         {(control) => (
           <select {...control} value={form.ticket_buyer} onChange={(e) => set('ticket_buyer', e.target.value)}>

@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../../ui/Dialog.js';
 import { Field, FormError } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { formatEventDate, isoWallClock } from '../events/format.js';
-import { PriceField } from '../events/PriceField.js';
+import { MoneyField } from '../../ui/MoneyField.js';
 import { EMPTY_TRANSPORT_FORM, transportFormOf, transportInputOf, transportSummary, type TransportForm } from './model.js';
 import { SaveCancel } from './SaveCancel.js';
 import type { Access } from './shared.js';
@@ -215,7 +215,7 @@ function TransportEditor({ eventId, transport, online, onDone }: EditorProps) {
         hint={t('eventDetail.departureHint')}
         onChange={(e) => set('departure', e.target.value)}
       />
-      <PriceField
+      <MoneyField
         label={t('eventDetail.pricePerSeat')}
         value={form.is_free || form.is_price_tbd ? '' : form.price}
         disabled={form.is_free || form.is_price_tbd}
@@ -251,7 +251,7 @@ function TransportEditor({ eventId, transport, online, onDone }: EditorProps) {
             {t('eventDetail.ticketTbd')}
           </label>
         </div>
-      </PriceField>
+      </MoneyField>
       <FormError message={error} />
       <div className="detail-actions">
         <SaveCancel saving={saving} online={online} onCancel={onDone} />

@@ -19,7 +19,7 @@ import {
 } from './eventForm.js';
 import { EventTimeFields } from './EventTimeFields.js';
 import { formatEventDate } from './format.js';
-import { PriceField } from './PriceField.js';
+import { MoneyField } from '../../ui/MoneyField.js';
 
 const FIELD_ORDER: EventFormField[] = ['title', 'date', 'location', 'price'];
 
@@ -167,7 +167,7 @@ export function CreateEventDialog({ onClose }: { onClose: () => void }) {
             />
           )}
         </Field>
-        <PriceField
+        <MoneyField
           label={t('createEvent.price')}
           name="price"
           value={values.priceTba ? '' : values.price}

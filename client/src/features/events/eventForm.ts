@@ -1,4 +1,4 @@
-import { centsToInputText, parseEuros, parseEurosAmount } from '@fankurve/shared/rules/money';
+import { checkEuros } from '@fankurve/shared/rules/money';
 import { DEFAULT_EVENT_TIME, TIME_STEP_MINUTES } from '@fankurve/shared/constants';
 import { checkEventDate } from '@fankurve/shared/dates';
 import type { MessageCode } from '@fankurve/shared/messages';
@@ -45,12 +45,6 @@ export const EMPTY_EVENT_FORM: EventFormValues = {
   priceTba: false,
 };
 
-/** The price input's text after leaving it: two decimals (`12.5` → `12.50`), unchanged when it is no price. */
-export function tidyEuros(text: string): string {
-  const cents = parseEuros(text);
-  return cents === null ? text : centsToInputText(cents);
-}
-
 /**
  * The date and time as saved: `YYYY-MM-DD HH:MM`, minutes rounded to the nearest 15 (SPEC 5), or why
  * not (no date or no real day: dateRequired; a year outside 2000–2100: dateOutOfRange).
@@ -89,9 +83,9 @@ export function toNewEvent(values: EventFormValues): { ok: true; body: NewEvent 
   let price: number | undefined;
   if (values.priceTba) price = 0;
   else if (values.price.trim() !== '') {
-    const euros = parseEurosAmount(values.price);
-    if (euros === null) errors.price = 'priceInvalid';
-    else price = euros;
+    const checked = checkEuros(values.price);
+    if (!checked.ok) errors.price = checked.code;
+    else price = checked.value / 100;
   }
   if (Object.keys(errors).length > 0 || !date) return { ok: false, errors };
   const body: NewEvent = { title, date, location };

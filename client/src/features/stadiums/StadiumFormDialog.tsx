@@ -6,7 +6,7 @@ import { errorText, messageText } from '../../i18n/index.js';
 import { Modal } from '../../ui/Dialog.js';
 import { Field } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
-import { PriceField } from '../events/PriceField.js';
+import { MoneyField } from '../../ui/MoneyField.js';
 import {
   EMPTY_STADIUM_FORM,
   stadiumFormValues,
@@ -80,7 +80,7 @@ export function StadiumFormDialog({
       name: field,
       value: values[field],
     };
-    if (options.number === 'money') return <PriceField {...common} tidy onValueChange={(value) => set(field, value)} />;
+    if (options.number === 'money') return <MoneyField {...common} tidy onValueChange={(value) => set(field, value)} />;
     return (
       <Field
         {...common}

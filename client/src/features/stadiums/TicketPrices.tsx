@@ -6,7 +6,7 @@ import { currentLanguage, errorText, messageText } from '../../i18n/index.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { Field, FormError } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
-import { PriceField } from '../events/PriceField.js';
+import { MoneyField } from '../../ui/MoneyField.js';
 import type { StadiumWithPrices } from './useStadiums.js';
 import { toTicketPriceInput } from './stadiumForm.js';
 
@@ -97,7 +97,7 @@ export function TicketPrices({ stadium, onChanged }: { stadium: StadiumWithPrice
           placeholder={t('stadiums.ticketTypePlaceholder')}
           maxLength={100}
         />
-        <PriceField label={t('stadiums.price')} value={price} onValueChange={setPrice} tidy />
+        <MoneyField label={t('stadiums.price')} value={price} onValueChange={setPrice} tidy />
         <button type="submit" className="button button-secondary price-add" disabled={saving}>
           {t('stadiums.addPrice')}
         </button>

@@ -6,6 +6,7 @@ import { changeOwnAttendance, removeOwnAttendance, setOwnAttendance } from '../.
 import { findAttendeeById } from '../../domain/attendeeRows.js';
 import { badInput, forbidden } from '../../domain/errors.js';
 import { addGuest, removeGuest, updateGuest } from '../../domain/guests.js';
+import { requestTicket } from '../../domain/tickets.js';
 import { defineServerCollection, type MasterDocument, type PushedChange } from '../collection.js';
 
 export function toAttendeeDoc(row: AttendeeRow): MasterDocument<AttendeeDoc> {
@@ -49,6 +50,21 @@ function answers(change: Change) {
   return { status, needs_ticket, has_ticket, needs_transport };
 }
 
+const answerChanged = (change: Change) => Object.values(answers(change)).some((value) => value !== undefined);
+
+/**
+ * The paid and received requests of an update (own row or own guest's), by the same domain call as
+ * the REST routes; true when the update changes nothing else. The requests of a creation are ignored
+ * (a new row has no bought ticket).
+ */
+async function applyRequests(w: WriteContext, actor: Actor, change: Change): Promise<boolean> {
+  if (change.kind !== 'update') return false;
+  const { paid_requested, received_requested } = change.fields;
+  if (paid_requested !== undefined) await requestTicket(w, actor, change.id, 'paid', paid_requested);
+  if (received_requested !== undefined) await requestTicket(w, actor, change.id, 'received', received_requested);
+  return !answerChanged(change) && change.fields.guest_name === undefined;
+}
+
 /** A member's own row: create = attend, update = change the answer or a request, delete = not going. */
 async function applyOwnRow(w: WriteContext, actor: Actor, change: Change): Promise<void> {
   const owner = change.master ? change.master.user_id : change.sent.user_id;
@@ -56,15 +72,11 @@ async function applyOwnRow(w: WriteContext, actor: Actor, change: Change): Promi
   const eventId = eventOf(change);
   if (!eventId) throw badInput();
   if (change.kind === 'delete') return removeOwnAttendance(w, actor, eventId);
+  if (await applyRequests(w, actor, change)) return;
   const { status, ...flags } = answers(change);
   const nextStatus = status ?? (change.master && !change.master._deleted ? change.master.status : undefined);
   if (nextStatus !== 'going' && nextStatus !== 'maybe') throw badInput();
-  const own = {
-    status: nextStatus,
-    ...flags,
-    paid_requested: change.fields.paid_requested,
-    received_requested: change.fields.received_requested,
-  };
+  const own = { status: nextStatus, ...flags };
   if (change.kind === 'update') await changeOwnAttendance(w, actor, eventId, change.id, own);
   else await setOwnAttendance(w, actor, eventId, own, change.id);
 }
@@ -72,6 +84,7 @@ async function applyOwnRow(w: WriteContext, actor: Actor, change: Change): Promi
 /** A guest the member brought (or an admin): added, changed and removed offline too. */
 async function applyGuestRow(w: WriteContext, actor: Actor, change: Change): Promise<void> {
   if (change.kind === 'delete') return removeGuest(w, actor, change.id);
+  if (await applyRequests(w, actor, change)) return;
   const guestName = change.fields.guest_name ?? undefined;
   if (change.kind === 'update') {
     await updateGuest(w, actor, change.id, { ...answers(change), guest_name: guestName });

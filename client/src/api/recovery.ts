@@ -1,0 +1,8 @@
+import { api } from './client.js';
+
+/** POST /api/auth/forgot-password: the same answer whether or not the address has an account. */
+export const requestPasswordReset = (email: string) => api('/api/auth/forgot-password', { body: { email }, token: null });
+
+/** POST /api/auth/reset-password: sets the new password with the mailed token; every session of the user ends. */
+export const resetPassword = (token: string, newPassword: string) =>
+  api('/api/auth/reset-password', { body: { token, newPassword }, token: null });

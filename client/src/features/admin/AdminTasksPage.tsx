@@ -1,0 +1,299 @@
+import type { Language } from '@fankurve/shared';
+import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useUser } from '../../app/session.js';
+import { i18next } from '../../i18n/index.js';
+import { Modal } from '../../ui/Dialog.js';
+import { toastError, toastSuccess } from '../../ui/toast.js';
+import { AdminRequired } from '../config/AdminRequired.js';
+import { formatEventDate } from '../events/format.js';
+import {
+  acceptPaid,
+  acceptReceived,
+  approveUser,
+  deleteUser,
+  fetchPaidRequests,
+  fetchPendingUsers,
+  fetchReceivedRequests,
+  tasksChanged,
+  type PendingRequest,
+  type PendingUser,
+} from './api.js';
+import { failureText, formatEuros, formatTimestamp } from './format.js';
+import './admin.css';
+
+interface Tasks {
+  users: PendingUser[];
+  paid: PendingRequest[];
+  received: PendingRequest[];
+}
+
+type Pending =
+  | { kind: 'approve'; user: PendingUser }
+  | { kind: 'decline'; user: PendingUser }
+  | { kind: 'paid'; request: PendingRequest }
+  | { kind: 'received'; request: PendingRequest };
+
+/** The requester as shown: the member, or a guest with the member who brought them. */
+export function requesterName(request: PendingRequest): string {
+  if (request.username) return request.username;
+  return i18next.t('admin.guestOf', { guest: request.guest_name ?? '', member: request.brought_by_username ?? '' });
+}
+
+/** Loads the three lists of pending tasks; reloads when the server announces a change. */
+export function usePendingTasks(enabled: boolean) {
+  const [tasks, setTasks] = useState<Tasks | null>(null);
+  const [failed, setFailed] = useState(false);
+  const reload = useCallback(async () => {
+    try {
+      const [users, paid, received] = await Promise.all([fetchPendingUsers(), fetchPaidRequests(), fetchReceivedRequests()]);
+      setTasks({ users, paid, received });
+      setFailed(false);
+    } catch (error) {
+      console.error(error);
+      setFailed(true);
+    }
+  }, []);
+  useEffect(() => {
+    if (!enabled) return;
+    void reload();
+    let stopped = false;
+    let stop: (() => void) | null = null;
+    void import('../../data/index.js').then((data) => {
+      if (!stopped) stop = data.onServerChange(() => void reload());
+    });
+    return () => {
+      stopped = true;
+      stop?.();
+    };
+  }, [enabled, reload]);
+  return { tasks, failed, reload };
+}
+
+/** /admin/tasks (SPEC 2): registrations to approve, paid and received requests to accept. */
+export function AdminTasksPage() {
+  const { t, i18n } = useTranslation();
+  const user = useUser();
+  const language = (i18n.language === 'en' ? 'en' : 'de') as Language;
+  const titleId = useId();
+  const isAdmin = user.scope === 'admin';
+  const { tasks, failed, reload } = usePendingTasks(isAdmin);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  if (!isAdmin) return <AdminRequired />;
+
+  const total = tasks ? tasks.users.length + tasks.paid.length + tasks.received.length : 0;
+  const eventText = (r: PendingRequest) => `${r.event_title} (${formatEventDate(r.event_date, language)})`;
+
+  const confirm = async () => {
+    if (!pending) return;
+    setBusy(true);
+    try {
+      if (pending.kind === 'approve') await approveUser(pending.user.id);
+      else if (pending.kind === 'decline') await deleteUser(pending.user.id);
+      else if (pending.kind === 'paid') await acceptPaid(pending.request.id);
+      else await acceptReceived(pending.request.id);
+      toastSuccess(t(`admin.done.${pending.kind}`));
+      setPending(null);
+    } catch (error) {
+      toastError(failureText(error, t(`admin.failed.${pending.kind}`)));
+    } finally {
+      setBusy(false);
+      tasksChanged();
+      void reload();
+    }
+  };
+
+  return (
+    <section className="page admin-page" aria-labelledby={titleId}>
+      <h1 id={titleId}>{t('admin.tasksTitle')}</h1>
+      {failed && !tasks ? (
+        <p className="notice notice-warning" role="alert">
+          {t('admin.failed.load')}
+        </p>
+      ) : null}
+      {!tasks ? (
+        failed ? null : (
+          <p className="muted">{t('common.loading')}</p>
+        )
+      ) : (
+        <>
+          <p className="admin-total">{t('admin.totalPending', { count: total })}</p>
+          {total === 0 ? (
+            <p className="notice notice-success" role="status">
+              {t('admin.allDone')}
+            </p>
+          ) : null}
+          {tasks.users.length > 0 ? (
+            <Section title={t('admin.pendingRegistrations')} count={tasks.users.length}>
+              <table className="admin-table">
+                <thead>
+                  <tr>
+                    <th>{t('admin.username')}</th>
+                    <th>{t('admin.email')}</th>
+                    <th>{t('admin.registered')}</th>
+                    <th>{t('admin.actions')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {tasks.users.map((u) => (
+                    <tr key={u.id}>
+                      <td>{u.username}</td>
+                      <td>{u.email}</td>
+                      <td>{formatTimestamp(u.created_at, language)}</td>
+                      <td>
+                        <div className="admin-actions">
+                          <button
+                            type="button"
+                            className="button button-primary button-small"
+                            onClick={() => setPending({ kind: 'approve', user: u })}
+                          >
+                            {t('admin.approve')}
+                          </button>
+                          <button
+                            type="button"
+                            className="button button-danger button-small"
+                            onClick={() => setPending({ kind: 'decline', user: u })}
+                          >
+                            {t('admin.decline')}
+                          </button>
+                        </div>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </Section>
+          ) : null}
+          {tasks.paid.length > 0 ? (
+            <Section title={t('admin.pendingPaid')} count={tasks.paid.length}>
+              <RequestTable
+                requests={tasks.paid}
+                withPrice
+                language={language}
+                onAccept={(request) => setPending({ kind: 'paid', request })}
+              />
+            </Section>
+          ) : null}
+          {tasks.received.length > 0 ? (
+            <Section title={t('admin.pendingReceived')} count={tasks.received.length}>
+              <RequestTable
+                requests={tasks.received}
+                language={language}
+                onAccept={(request) => setPending({ kind: 'received', request })}
+              />
+            </Section>
+          ) : null}
+        </>
+      )}
+      {pending ? (
+        <Modal title={t(`admin.confirm.${pending.kind}Title`)} onClose={() => setPending(null)} size="small" busy={busy}>
+          <dl className="admin-dialog-facts">
+            {'user' in pending ? (
+              <>
+                <dt>{t('admin.username')}</dt>
+                <dd>{pending.user.username}</dd>
+                <dt>{t('admin.email')}</dt>
+                <dd>{pending.user.email}</dd>
+                <dt>{t('admin.registered')}</dt>
+                <dd>{formatTimestamp(pending.user.created_at, language)}</dd>
+              </>
+            ) : (
+              <>
+                <dt>{t('admin.username')}</dt>
+                <dd>{requesterName(pending.request)}</dd>
+                <dt>{t('admin.event')}</dt>
+                <dd>{eventText(pending.request)}</dd>
+                <dt>{t('admin.requested')}</dt>
+                <dd>{formatTimestamp(pending.request.request_date, language)}</dd>
+                {pending.kind === 'paid' ? (
+                  <>
+                    <dt>{t('admin.price')}</dt>
+                    <dd>{formatEuros(pending.request.price, language)}</dd>
+                  </>
+                ) : null}
+              </>
+            )}
+          </dl>
+          {pending.kind === 'decline' ? (
+            <p className="notice notice-warning" role="alert">
+              {t('admin.confirm.declineWarning')}
+            </p>
+          ) : null}
+          <div className="modal-actions">
+            <button type="button" className="button button-secondary" onClick={() => setPending(null)} disabled={busy}>
+              {t('common.cancel')}
+            </button>
+            <button
+              type="button"
+              className={pending.kind === 'decline' ? 'button button-danger' : 'button button-primary'}
+              onClick={() => void confirm()}
+              disabled={busy}
+            >
+              {t(`admin.confirm.${pending.kind}`)}
+            </button>
+          </div>
+        </Modal>
+      ) : null}
+    </section>
+  );
+}
+
+function Section({ title, count, children }: { title: string; count: number; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id}>
+        {title} <span className="badge badge-red">{count}</span>
+      </h2>
+      <div className="admin-table-scroll">{children}</div>
+    </section>
+  );
+}
+
+function RequestTable({
+  requests,
+  withPrice = false,
+  language,
+  onAccept,
+}: {
+  requests: PendingRequest[];
+  withPrice?: boolean;
+  language: Language;
+  onAccept: (request: PendingRequest) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <table className="admin-table">
+      <thead>
+        <tr>
+          <th>{t('admin.username')}</th>
+          <th>{t('admin.event')}</th>
+          {withPrice ? <th className="num">{t('admin.price')}</th> : null}
+          <th>{t('admin.requested')}</th>
+          <th>{t('admin.actions')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {requests.map((r) => (
+          <tr key={r.id}>
+            <td>{requesterName(r)}</td>
+            <td>
+              {r.event_title}
+              <br />
+              <span className="muted">{formatEventDate(r.event_date, language)}</span>
+            </td>
+            {withPrice ? <td className="num">{formatEuros(r.price, language)}</td> : null}
+            <td>{formatTimestamp(r.request_date, language)}</td>
+            <td>
+              <button type="button" className="button button-primary button-small" onClick={() => onAccept(r)}>
+                {t('admin.accept')}
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

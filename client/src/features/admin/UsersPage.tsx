@@ -1,0 +1,272 @@
+import type { Language } from '@fankurve/shared';
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { useUser } from '../../app/session.js';
+import { ConfirmDialog, Modal } from '../../ui/Dialog.js';
+import { Field } from '../../ui/Field.js';
+import { toastError, toastSuccess } from '../../ui/toast.js';
+import { AdminRequired } from '../config/AdminRequired.js';
+import { usePendingTasks } from './AdminTasksPage.js';
+import { approveUser, createUser, deleteUser, fetchUsers, tasksChanged, type AdminUser, type PendingUser } from './api.js';
+import { failureText, formatEuros, formatTimestamp } from './format.js';
+import './admin.css';
+
+/** /users (admin): pending registrations, the user table with debts, create and delete users. */
+export function UsersPage() {
+  const { t, i18n } = useTranslation();
+  const me = useUser();
+  const language = (i18n.language === 'en' ? 'en' : 'de') as Language;
+  const isAdmin = me.scope === 'admin';
+  const titleId = useId();
+  const { tasks, reload: reloadPending } = usePendingTasks(isAdmin);
+  const [users, setUsers] = useState<AdminUser[] | null>(null);
+  const [confirm, setConfirm] = useState<{ kind: 'approve' | 'decline' | 'delete'; user: PendingUser | AdminUser } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<{ username: string; password: string } | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setUsers(await fetchUsers());
+    } catch (error) {
+      console.error(error);
+    }
+  }, []);
+  useEffect(() => {
+    if (isAdmin) void load();
+  }, [isAdmin, load]);
+
+  if (!isAdmin) return <AdminRequired />;
+
+  const run = async () => {
+    if (!confirm) return;
+    setBusy(true);
+    try {
+      if (confirm.kind === 'approve') await approveUser(confirm.user.id);
+      else await deleteUser(confirm.user.id);
+      toastSuccess(
+        t(
+          confirm.kind === 'approve'
+            ? 'admin.done.approve'
+            : confirm.kind === 'decline'
+              ? 'admin.done.decline'
+              : 'admin.done.delete',
+        ),
+      );
+      setConfirm(null);
+    } catch (error) {
+      toastError(failureText(error, t(`admin.failed.${confirm.kind}`)));
+    } finally {
+      setBusy(false);
+      tasksChanged();
+      void reloadPending();
+      void load();
+    }
+  };
+
+  return (
+    <section className="page admin-page" aria-labelledby={titleId}>
+      <h1 id={titleId}>{t('admin.usersTitle')}</h1>
+      <button type="button" className="button button-primary" onClick={() => setCreating(true)}>
+        {t('admin.createUser')}
+      </button>
+      {tasks && tasks.users.length > 0 ? (
+        <section>
+          <h2>
+            {t('admin.pendingRegistrations')} <span className="badge badge-red">{tasks.users.length}</span>
+          </h2>
+          <div className="admin-table-scroll">
+            <table className="admin-table">
+              <thead>
+                <tr>
+                  <th>{t('admin.username')}</th>
+                  <th>{t('admin.email')}</th>
+                  <th>{t('admin.registered')}</th>
+                  <th>{t('admin.actions')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {tasks.users.map((u) => (
+                  <tr key={u.id}>
+                    <td>{u.username}</td>
+                    <td>{u.email}</td>
+                    <td>{formatTimestamp(u.created_at, language)}</td>
+                    <td>
+                      <div className="admin-actions">
+                        <button
+                          type="button"
+                          className="button button-primary button-small"
+                          onClick={() => setConfirm({ kind: 'approve', user: u })}
+                        >
+                          {t('admin.approve')}
+                        </button>
+                        <button
+                          type="button"
+                          className="button button-danger button-small"
+                          onClick={() => setConfirm({ kind: 'decline', user: u })}
+                        >
+                          {t('admin.decline')}
+                        </button>
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      ) : null}
+      <h2>{t('admin.allUsers')}</h2>
+      {!users ? (
+        <p className="muted">{t('common.loading')}</p>
+      ) : (
+        <div className="admin-table-scroll">
+          <table className="admin-table users-table">
+            <thead>
+              <tr>
+                <th>{t('admin.username')}</th>
+                <th>{t('admin.email')}</th>
+                <th>{t('admin.scope')}</th>
+                <th>{t('admin.language')}</th>
+                <th className="num">{t('admin.unpaidCount')}</th>
+                <th className="num">{t('admin.totalDebt')}</th>
+                <th>{t('admin.created')}</th>
+                <th>{t('admin.actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.map((u) => (
+                <tr key={u.id}>
+                  <td>
+                    <Link to={`/users/${u.id}`}>{u.username}</Link>
+                  </td>
+                  <td>{u.email}</td>
+                  <td>{t(`admin.scopes.${u.scope}`)}</td>
+                  <td>{u.language.toUpperCase()}</td>
+                  <td className="num">{u.unpaid_count}</td>
+                  <td className="num">{formatEuros(u.total_debt, language)}</td>
+                  <td>{formatTimestamp(u.created_at, language)}</td>
+                  <td>
+                    {u.id === me.id ? null : (
+                      <button
+                        type="button"
+                        className="button button-danger-ghost button-small"
+                        onClick={() => setConfirm({ kind: 'delete', user: u })}
+                      >
+                        {t('admin.delete')}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {confirm ? (
+        <ConfirmDialog
+          title={t(`admin.confirm.${confirm.kind}Title`)}
+          message={`${t(`admin.confirm.${confirm.kind}Question`, { username: confirm.user.username, email: confirm.user.email, date: formatTimestamp(confirm.user.created_at, language) })}${
+            confirm.kind === 'approve' ? '' : ` ${t('admin.confirm.declineWarning')}`
+          }`}
+          confirmLabel={t(`admin.confirm.${confirm.kind}`)}
+          busy={busy}
+          onConfirm={() => void run()}
+          onCancel={() => setConfirm(null)}
+        />
+      ) : null}
+      {creating ? (
+        <CreateUserDialog
+          onClose={() => setCreating(false)}
+          onCreated={(username, password) => {
+            setCreating(false);
+            setCreated({ username, password });
+            void load();
+          }}
+        />
+      ) : null}
+      {created ? (
+        <Modal title={t('admin.createdTitle')} onClose={() => setCreated(null)} size="small">
+          <p>{t('admin.createdText', { username: created.username })}</p>
+          <p className="admin-password" data-testid="temporary-password">
+            {created.password}
+          </p>
+          <div className="modal-actions">
+            <button type="button" className="button button-primary" onClick={() => setCreated(null)}>
+              {t('common.close')}
+            </button>
+          </div>
+        </Modal>
+      ) : null}
+    </section>
+  );
+}
+
+function CreateUserDialog({
+  onClose,
+  onCreated,
+}: {
+  onClose: () => void;
+  onCreated: (username: string, password: string) => void;
+}) {
+  const { t } = useTranslation();
+  const [username, setUsername] = useState('');
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!username.trim() || !email.trim()) {
+      setError(t('admin.usernameEmailRequired'));
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await createUser({ username, email });
+      toastSuccess(t('serverMessages.userCreated'));
+      onCreated(answer.user.username, answer.temporaryPassword);
+    } catch (failure) {
+      setError(failureText(failure, t('admin.failed.create')));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal title={t('admin.createUser')} onClose={onClose} size="small" busy={busy}>
+      <form className="admin-form" onSubmit={(event) => void submit(event)} noValidate>
+        <Field
+          label={t('admin.username')}
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+          required
+          autoComplete="off"
+        />
+        <Field
+          label={t('admin.email')}
+          type="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          required
+          autoComplete="off"
+        />
+        {error ? (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <div className="modal-actions">
+          <button type="button" className="button button-secondary" onClick={onClose} disabled={busy}>
+            {t('common.cancel')}
+          </button>
+          <button type="submit" className="button button-primary" disabled={busy}>
+            {t('admin.create')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,163 @@
+import { formatMoney, todayIn } from '@fankurve/shared';
+import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { useUser } from '../../app/session.js';
+import { useSiteConfig } from '../../app/siteConfig.js';
+import { currentLanguage, errorText } from '../../i18n/index.js';
+import { Loading } from '../../ui/Loading.js';
+import { AdminRequired } from '../config/AdminRequired.js';
+import { formatEventDate } from '../events/format.js';
+import { csvAmount, downloadText, toCsv } from './csv.js';
+import { fetchDebts, type DebtOverview } from './debtsApi.js';
+import { ticketPriceText } from './format.js';
+import './tickets.css';
+
+/** /debts (admin; SPEC 2 Debt overview): debts per member, largest first, every unpaid ticket, and both as CSV. */
+export function DebtsPage() {
+  const user = useUser();
+  if (user.scope !== 'admin') return <AdminRequired />;
+  return <Debts />;
+}
+
+function Debts() {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const language = currentLanguage();
+  const [data, setData] = useState<DebtOverview | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const today = todayIn(useSiteConfig().time_zone);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchDebts(controller.signal).then(setData, (failure: unknown) => {
+      if (!controller.signal.aborted) setError(errorText(failure));
+    });
+    return () => controller.abort();
+  }, []);
+
+  if (error) return <p className="form-error" role="alert">{`${t('tickets.loadFailed')} ${error}`}</p>;
+  if (!data) return <Loading />;
+  const totalCents = data.debts.reduce((sum, debt) => sum + debt.totalCents, 0);
+
+  const exportDebts = () =>
+    downloadText(
+      `schulden-${today}.csv`,
+      toCsv(
+        [t('tickets.username'), t('tickets.email'), t('tickets.totalDebt'), t('tickets.unpaidCount')],
+        data.debts.map((debt) => [debt.username, debt.email, csvAmount(debt.totalCents), debt.unpaid_count]),
+      ),
+    );
+  const exportTickets = () =>
+    downloadText(
+      `unbezahlte-tickets-${today}.csv`,
+      toCsv(
+        [
+          t('tickets.username'),
+          t('tickets.email'),
+          t('tickets.guestName'),
+          t('tickets.event'),
+          t('tickets.date'),
+          t('tickets.location'),
+          t('tickets.price'),
+          t('tickets.paidRequestedShort'),
+        ],
+        data.unpaidTickets.map((ticket) => [
+          ticket.username,
+          ticket.email,
+          ticket.guest_name,
+          ticket.event_title,
+          ticket.event_date.slice(0, 16),
+          ticket.event_location,
+          csvAmount(ticket.priceCents ?? 0),
+          ticket.paid_requested ? t('tickets.csvYes') : t('tickets.csvNo'),
+        ]),
+      ),
+    );
+
+  return (
+    <section className="page debts-page" aria-labelledby={titleId}>
+      <h1 id={titleId}>{t('tickets.debtsTitle')}</h1>
+      <p className="debt-total" data-testid="debts-total">
+        <span>{t('tickets.total')}</span> <strong>{formatMoney(totalCents, language)}</strong>
+      </p>
+      <div className="debt-exports">
+        <button type="button" className="button button-secondary button-small" onClick={exportDebts}>
+          {t('tickets.exportDebts')}
+        </button>
+        <button type="button" className="button button-secondary button-small" onClick={exportTickets}>
+          {t('tickets.exportTickets')}
+        </button>
+      </div>
+
+      <h2 className="section-title">{t('tickets.debtsByUser')}</h2>
+      {data.debts.length === 0 ? (
+        <p className="muted">{t('tickets.noDebts')}</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="money-table" data-testid="debts-table">
+            <thead>
+              <tr>
+                <th scope="col">{t('tickets.username')}</th>
+                <th scope="col" className="hide-narrow">
+                  {t('tickets.email')}
+                </th>
+                <th scope="col" className="num">
+                  {t('tickets.totalDebt')}
+                </th>
+                <th scope="col" className="num">
+                  {t('tickets.unpaidCount')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.debts.map((debt) => (
+                <tr key={debt.user_id}>
+                  <td>
+                    {debt.username}
+                    <div className="muted show-narrow">{debt.email}</div>
+                  </td>
+                  <td className="hide-narrow">{debt.email}</td>
+                  <td className="num">{formatMoney(debt.totalCents, language)}</td>
+                  <td className="num">{debt.unpaid_count}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <h2 className="section-title">{t('tickets.unpaidTickets')}</h2>
+      {data.unpaidTickets.length === 0 ? (
+        <p className="muted">{t('tickets.noDebts')}</p>
+      ) : (
+        <ul className="plain-list ticket-items">
+          {data.unpaidTickets.map((ticket) => (
+            <li key={ticket.id} className={ticket.overdue ? 'card ticket-item ticket-overdue' : 'card ticket-item'}>
+              <div className="ticket-head">
+                <h3 className="ticket-title">
+                  <Link to={`/events/${ticket.event_id}`}>{ticket.event_title}</Link>
+                </h3>
+                <span className="ticket-price">
+                  {ticketPriceText(
+                    { price_cents: ticket.priceCents, is_free: ticket.is_free, is_price_tbd: ticket.is_price_tbd },
+                    language,
+                    t,
+                  )}
+                </span>
+              </div>
+              <p className="ticket-meta muted">
+                {formatEventDate(ticket.event_date, language)} · {ticket.event_location}
+              </p>
+              <p className="ticket-guest">
+                {ticket.username}
+                {ticket.guest_name ? ` · ${t('tickets.guest', { name: ticket.guest_name })}` : ''}
+                {ticket.paid_requested ? <span className="badge badge-amber">{t('tickets.paidRequestedShort')}</span> : null}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

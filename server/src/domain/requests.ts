@@ -1,0 +1,121 @@
+import type { Kysely } from 'kysely';
+import type { AttendeeRow, Database } from '../db/schema.js';
+import { toBool, type WriteContext } from '../db/store.js';
+import { requireAdmin, type Actor } from './actor.js';
+import { findAttendeeById } from './attendeeRows.js';
+import { notFound } from './errors.js';
+import { updateTicketStatus } from './tickets.js';
+import { listPendingUsers } from './users.js';
+
+/*
+ * The admin's pending tasks (SPEC 2, /admin/tasks): registrations waiting for approval and the
+ * members' paid and received requests. A request is the member-owned flag `paid_requested` or
+ * `received_requested` (with its time) on a live attendee row, the member's own or a guest's.
+ * Tickets of archived events count too: they are still debts (docs/architecture.md, data model).
+ */
+
+export type RequestKind = 'paid' | 'received';
+
+/** One pending request as the admin sees it; money is integer cents here (the REST edge converts). */
+export interface PendingRequest {
+  id: string;
+  event_id: string;
+  event_title: string;
+  event_date: string;
+  /** The member, or for a guest the member who brought them (the debtor). */
+  username: string | null;
+  guest_name: string | null;
+  brought_by_username: string | null;
+  price_cents: number | null;
+  request_date: string;
+}
+
+const FLAG = { paid: 'a.paid_requested', received: 'a.received_requested' } as const;
+const AT = { paid: 'a.paid_requested_at', received: 'a.received_requested_at' } as const;
+/** A request is settled once the ticket is paid (or received): such a row is no task any more. */
+const DONE = { paid: 'a.paid', received: 'a.received' } as const;
+
+function pendingQuery(db: Kysely<Database>, kind: RequestKind) {
+  return db
+    .selectFrom('attendees as a')
+    .innerJoin('events as e', 'e.id', 'a.event_id')
+    .leftJoin('users as u', 'u.id', 'a.user_id')
+    .leftJoin('users as b', 'b.id', 'a.brought_by')
+    .where('a.deleted', '=', 0)
+    .where(FLAG[kind], '=', 1)
+    .where(DONE[kind], '=', 0);
+}
+
+export async function listPendingRequests(db: Kysely<Database>, actor: Actor, kind: RequestKind): Promise<PendingRequest[]> {
+  requireAdmin(actor);
+  const rows = await pendingQuery(db, kind)
+    .select([
+      'a.id as id',
+      'a.event_id as event_id',
+      'e.title as event_title',
+      'e.date as event_date',
+      'u.username as username',
+      'a.guest_name as guest_name',
+      'b.username as brought_by_username',
+      'a.price_cents as price_cents',
+      `${AT[kind]} as request_date`,
+      'a.updated_at as updated_at',
+    ])
+    .orderBy(AT[kind])
+    .orderBy('a.id')
+    .execute();
+  return rows.map(({ updated_at, ...row }) => ({
+    ...row,
+    price_cents: row.price_cents === null ? null : Number(row.price_cents),
+    // A request flag set without its time (a hand-edited row) still shows when it was last touched.
+    request_date: row.request_date ?? updated_at,
+  }));
+}
+
+async function countPendingRequests(db: Kysely<Database>, kind: RequestKind): Promise<number> {
+  const row = await pendingQuery(db, kind)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface PendingTaskCounts {
+  pendingUsers: number;
+  pendingPaidRequests: number;
+  pendingReceivedRequests: number;
+  totalCount: number;
+}
+
+/** The number behind the nav bar's red badge (pending comments join with the comments issue). */
+export async function countPendingTasks(db: Kysely<Database>, actor: Actor): Promise<PendingTaskCounts> {
+  requireAdmin(actor);
+  const [users, paid, received] = await Promise.all([
+    listPendingUsers(db, actor).then((list) => list.length),
+    countPendingRequests(db, 'paid'),
+    countPendingRequests(db, 'received'),
+  ]);
+  return {
+    pendingUsers: users,
+    pendingPaidRequests: paid,
+    pendingReceivedRequests: received,
+    totalCount: users + paid + received,
+  };
+}
+
+/**
+ * Accepts a member's paid or received request: the ticket becomes paid (received) and the request
+ * is cleared, through the admin's one ticket writer (tickets.ts), so the row takes a new seq and the
+ * domain events `ticket.paid` / `ticket.received` and `request.accepted` are recorded. A row without
+ * that open request is 404 'Request not found' (already accepted, withdrawn, or gone).
+ */
+export async function acceptRequest(w: WriteContext, actor: Actor, id: string, kind: RequestKind): Promise<AttendeeRow> {
+  requireAdmin(actor);
+  const row = await findAttendeeById(w.db, id);
+  const open =
+    row !== undefined &&
+    !toBool(row.deleted) &&
+    toBool(kind === 'paid' ? row.paid_requested : row.received_requested) &&
+    !toBool(kind === 'paid' ? row.paid : row.received);
+  if (!open) throw notFound('requestNotFound');
+  return updateTicketStatus(w, actor, row, kind === 'paid' ? { paid: true } : { received: true });
+}

@@ -1,0 +1,80 @@
+import { centsToEuros, MESSAGES } from '@fankurve/shared';
+import { write } from '../db/store.js';
+import { acceptRequest, countPendingTasks, listPendingRequests, type PendingRequest } from '../domain/requests.js';
+import { listPendingUsers } from '../domain/users.js';
+import { toRestAttendee } from './attendance.js';
+import type { Api, AppDeps } from './context.js';
+import { apiRoute, idParams } from './openapi.js';
+import { requireActor } from './session.js';
+
+const tag = 'Admin';
+
+/** A pending request at the REST edge: price in euros, 0 when not known yet (SPEC 2: 0.00 if absent). */
+function toRestRequest({ price_cents, ...request }: PendingRequest) {
+  return { ...request, price: centsToEuros(price_cents ?? 0) };
+}
+
+/** The admin's pending tasks (SPEC 2 /admin/tasks, SPEC 7 Admin). */
+export function adminRoutes(app: Api, deps: AppDeps): void {
+  app.openapi(
+    apiRoute({ method: 'get', path: '/api/admin/pending-users', tag, summary: 'Registrations waiting for approval (admin)' }),
+    async (c) => {
+      const users = await listPendingUsers(deps.store.db, requireActor(c));
+      return c.json({ success: true, users }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({ method: 'get', path: '/api/admin/pending-paid-requests', tag, summary: 'Open paid requests (admin)' }),
+    async (c) => {
+      const requests = await listPendingRequests(deps.store.db, requireActor(c), 'paid');
+      return c.json({ success: true, requests: requests.map(toRestRequest) }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({ method: 'get', path: '/api/admin/pending-received-requests', tag, summary: 'Open received requests (admin)' }),
+    async (c) => {
+      const requests = await listPendingRequests(deps.store.db, requireActor(c), 'received');
+      return c.json({ success: true, requests: requests.map(toRestRequest) }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({ method: 'get', path: '/api/admin/pending-tasks-count', tag, summary: 'Number of pending tasks (admin)' }),
+    async (c) => {
+      const counts = await countPendingTasks(deps.store.db, requireActor(c));
+      return c.json({ success: true, ...counts }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'put',
+      path: '/api/admin/accept-paid-request/{id}',
+      tag,
+      summary: 'Accept a paid request: the ticket becomes paid (admin)',
+      params: idParams,
+    }),
+    async (c) => {
+      const actor = requireActor(c);
+      const row = await write(deps.store, (w) => acceptRequest(w, actor, c.req.valid('param').id, 'paid'));
+      return c.json({ success: true, message: MESSAGES.paidRequestAccepted, attendance: toRestAttendee(row) }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'put',
+      path: '/api/admin/accept-received-request/{id}',
+      tag,
+      summary: 'Accept a received request: the ticket becomes received (admin)',
+      params: idParams,
+    }),
+    async (c) => {
+      const actor = requireActor(c);
+      const row = await write(deps.store, (w) => acceptRequest(w, actor, c.req.valid('param').id, 'received'));
+      return c.json({ success: true, message: MESSAGES.receivedRequestAccepted, attendance: toRestAttendee(row) }, 200);
+    },
+  );
+}

@@ -1,0 +1,89 @@
+import { forgotPasswordInput, MESSAGES, resetPasswordInput } from '@fankurve/shared';
+import { RateLimit } from '../auth/throttle.js';
+import { write } from '../db/store.js';
+import { tooManyRequests } from '../domain/errors.js';
+import { checkResetToken, issuePasswordReset, resetPassword } from '../domain/passwordResets.js';
+import { getSiteConfig } from '../domain/settings.js';
+import { prepareNewPassword } from '../domain/users.js';
+import { passwordResetMail } from '../mail/templates.js';
+import type { Api, AppDeps } from './context.js';
+import { apiRoute } from './openapi.js';
+import { clientAddress } from './session.js';
+
+const tag = 'Auth';
+const HOUR = 60 * 60 * 1000;
+
+/**
+ * Limits of the password-reset routes (docs/architecture.md, throttles), counted as requests arrive:
+ * reset mails per client address (a club evening on one Wi-Fi still fits) and per email address
+ * (nobody's inbox is flooded), and token attempts per client address.
+ */
+export interface PasswordResetLimits {
+  requestsPerAddress: RateLimit;
+  requestsPerEmail: RateLimit;
+  attemptsPerAddress: RateLimit;
+}
+
+export function createPasswordResetLimits(): PasswordResetLimits {
+  return {
+    requestsPerAddress: new RateLimit(20, HOUR),
+    requestsPerEmail: new RateLimit(3, HOUR),
+    attemptsPerAddress: new RateLimit(30, 15 * 60 * 1000),
+  };
+}
+
+/** POST /api/auth/forgot-password and /api/auth/reset-password (SPEC 2 and 7; issue 8). */
+export function recoveryRoutes(app: Api, deps: AppDeps): void {
+  app.openapi(
+    apiRoute({
+      method: 'post',
+      path: '/api/auth/forgot-password',
+      tag,
+      summary: 'Mail a link to reset the password (the same answer whether or not the address has an account)',
+      body: forgotPasswordInput,
+      access: 'public',
+    }),
+    async (c) => {
+      const { email } = c.req.valid('json');
+      const limits = deps.passwordResets;
+      const byAddress = limits.requestsPerAddress.take(clientAddress(c, deps.config.trustProxy));
+      if (!byAddress.ok) throw tooManyRequests('tooManyResetRequests', byAddress.retryAfterMs);
+      const byEmail = limits.requestsPerEmail.take(email.toLowerCase());
+      if (!byEmail.ok) throw tooManyRequests('tooManyResetRequests', byEmail.retryAfterMs);
+      // Looking the address up, writing the token and sending happen after the answer: neither the
+      // answer nor its timing says whether the address has an account.
+      deps.mailer.track(sendResetMail(deps, email));
+      return c.json({ success: true, message: MESSAGES.resetLinkSent }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'post',
+      path: '/api/auth/reset-password',
+      tag,
+      summary: 'Set a new password with the token of the mailed link; ends every session of the user',
+      body: resetPasswordInput,
+      access: 'public',
+    }),
+    async (c) => {
+      const { token, newPassword } = c.req.valid('json');
+      const attempt = deps.passwordResets.attemptsPerAddress.take(clientAddress(c, deps.config.trustProxy));
+      if (!attempt.ok) throw tooManyRequests('tooManyResetRequests', attempt.retryAfterMs);
+      await checkResetToken(deps.store.db, token);
+      const password = await prepareNewPassword(newPassword);
+      await write(deps.store, (w) => resetPassword(w, token, password));
+      return c.json({ success: true, message: MESSAGES.passwordResetDone }, 200);
+    },
+  );
+}
+
+async function sendResetMail(deps: AppDeps, email: string): Promise<void> {
+  const issued = await write(deps.store, (w) => issuePasswordReset(w, email));
+  if (!issued) return;
+  const { site_title: siteTitle } = await getSiteConfig(deps.store.db);
+  const link = `${deps.config.publicUrl.replace(/\/+$/, '')}/reset-password/${issued.token}`;
+  await deps.mailer.send(
+    passwordResetMail({ to: issued.user.email, username: issued.user.username, language: issued.user.language, link, siteTitle }),
+  );
+}

@@ -1,0 +1,110 @@
+import { centsToEuros, LANGUAGES, MESSAGES, MIN_PASSWORD_LENGTH, msg, SCOPES } from '@fankurve/shared';
+import { randomPassword } from '../auth/passwords.js';
+import { write } from '../db/store.js';
+import {
+  createUser,
+  getUserForAdmin,
+  listUsersWithDebts,
+  prepareNewPassword,
+  setUserPassword,
+  type AdminUserView,
+} from '../domain/users.js';
+import type { Api, AppDeps } from './context.js';
+import { apiRoute, idParams, z } from './openapi.js';
+import { requireActor } from './session.js';
+
+const tag = 'Users';
+
+/** POST /api/auth/users: username and email required (SPEC 5); the username rules are the domain's (checkUsername). */
+const createUserInput = z
+  .object({
+    username: z.string(msg('invalidInput')).max(200, msg('invalidInput')),
+    email: z.string(msg('invalidInput')).trim().email(msg('invalidInput')).max(200, msg('invalidInput')),
+    scope: z.enum(SCOPES, msg('invalidInput')).optional(),
+    language: z.enum(LANGUAGES, msg('invalidInput')).optional(),
+  })
+  .strict();
+
+/** PUT /api/auth/users/{id}/password: at least 4 characters ('Password must be at least 4 characters long'). */
+const setPasswordInput = z
+  .object({
+    newPassword: z
+      .string(msg('passwordTooShort'))
+      .min(MIN_PASSWORD_LENGTH, msg('passwordTooShort'))
+      .max(200, msg('invalidInput')),
+  })
+  .strict();
+
+/** A user of the admin's table at the REST edge: total_debt in euros. */
+function toRestUser({ total_debt_cents, ...user }: AdminUserView) {
+  return { ...user, total_debt: centsToEuros(total_debt_cents) };
+}
+
+/** User administration (SPEC 2 /users and /users/{id}); approve, decline/delete and update live in auth.ts. */
+export function userRoutes(app: Api, deps: AppDeps): void {
+  app.openapi(
+    apiRoute({ method: 'get', path: '/api/auth/users', tag, summary: 'Active users with their debts (admin)' }),
+    async (c) => {
+      const users = await listUsersWithDebts(deps.store.db, requireActor(c), 'active');
+      return c.json({ success: true, users: users.map(toRestUser) }, 200);
+    },
+  );
+
+  // Before /{id}, so "all" is not taken for an id.
+  app.openapi(
+    apiRoute({ method: 'get', path: '/api/auth/users/all', tag, summary: 'Every account, pending ones included (admin)' }),
+    async (c) => {
+      const users = await listUsersWithDebts(deps.store.db, requireActor(c), 'all');
+      return c.json({ success: true, users: users.map(toRestUser) }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/api/auth/users/{id}',
+      tag,
+      summary: 'One user with their debts (admin)',
+      params: idParams,
+    }),
+    async (c) => {
+      const user = await getUserForAdmin(deps.store.db, requireActor(c), c.req.valid('param').id);
+      return c.json({ success: true, user: toRestUser(user) }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'post',
+      path: '/api/auth/users',
+      tag,
+      summary: 'Create a user with a temporary password, shown once (admin)',
+      body: createUserInput,
+    }),
+    async (c) => {
+      const actor = requireActor(c);
+      const input = c.req.valid('json');
+      const temporaryPassword = randomPassword();
+      const password = await prepareNewPassword(temporaryPassword);
+      const user = await write(deps.store, (w) => createUser(w, actor, input, password));
+      return c.json({ success: true, message: MESSAGES.userCreated, user, temporaryPassword }, 201);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'put',
+      path: '/api/auth/users/{id}/password',
+      tag,
+      summary: "Set a user's password; all their sessions end (admin)",
+      params: idParams,
+      body: setPasswordInput,
+    }),
+    async (c) => {
+      const actor = requireActor(c);
+      const password = await prepareNewPassword(c.req.valid('json').newPassword);
+      const user = await write(deps.store, (w) => setUserPassword(w, actor, c.req.valid('param').id, password));
+      return c.json({ success: true, message: MESSAGES.passwordUpdated, user }, 200);
+    },
+  );
+}

@@ -1,0 +1,92 @@
+import type { Language } from '@fankurve/shared';
+import type { Mail } from './mailer.js';
+
+/*
+ * The mail texts, German and English (the recipient's `language`). Plain text first; the HTML part
+ * is the same text with the link clickable. Values are escaped for the HTML part.
+ */
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function html(paragraphs: string[], link?: { href: string; label: string }): string {
+  const body = paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('\n');
+  const button = link ? `\n<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>` : '';
+  return `<!doctype html>\n<html><body style="font-family: sans-serif">\n${body}${button}\n</body></html>`;
+}
+
+export interface ResetMailInput {
+  to: string;
+  username: string;
+  language: Language;
+  link: string;
+  siteTitle: string;
+}
+
+export function passwordResetMail({ to, username, language, link, siteTitle }: ResetMailInput): Mail {
+  const de = language === 'de';
+  const subject = de ? `${siteTitle}: Passwort zurücksetzen` : `${siteTitle}: reset your password`;
+  const lines = de
+    ? [
+        `Hallo ${username},`,
+        `jemand (hoffentlich du) hat verlangt, das Passwort deines Kontos bei ${siteTitle} zurückzusetzen. Mit diesem Link setzt du ein neues Passwort:`,
+      ]
+    : [
+        `Hello ${username},`,
+        `someone (hopefully you) asked to reset the password of your ${siteTitle} account. Use this link to set a new password:`,
+      ];
+  const after = de
+    ? [
+        'Der Link ist eine Stunde lang gültig und funktioniert nur einmal. Danach bist du auf allen Geräten abgemeldet.',
+        'Wenn du das nicht warst, ignoriere diese Mail einfach: dein Passwort bleibt, wie es ist.',
+      ]
+    : [
+        'The link is valid for one hour and works only once. Afterwards you are signed out on every device.',
+        'If this was not you, just ignore this mail: your password stays as it is.',
+      ];
+  return {
+    to,
+    subject,
+    text: [...lines, link, ...after].join('\n\n') + '\n',
+    html: html([...lines, ...after], { href: link, label: de ? 'Neues Passwort setzen' : 'Set a new password' }),
+  };
+}
+
+/** One piece of work waiting for an admin. */
+export type DigestItem =
+  | { kind: 'registration'; username: string; email: string }
+  | { kind: 'paid' | 'received'; username: string; eventTitle: string; eventDate: string };
+
+export interface DigestMailInput {
+  to: string;
+  username: string;
+  language: Language;
+  items: DigestItem[];
+  tasksLink: string;
+  siteTitle: string;
+}
+
+export function adminDigestMail({ to, username, language, items, tasksLink, siteTitle }: DigestMailInput): Mail {
+  const de = language === 'de';
+  const line = (item: DigestItem): string => {
+    if (item.kind === 'registration') {
+      return de
+        ? `• Neue Registrierung: ${item.username} (${item.email})`
+        : `• New registration: ${item.username} (${item.email})`;
+    }
+    const event = `${item.eventTitle}, ${item.eventDate.slice(0, 16)}`;
+    if (item.kind === 'paid')
+      return de ? `• ${item.username} meldet bezahlt: ${event}` : `• ${item.username} reports paid: ${event}`;
+    return de ? `• ${item.username} meldet erhalten: ${event}` : `• ${item.username} reports received: ${event}`;
+  };
+  const subject = de ? `${siteTitle}: ${items.length} neue Aufgabe(n)` : `${siteTitle}: ${items.length} new task(s)`;
+  const intro = de ? `Hallo ${username},\n\nes wartet Arbeit auf dich:` : `Hello ${username},\n\nthere is work waiting for you:`;
+  const outro = de ? 'Zu den offenen Aufgaben:' : 'To the pending tasks:';
+  const list = items.map(line).join('\n');
+  return {
+    to,
+    subject,
+    text: `${intro}\n\n${list}\n\n${outro}\n${tasksLink}\n`,
+    html: html([intro, list], { href: tasksLink, label: outro }),
+  };
+}

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEventVia, createTestApp, type TestApp } from './helpers.js';
+
+/**
+ * Issue 8: the member's /my-tickets total, the treasurer's /debts and the user table agree for the
+ * same data — own tickets, a guest's ticket owed by the member who brought them, a paid one, a
+ * ticket of an event an admin deleted (archived) and a ticket without a price.
+ */
+describe('debt figures agree', () => {
+  let t: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await t.adminToken();
+  });
+  afterAll(() => t.close());
+
+  /** The admin adds the member (a member with a debt could not answer a new match) and buys the ticket. */
+  async function boughtTicket(userId: string, title: string, price: number | null, extra: Record<string, unknown> = {}) {
+    const eventId = (await createEventVia(t, admin, { title })).id;
+    const added = await t.call('POST', `/api/events/${eventId}/attendees`, { token: admin, body: { user_id: userId } });
+    expect(added.status).toBe(201);
+    const id = added.body.attendance.id as string;
+    const body = price === null ? { bought: true, is_price_tbd: true, ...extra } : { bought: true, price, ...extra };
+    expect((await t.call('PUT', `/api/attendees/${id}`, { token: admin, body })).status).toBe(200);
+    return { eventId, id };
+  }
+
+  it('counts the same unpaid tickets and total everywhere', async () => {
+    const jurgen = await t.member('juergen');
+    const other = await t.member('oezlem');
+    await boughtTicket(jurgen.id, 'Köln (A)', 18.5);
+    await boughtTicket(jurgen.id, 'Mainz (A)', 22, { paid: true });
+    const archived = await boughtTicket(jurgen.id, 'Bochum (A)', 10.25);
+    await boughtTicket(jurgen.id, 'Pokal (A)', null);
+    // A guest's ticket is the debt of the member who brought them.
+    const guestEvent = (await createEventVia(t, admin, { title: 'Freiburg (A)' })).id;
+    const guest = await t.call('POST', '/api/guests', {
+      token: admin,
+      body: { event_id: guestEvent, guest_name: 'Paula', brought_by: jurgen.id },
+    });
+    expect(
+      (await t.call('PUT', `/api/attendees/${guest.body.guest.id}`, { token: admin, body: { bought: true, price: 7.75 } }))
+        .status,
+    ).toBe(200);
+    await boughtTicket(other.id, 'Hoffenheim (A)', 30);
+    expect((await t.call('DELETE', `/api/events/${archived.eventId}`, { token: admin })).status).toBe(200);
+
+    const expected = { unpaid: 4, total: 18.5 + 10.25 + 0 + 7.75 };
+    const mine = await t.call('GET', '/api/tickets/my', { token: jurgen.token });
+    expect(mine.status).toBe(200);
+    expect(mine.body.unpaidTotal).toBeCloseTo(expected.total, 2);
+
+    const debts = await t.call('GET', '/api/tickets/debts', { token: admin });
+    const row = debts.body.debts.find((d: { user_id: string }) => d.user_id === jurgen.id);
+    expect(row).toMatchObject({ username: 'juergen', unpaid_count: expected.unpaid });
+    expect(row.total_debt).toBeCloseTo(expected.total, 2);
+    expect(debts.body.unpaidTickets.filter((ticket: { username?: string }) => ticket.username === 'juergen')).toHaveLength(
+      expected.unpaid,
+    );
+
+    const users = await t.call('GET', '/api/auth/users', { token: admin });
+    const listed = users.body.users.find((u: { id: string }) => u.id === jurgen.id);
+    expect(listed.unpaid_count).toBe(expected.unpaid);
+    expect(listed.total_debt).toBeCloseTo(expected.total, 2);
+    const others = users.body.users.find((u: { id: string }) => u.id === other.id);
+    expect([others.unpaid_count, others.total_debt]).toEqual([1, 30]);
+  });
+});

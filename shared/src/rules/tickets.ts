@@ -1,0 +1,112 @@
+import { isUpcoming } from '../dates.js';
+import { debtorOf, isDebt } from './attendance.js';
+import type { RuleResult } from './result.js';
+
+/*
+ * Tickets and debts (SPEC 2 My tickets and Debt overview, SPEC 4 Ticket payment). A ticket is an
+ * attendee row; its debtor is the member, or for a guest the member who brought them. The server's
+ * domain (REST and sync push) and the device's data layer and screens decide with these functions.
+ */
+
+export type RequestKind = 'paid' | 'received';
+
+/** The part of an attendee row (REST row or device document) the ticket rules read. */
+export interface TicketRow {
+  user_id: string | null;
+  brought_by: string | null;
+  needs_ticket: boolean;
+  bought: boolean;
+  paid: boolean;
+  received: boolean;
+  paid_requested: boolean;
+  received_requested: boolean;
+  price_cents: number | null;
+  _deleted?: boolean;
+}
+
+/** The event a ticket belongs to, as far as the ticket rules need it. */
+export interface TicketEvent {
+  date: string;
+  archived: boolean;
+}
+
+/** SPEC 4: pending (not bought yet), unpaid (bought, not paid), paid. */
+export type TicketList = 'pending' | 'unpaid' | 'paid';
+
+/**
+ * Which list of /my-tickets a row belongs to, or null for none. Paid and unpaid come from the ticket
+ * fields (an archived event's tickets included: the debt survives the event). Pending means the
+ * member (or their guest) still needs a ticket for an upcoming, live event; a past event's unbought
+ * need is moot, as is an answer of someone who has their own ticket.
+ */
+export function ticketStateOf(row: TicketRow, event: TicketEvent | undefined, today: string): TicketList | null {
+  if (row._deleted) return null;
+  if (row.paid) return 'paid';
+  if (isDebt(row)) return 'unpaid';
+  if (!row.needs_ticket || !event || event.archived || !isUpcoming(event.date, today)) return null;
+  return 'pending';
+}
+
+/** An unpaid ticket of a past event is overdue (SPEC 2 My tickets). */
+export function isOverdue(row: TicketRow, event: TicketEvent | undefined, today: string): boolean {
+  return isDebt(row) && !!event && !isUpcoming(event.date, today);
+}
+
+/** What a ticket's price counts for in a debt: TBD (no price yet) counts as 0. */
+export const debtCents = (row: Pick<TicketRow, 'price_cents'>): number => row.price_cents ?? 0;
+
+/**
+ * May this member make (or, `value` false, withdraw) a paid or received request on this ticket?
+ * Only the debtor may (the member, or the member who brought the guest); withdrawing is always
+ * allowed to them. A request needs a bought ticket; a paid request a ticket not yet paid, a received
+ * request one not yet received. Asking again what is already asked is allowed (nothing changes).
+ */
+export function checkTicketRequest(row: TicketRow, actorId: string, kind: RequestKind, value: boolean = true): RuleResult<true> {
+  if (debtorOf(row) !== actorId) return { ok: false, code: 'forbidden' };
+  if (!value) return { ok: true, value: true };
+  if (!row.bought) return { ok: false, code: 'ticketNotBought' };
+  if (kind === 'paid' && row.paid) return { ok: false, code: 'ticketAlreadyPaid' };
+  if (kind === 'received' && row.received) return { ok: false, code: 'ticketAlreadyReceived' };
+  return { ok: true, value: true };
+}
+
+/**
+ * Which request buttons a ticket shows: paid while bought and unpaid and not yet asked, received
+ * while bought and not received and not yet asked; a pending request shows as "requested"; nothing
+ * once the ticket is received (SPEC 4: requests are hidden once received).
+ */
+export function requestOptions(row: TicketRow, actorId: string) {
+  const may = (kind: RequestKind) => checkTicketRequest(row, actorId, kind).ok;
+  const hidden = row.received;
+  return {
+    canRequestPaid: !hidden && may('paid') && !row.paid_requested,
+    paidRequested: !hidden && !row.paid && row.paid_requested,
+    canRequestReceived: !hidden && may('received') && !row.received_requested,
+    receivedRequested: !hidden && row.received_requested,
+  };
+}
+
+export interface DebtSummary {
+  debtorId: string;
+  totalCents: number;
+  unpaidCount: number;
+}
+
+/** Debts per debtor (bought, unpaid tickets; a guest's to the member who brought them), largest first. */
+export function summarizeDebts(rows: Iterable<TicketRow>): DebtSummary[] {
+  const byDebtor = new Map<string, DebtSummary>();
+  for (const row of rows) {
+    const debtorId = debtorOf(row);
+    if (row._deleted || !isDebt(row) || debtorId === null) continue;
+    const entry = byDebtor.get(debtorId) ?? { debtorId, totalCents: 0, unpaidCount: 0 };
+    entry.totalCents += debtCents(row);
+    entry.unpaidCount += 1;
+    byDebtor.set(debtorId, entry);
+  }
+  return [...byDebtor.values()].sort((a, b) => b.totalCents - a.totalCents || b.unpaidCount - a.unpaidCount);
+}
+
+/** The total a member owes (their own and their guests' bought, unpaid tickets), in cents. */
+export function unpaidTotalCents(rows: Iterable<TicketRow>, userId: string): number {
+  return summarizeDebts(rows).find((entry) => entry.debtorId === userId)?.totalCents ?? 0;
+}
