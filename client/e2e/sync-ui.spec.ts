@@ -34,9 +34,14 @@ async function refuseDropOut(admin: Api, member: Api, eventId: string, count: nu
  */
 async function expectOneRow(page: Page, testInfo: TestInfo, name: string, menuLabel: string): Promise<void> {
   const width = page.viewportSize()!.width;
-  const brand = (await page.locator('.navbar .brand').boundingBox())!;
-  const sync = (await page.locator('.navbar .sync').boundingBox())!;
-  const menu = (await page.getByRole('button', { name: menuLabel, exact: true }).boundingBox())!;
+  await expect(page.getByRole('button', { name: menuLabel, exact: true })).toBeVisible();
+  // All three read in one frame: the sync text may change (a resync starting) between separate reads.
+  const [brand, sync, menu] = await page.evaluate(() =>
+    ['.navbar .brand', '.navbar .sync', '.navbar .menu-toggle'].map((selector) => {
+      const { x, y, width, height } = document.querySelector(selector)!.getBoundingClientRect();
+      return { x, y, width, height };
+    }),
+  );
   for (const box of [brand, sync, menu]) {
     expect(box.x, name).toBeGreaterThanOrEqual(0);
     expect(box.x + box.width, name).toBeLessThanOrEqual(width);
@@ -282,6 +287,7 @@ for (const language of ['de', 'en'] as const) {
     await expect(page.getByText('Offline', { exact: true })).toBeVisible();
     const bar = (await page.locator('.navbar').boundingBox())!;
     expect(bar.height).toBeLessThanOrEqual(64);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await expect(page.locator('.sync-text')).toHaveText(
       language === 'de' ? 'Offline · 3 Änderungen warten' : 'Offline · 3 changes waiting',
     );
@@ -292,12 +298,12 @@ for (const language of ['de', 'en'] as const) {
       clip: { x: 0, y: 0, width: 1280, height: 120 },
     });
     // The narrowest width with the links in the bar: still one row, nothing wider than the window.
-    await page.setViewportSize({ width: 640, height: 800 });
+    await page.setViewportSize({ width: 1200, height: 800 });
     expect((await page.locator('.navbar').boundingBox())!.height).toBeLessThanOrEqual(64);
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await page.screenshot({
-      path: testInfo.outputPath(`${language}-640-offline-3-waiting-refusals.png`),
-      clip: { x: 0, y: 0, width: 640, height: 120 },
+      path: testInfo.outputPath(`${language}-1200-offline-3-waiting-refusals.png`),
+      clip: { x: 0, y: 0, width: 1200, height: 120 },
     });
     await context.close();
   });
