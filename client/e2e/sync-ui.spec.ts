@@ -36,12 +36,13 @@ async function expectOneRow(page: Page, testInfo: TestInfo, name: string, menuLa
   const width = page.viewportSize()!.width;
   await expect(page.getByRole('button', { name: menuLabel, exact: true })).toBeVisible();
   // All three read in one frame: the sync text may change (a resync starting) between separate reads.
-  const [brand, sync, menu] = await page.evaluate(() =>
+  type Box = { x: number; y: number; width: number; height: number };
+  const [brand, sync, menu] = (await page.evaluate(() =>
     ['.navbar .brand', '.navbar .sync', '.navbar .menu-toggle'].map((selector) => {
       const { x, y, width, height } = document.querySelector(selector)!.getBoundingClientRect();
       return { x, y, width, height };
     }),
-  );
+  )) as [Box, Box, Box];
   for (const box of [brand, sync, menu]) {
     expect(box.x, name).toBeGreaterThanOrEqual(0);
     expect(box.x + box.width, name).toBeLessThanOrEqual(width);
