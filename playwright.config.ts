@@ -24,6 +24,13 @@ export default defineConfig({
     serviceWorkers: 'allow',
     locale: 'de-DE',
     trace: 'retain-on-failure',
+    // Headless Chromium reports the notification permission as 'default', so the push prompt would
+    // cover every page 3 s after sign-in: tests start as a device that answered it already; the
+    // prompt's own test starts without this (client/e2e/push.spec.ts).
+    storageState: {
+      cookies: [],
+      origins: [{ origin: `http://localhost:${port}`, localStorage: [{ name: 'pushPromptDone', value: 'e2e' }] }],
+    },
     launchOptions: {
       executablePath: CHROMIUM_PATH,
       args: CHROMIUM_ARGS,

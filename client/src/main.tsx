@@ -4,6 +4,7 @@ import { AppRoutes, preloadStartScreen } from './app/router.js';
 import { prewarmDevice, startSession } from './app/session.js';
 import { startSiteConfig } from './app/siteConfig.js';
 import { initI18n } from './i18n/index.js';
+import './pwa/install.js'; // catches the browser's install offer (beforeinstallprompt) from the start
 import { registerServiceWorker } from './pwa/register.js';
 import './ui/styles.css';
 

@@ -10,6 +10,7 @@ import { failure, handleError, validationFailure } from './http/errors.js';
 import { eventRoutes } from './http/events.js';
 import { guestRoutes } from './http/guests.js';
 import { metaRoutes } from './http/meta.js';
+import { pushRoutes } from './http/push.js';
 import { recoveryRoutes } from './http/recovery.js';
 import { sessionRoutes } from './http/sessions.js';
 import { loadSession } from './http/session.js';
@@ -19,6 +20,7 @@ import { staticRoutes } from './http/static.js';
 import { ticketRoutes } from './http/tickets.js';
 import { transportRoutes } from './http/transports.js';
 import { adminRoutes } from './http/admin.js';
+import { commentRoutes } from './http/comments.js';
 import { userRoutes } from './http/users.js';
 import { syncRoutes } from './sync/routes.js';
 
@@ -58,6 +60,9 @@ export function createApp(deps: AppDeps): Api {
   recoveryRoutes(app, deps);
   adminRoutes(app, deps);
   userRoutes(app, deps);
+  // ── issue 9 route areas: comments (commentRoutes), push (pushRoutes) ──
+  commentRoutes(app, deps);
+  pushRoutes(app, deps);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Fankurve API', version: deps.version } });

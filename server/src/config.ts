@@ -12,7 +12,10 @@ export interface Config {
   jwtSecret: string | null;
   vapidPublicKey: string | null;
   vapidPrivateKey: string | null;
-  vapidSubject: string;
+  /** The contact of the VAPID JWT (`mailto:` or `https:`); null: unset (notify/vapid.ts decides). */
+  vapidSubject: string | null;
+  /** Push service hosts besides the well-known ones that subscriptions may point at (PUSH_ENDPOINT_HOSTS, comma-separated). */
+  pushEndpointHosts: string[];
   smtpUrl: string | null;
   mailFrom: string;
   publicUrl: string;
@@ -47,7 +50,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: text(env.JWT_SECRET),
     vapidPublicKey: text(env.VAPID_PUBLIC_KEY),
     vapidPrivateKey: text(env.VAPID_PRIVATE_KEY),
-    vapidSubject: text(env.VAPID_SUBJECT) ?? 'mailto:admin@localhost',
+    vapidSubject: text(env.VAPID_SUBJECT),
+    pushEndpointHosts: (text(env.PUSH_ENDPOINT_HOSTS) ?? '')
+      .split(',')
+      .map((host) => host.trim().toLowerCase())
+      .filter((host) => host !== ''),
     smtpUrl: text(env.SMTP_URL),
     mailFrom: text(env.MAIL_FROM) ?? 'Fankurve <noreply@localhost>',
     publicUrl: text(env.PUBLIC_URL) ?? `http://localhost:${port}`,

@@ -16,6 +16,7 @@ import type { AppDeps } from './http/context.js';
 import { createPasswordResetLimits } from './http/recovery.js';
 import { AdminDigest } from './mail/adminDigest.js';
 import { Mailer } from './mail/mailer.js';
+import { PushNotifier } from './notify/pushNotifier.js';
 
 function readVersion(): string {
   const file = path.resolve(import.meta.dirname, '../../package.json');
@@ -49,6 +50,7 @@ export async function prepareRuntime(config: Config): Promise<Runtime> {
     registrations: new RateLimit(config.registrationsPerHour, 60 * 60 * 1000),
     mailer,
     adminDigest: AdminDigest.subscribedTo(store, mailer, config),
+    push: PushNotifier.subscribedTo(store, config),
     passwordResets: createPasswordResetLimits(),
     version: readVersion(),
   };

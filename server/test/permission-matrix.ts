@@ -5,6 +5,7 @@ import { toAttendeeDoc } from '../src/sync/collections/attendees.js';
 import { write } from '../src/db/store.js';
 import { hashResetToken, issuePasswordReset } from '../src/domain/passwordResets.js';
 import { prepareNewPassword, register } from '../src/domain/users.js';
+import { writeComment, writeMention } from './comment-fixtures.js';
 import { ADMIN, createEventVia, IMAGES, uploadFile, type TestApp } from './helpers.js';
 
 /*
@@ -786,6 +787,188 @@ export const ROUTES: RouteCase[] = [
         .executeTakeFirstOrThrow();
       expect(Number(row.used)).toBe(1);
       await standingTokensWork(f);
+    },
+  },
+  // ── comment rows (issue 9: comments, mentions) ──
+  {
+    method: 'POST',
+    path: '/api/comments/event/{eventId}',
+    params: async (f) => ({ eventId: f.eventId }),
+    body: () => ({ comment: unique('Matrix comment '), requires_answer: false }),
+    expect: CREATED_SIGNED_IN,
+    after: async (f, role, body) => {
+      if (role !== 'anonymous') expect(body.comment).toMatchObject({ user_id: f[role].id, event_id: f.eventId });
+    },
+  },
+  { method: 'GET', path: '/api/comments/event/{eventId}', params: async (f) => ({ eventId: f.eventId }), expect: SIGNED_IN },
+  { method: 'GET', path: '/api/comments/pending', adminOnly: true, expect: ADMIN_ONLY },
+  ...(
+    [
+      // The member's own fresh comment: only its author edits the text (admins neither).
+      ['PUT', '/api/comments/{id}', {}, { anonymous: 401, member: 200, other: 403, admin: 403 }],
+      ['DELETE', '/api/comments/{id}', {}, { anonymous: 401, member: 200, other: 403, admin: 200 }],
+      ['PUT', '/api/comments/{id}/resolve', {}, { anonymous: 401, member: 200, other: 403, admin: 200 }],
+      [
+        'PUT',
+        '/api/comments/{id}/unresolve',
+        { requiresAnswer: true, resolved: true },
+        { anonymous: 401, member: 200, other: 403, admin: 200 },
+      ],
+      ['PUT', '/api/comments/{id}/toggle-requires-answer', {}, { anonymous: 401, member: 200, other: 403, admin: 200 }],
+    ] as const
+  ).map(([method, path, state, expected]): RouteCase => ({
+    method,
+    path,
+    params: async (f) => ({
+      id: await writeComment(f.t, f.member, FIXTURE_USERS.member.username, f.eventId, { text: 'Matrix', ...state }),
+    }),
+    body: method === 'PUT' && path === '/api/comments/{id}' ? () => ({ comment: 'Edited in the matrix' }) : undefined,
+    expect: expected,
+    after: async (f, role, body, { params }) => {
+      if (role === 'other' || (role === 'admin' && expected.admin === 403)) expect(body.message).toBe(MESSAGES.commentNotAllowed);
+      const row = await f.t.runtime.deps.store.db
+        .selectFrom('comments')
+        .selectAll()
+        .where('id', '=', params.id!)
+        .executeTakeFirstOrThrow();
+      const changed = expected[role] === 200;
+      if (path === '/api/comments/{id}' && method === 'PUT')
+        expect(row.comment).toBe(changed ? 'Edited in the matrix' : 'Matrix');
+      if (method === 'DELETE') expect(row.deleted).toBe(changed ? 1 : 0);
+      if (path.endsWith('/resolve')) expect(row.is_resolved).toBe(changed ? 1 : 0);
+      if (path.endsWith('/unresolve')) expect(row.is_resolved).toBe(changed ? 0 : 1);
+      if (path.endsWith('/toggle-requires-answer')) expect(row.requires_answer).toBe(changed ? 1 : 0);
+    },
+  })),
+  ...(['/api/comments/mentions', '/api/comments/mentions/count', '/api/comments/mentions/by-event'] as const).map(
+    (path): RouteCase => ({
+      method: 'GET',
+      path,
+      // A fresh unread mention of the member: only the member's answers show it.
+      params: async (f) => ({
+        mentionId: await writeMention(
+          f.t,
+          f.other,
+          FIXTURE_USERS.other.username,
+          f.member,
+          FIXTURE_USERS.member.username,
+          f.eventId,
+        ),
+      }),
+      expect: SIGNED_IN,
+      after: async (f, role, body, { params }) => {
+        if (role === 'anonymous') return;
+        if (path === '/api/comments/mentions') {
+          const ids = body.mentions.map((m: { mention_id: string }) => m.mention_id);
+          expect(ids.includes(params.mentionId)).toBe(role === 'member');
+        } else if (path === '/api/comments/mentions/count') {
+          expect(body.count > 0).toBe(role === 'member');
+        } else {
+          expect(Boolean(body.counts[f.eventId])).toBe(role === 'member');
+        }
+        // reset: the member's mentions read again, so the next call starts from none
+        await f.t.call('PUT', '/api/comments/mentions/read-all', { token: f.member.token });
+      },
+    }),
+  ),
+  {
+    method: 'PUT',
+    path: '/api/comments/mentions/{id}/read',
+    // The member's fresh mention; mentions are personal, so another member and the admin do not find it.
+    params: async (f) => ({
+      id: await writeMention(f.t, f.other, FIXTURE_USERS.other.username, f.member, FIXTURE_USERS.member.username, f.eventId),
+    }),
+    expect: { anonymous: 401, member: 200, other: 404, admin: 404 },
+    after: async (f, role, body, { params }) => {
+      if (role === 'other' || role === 'admin') expect(body.message).toBe(MESSAGES.mentionNotFound);
+      const row = await f.t.runtime.deps.store.db
+        .selectFrom('mentions')
+        .select('is_read')
+        .where('id', '=', params.id!)
+        .executeTakeFirstOrThrow();
+      expect(row.is_read).toBe(role === 'member' ? 1 : 0);
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/api/comments/mentions/read-all',
+    // Each caller marks only their own: the member's fresh mention stays unread for everyone else.
+    params: async (f) => ({
+      id: await writeMention(f.t, f.other, FIXTURE_USERS.other.username, f.member, FIXTURE_USERS.member.username, f.eventId),
+    }),
+    expect: SIGNED_IN,
+    after: async (f, role, body, { params }) => {
+      const row = await f.t.runtime.deps.store.db
+        .selectFrom('mentions')
+        .select('is_read')
+        .where('id', '=', params.id!)
+        .executeTakeFirstOrThrow();
+      expect(row.is_read).toBe(role === 'member' ? 1 : 0);
+      await f.t.call('PUT', '/api/comments/mentions/read-all', { token: f.member.token });
+    },
+  },
+  // ── push rows (issue 9: web push) ──
+  {
+    method: 'POST',
+    path: '/api/fcm/token',
+    // A subscription at FCM (a known push service) with a fresh endpoint per call; push.test.ts sends to a real one.
+    body: () => ({
+      token: {
+        endpoint: `https://fcm.googleapis.com/fcm/send/${unique('matrix-device-')}`,
+        expirationTime: null,
+        keys: {
+          p256dh: 'BGZ9P9AIQY4CIiSisQ0Mb_n4IFjP1BVyVqfWlb3Ho59a6nlPk584tGriqSiRvFpbYmSm-JseJkQXrzDJqR_xzsc',
+          auth: 'w3utFpGyySSIeHZulCZ50A',
+        },
+      },
+      deviceName: 'Matrix phone',
+    }),
+    expect: SIGNED_IN,
+    after: async (f, role, body, { sent }) => {
+      if (role === 'anonymous') return;
+      const endpoint = (sent as { token: { endpoint: string } }).token.endpoint;
+      expect(body.data).toMatchObject({ enabled: true, configured: true, endpoint });
+      // Gone again, so no later row's write makes the server post to FCM.
+      await f.t.runtime.deps.store.db.deleteFrom('push_subscriptions').where('endpoint', '=', endpoint).execute();
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/fcm/token',
+    expect: SIGNED_IN,
+    after: async (f, role, body) => {
+      if (role !== 'anonymous') expect(body.data.enabled).toBe(false);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/fcm/token/status',
+    expect: SIGNED_IN,
+    after: async (f, role, body) => {
+      if (role !== 'anonymous')
+        expect(body.data).toMatchObject({ enabled: false, configured: true, publicKey: expect.any(String) });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/fcm/topics',
+    expect: SIGNED_IN,
+    after: async (f, role, body) => {
+      if (role === 'anonymous') return;
+      const admin = body.data.topics.filter((topic: { admin: boolean }) => topic.admin);
+      expect(admin.length > 0).toBe(role === 'admin');
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/api/fcm/topics',
+    body: () => ({ topics: { comment: false } }),
+    expect: SIGNED_IN,
+    after: async (f, role, body) => {
+      if (role === 'anonymous') return;
+      expect(body.data.topics).toContainEqual({ topic: 'comment', enabled: false, admin: false });
+      // On again for the other rows.
+      await f.t.runtime.deps.store.db.deleteFrom('push_topics_off').where('user_id', '=', f[role].id).execute();
     },
   },
 ];

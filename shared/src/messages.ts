@@ -119,6 +119,27 @@ export const MESSAGES = {
   passwordsDoNotMatch: 'Passwords do not match',
   passwordResetDone: 'Your password has been reset. Please sign in with the new password.',
   tooManyResetRequests: 'Too many password reset requests. Please try again later.',
+  // ── comment messages (issue 9) ──
+  commentEmpty: 'Comment cannot be empty',
+  commentTooLong: 'Comment is too long',
+  commentNotFound: 'Comment not found',
+  commentNotAllowed: 'You are not allowed to change this comment',
+  commentIsResolved: 'This comment is resolved and can no longer be changed',
+  commentNotReopenable: 'Only resolved comments that require an answer can be reopened',
+  commentAdded: 'Comment added',
+  commentUpdated: 'Comment updated',
+  commentDeleted: 'Comment deleted',
+  mentionNotFound: 'Mention not found',
+  mentionsRead: 'All mentions marked as read',
+  // ── push messages (issue 9) ──
+  pushSubscriptionInvalid: 'The push subscription is invalid',
+  pushEndpointNotAllowed: 'This push service is not supported',
+  pushNotConfigured: 'Push notifications are not set up on the server',
+  pushEnabled: 'Push notifications are on for this device',
+  pushDisabled: 'Push notifications are off for this device',
+  pushTopicUnknown: 'Unknown notification topic',
+  pushTopicsSaved: 'Notification settings saved',
+  // ── profile messages (issue 9) ──
   internalError: 'Something went wrong. Please try again later.',
 } as const;
 

@@ -1,6 +1,30 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
 import type { Profile } from '../api/auth.js';
+import { Prompts } from '../pwa/prompts.js';
 import { NavBar } from './NavBar.js';
+
+type PushPromptProps = { delayMs?: number; onDone?: () => void };
+
+/** Stands in for the push prompt when its chunk cannot load (offline right after a new version). */
+function PushPromptSkipped({ onDone }: PushPromptProps) {
+  useEffect(() => onDone?.(), [onDone]);
+  return null;
+}
+
+// The push prompt and web-push code load only when the prompt's turn comes: the shell stays small.
+const PushPrompt = lazy<ComponentType<PushPromptProps>>(() =>
+  import('../features/profile/PushPrompt.js').then(
+    (m) => ({ default: m.PushPrompt }),
+    () => ({ default: PushPromptSkipped }),
+  ),
+);
+
+// The prompt sequence already waited PUSH_PROMPT_DELAY_MS before the push prompt's turn.
+const renderPushPrompt = (close: () => void) => (
+  <Suspense fallback={null}>
+    <PushPrompt delayMs={0} onDone={close} />
+  </Suspense>
+);
 
 /** The signed-in frame: navigation bar and the page. */
 export function AppLayout({ user, children }: { user: Profile; children: ReactNode }) {
@@ -10,6 +34,8 @@ export function AppLayout({ user, children }: { user: Profile; children: ReactNo
       <main className="app-main" id="main">
         {children}
       </main>
+      {/* The install and push prompts after sign-in (SPEC 4), never before a forced password change. */}
+      <Prompts user={user} renderPushPrompt={renderPushPrompt} />
     </div>
   );
 }

@@ -7,9 +7,12 @@ import { hideBrokenImage } from './AuthLayout.js';
 import { lazyPage } from './lazyPage.js';
 import { signOut } from './session.js';
 import { useSiteConfig } from './siteConfig.js';
+import '../features/comments/nav.css';
 
 // The sync indicator reads the RxDB data layer: its own chunk, so the shell paints before RxDB loads.
 const SyncIndicator = lazyPage(() => import('./SyncIndicator.js').then((m) => m.default));
+// The unread mentions' badge reads RxDB too (issue 9).
+const MentionBadge = lazyPage(() => import('../features/comments/MentionBadge.js').then((m) => m.default));
 
 /**
  * The navigation bar of SPEC 2: site title and logo, links, the username, logout, and the sync state.
@@ -54,6 +57,11 @@ export function NavBar({ user }: { user: Profile }) {
         >
           <span className="menu-icon" aria-hidden="true" />
           <span className="menu-label">{t('nav.menu')}</span>
+          {restricted ? null : (
+            <Suspense fallback={null}>
+              <MentionBadge appBadge={false} />
+            </Suspense>
+          )}
         </button>
         <nav
           id="main-menu"
@@ -104,9 +112,18 @@ export function NavBar({ user }: { user: Profile }) {
             </ul>
           )}
           <div className="nav-user">
-            <span className="nav-username" title={t('nav.signedInAs', { username: user.username })}>
-              {user.username}
-            </span>
+            {restricted ? (
+              <span className="nav-username" title={t('nav.signedInAs', { username: user.username })}>
+                {user.username}
+              </span>
+            ) : (
+              <NavLink to="/profile" className="nav-profile" title={t('nav.signedInAs', { username: user.username })}>
+                <span className="nav-username">{user.username}</span>
+                <Suspense fallback={null}>
+                  <MentionBadge />
+                </Suspense>
+              </NavLink>
+            )}
             {restricted ? null : (
               <Link to="/change-password" className="button button-ghost nav-logout">
                 {t('auth.changePassword')}

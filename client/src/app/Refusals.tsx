@@ -16,6 +16,10 @@ type ActionKey = `refusals.actions.${
   | 'guestRemove'
   | 'requestChange'
   | 'noticeRead'
+  | 'commentAdd'
+  | 'commentChange'
+  | 'commentRemove'
+  | 'mentionRead'
   | 'other'}`;
 
 /** What was refused, in words (the notice's `action`). */
@@ -28,6 +32,10 @@ const ACTION_KEYS: Record<NoticeAction, ActionKey> = {
   'guest.remove': 'refusals.actions.guestRemove',
   'request.change': 'refusals.actions.requestChange',
   'notice.read': 'refusals.actions.noticeRead',
+  'comment.add': 'refusals.actions.commentAdd',
+  'comment.change': 'refusals.actions.commentChange',
+  'comment.remove': 'refusals.actions.commentRemove',
+  'mention.read': 'refusals.actions.mentionRead',
 };
 
 const actionKey = (action: string | null): ActionKey =>

@@ -35,6 +35,7 @@ const ConfigPage = lazyPage(() => import('../features/config/ConfigPage.js').the
 const StadiumDetailPage = lazyPage(() => import('../features/stadiums/StadiumDetailPage.js').then((m) => m.StadiumDetailPage));
 const MyTicketsPage = lazyPage(() => import('../features/tickets/MyTicketsPage.js').then((m) => m.MyTicketsPage));
 const DebtsPage = lazyPage(() => import('../features/tickets/DebtsPage.js').then((m) => m.DebtsPage));
+const ProfilePage = lazyPage(() => import('../features/profile/ProfilePage.js').then((m) => m.ProfilePage));
 
 /**
  * The login page. While the member types, the events screen's chunk loads, so the work after the
@@ -86,6 +87,8 @@ export function AppRoutes() {
             <Route path="/admin/tasks" element={<AdminTasksPage />} />
             <Route path="/users" element={<UsersPage />} />
             <Route path="/users/:id" element={<UserProfilePage />} />
+            {/* ── profile route (issue 9) ── */}
+            <Route path="/profile" element={<ProfilePage />} />
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Routes>

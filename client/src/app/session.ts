@@ -158,6 +158,7 @@ export function signIn(answer: SignedIn): void {
 export async function signOut(): Promise<void> {
   const token = readToken();
   if (token) void logout(token).catch(() => undefined); // offline: the session ends after 90 days unused, or from another device
+  void import('../pwa/push.js').then((push) => push.forgetPushOnSignOut()).catch(() => undefined); // the server drops its copy with the session
   await endSession(null);
 }
 
@@ -222,7 +223,8 @@ function unparkFor(userId: string): void {
   if (parked.userId !== userId) void queue(async () => (await loadData()).clearLocalData());
 }
 
-function updateUser(user: Profile): void {
+/** Replaces the signed-in user and its cached copy (e.g. the profile's language, as the server answered it). */
+export function updateUser(user: Profile): void {
   if (state.status !== 'signedIn' && state.status !== 'loading') return;
   const token = readToken();
   if (!token) return;

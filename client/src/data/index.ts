@@ -2,6 +2,8 @@ import type { AnswerFields, AttendanceStatus, RequestKind } from '@fankurve/shar
 import * as attendees from './collections/attendees.js';
 import * as tickets from './collections/tickets.js';
 import * as notices from './collections/notices.js';
+import * as comments from './collections/comments.js';
+import * as mentions from './collections/mentions.js';
 import { prefetchEvents } from './collections/events.js';
 import * as sync from './sync.js';
 import { getDatabase, getDevice } from './sync.js';
@@ -27,6 +29,13 @@ export { useMyTickets, type MyTicket, type MyTickets } from './collections/ticke
 export { useMembers } from './collections/members.js';
 export { useTransports } from './collections/transports.js';
 export { useUnreadNotices } from './collections/notices.js';
+export { useComments, type CommentView } from './collections/comments.js';
+export {
+  useMyMentions,
+  useUnreadMentionCount,
+  useUnreadMentionsByEvent,
+  type MentionView,
+} from './collections/mentions.js';
 export { useSnapshot } from './snapshots.js';
 
 export async function setOwnAttendance(eventId: string, userId: string, status: AttendanceStatus | null): Promise<void> {
@@ -56,6 +65,43 @@ export async function requestTicket(attendeeId: string, userId: string, kind: Re
 
 export async function markNoticesRead(ids: readonly string[]): Promise<void> {
   await notices.markNoticesRead(await getDevice(), ids);
+}
+
+// ── comments and mentions (issue 9): offline writes, checked by the shared rules first ──
+
+/** The signed-in member as the comment rules see them (id and scope). */
+type CommentActor = comments.CommentActor;
+
+export async function addComment(actor: CommentActor, eventId: string, text: string, requiresAnswer: boolean): Promise<string> {
+  return comments.addComment(await getDevice(), actor, eventId, text, requiresAnswer);
+}
+
+export async function editComment(actor: CommentActor, commentId: string, text: string): Promise<void> {
+  await comments.editComment(await getDevice(), actor, commentId, text);
+}
+
+export async function deleteComment(actor: CommentActor, commentId: string): Promise<void> {
+  await comments.deleteComment(await getDevice(), actor, commentId);
+}
+
+export async function resolveComment(actor: CommentActor, commentId: string): Promise<void> {
+  await comments.resolveComment(await getDevice(), actor, commentId);
+}
+
+export async function unresolveComment(actor: CommentActor, commentId: string): Promise<void> {
+  await comments.unresolveComment(await getDevice(), actor, commentId);
+}
+
+export async function toggleRequiresAnswer(actor: CommentActor, commentId: string): Promise<void> {
+  await comments.toggleRequiresAnswer(await getDevice(), actor, commentId);
+}
+
+export async function markMentionRead(userId: string, mentionId: string): Promise<void> {
+  await mentions.markMentionRead(await getDevice(), userId, mentionId);
+}
+
+export async function markAllMentionsRead(userId: string): Promise<void> {
+  await mentions.markAllMentionsRead(await getDevice(), userId);
 }
 
 let opened: Promise<void> | null = null;

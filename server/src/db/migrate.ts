@@ -5,6 +5,8 @@ import * as noticeContext from './migrations/002_notice_context.js';
 import * as usernameKey from './migrations/003_username_key.js';
 import * as sessions from './migrations/004_sessions.js';
 import * as eventArchive from './migrations/005_event_archive.js';
+import * as push from './migrations/006_push.js';
+import * as comments from './migrations/007_comments.js';
 
 /** A static import map (no folder scan), so bundling or moving files cannot lose a migration. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -13,6 +15,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '003_username_key': usernameKey,
   '004_sessions': sessions,
   '005_event_archive': eventArchive,
+  '006_push': push,
+  '007_comments': comments,
 };
 
 /** Kysely runs migrations in a transaction only where DDL is transactional by its account; SQLite is, so wrap there too. */

@@ -151,13 +151,25 @@ export interface MentionsTable extends Replicated {
   created_at: string;
 }
 
+/** One device's push subscription, owned by the session that registered it (migration 006). */
 export interface PushSubscriptionsTable {
   id: string;
   user_id: string;
+  session_id: string;
   endpoint: string;
-  subscription_json: string;
-  device_name: string | null;
+  /** The device's P-256 public key and auth secret (base64url, RFC 8291). */
+  p256dh: string;
+  auth: string;
+  device_name: string;
   created_at: string;
+  /** When the device last sent it. */
+  updated_at: string;
+}
+
+/** A notification topic a user switched off (every other topic is on). */
+export interface PushTopicsOffTable {
+  user_id: string;
+  topic: string;
 }
 
 export interface SettingsTable {
@@ -190,6 +202,7 @@ export interface Database {
   comments: CommentsTable;
   mentions: MentionsTable;
   push_subscriptions: PushSubscriptionsTable;
+  push_topics_off: PushTopicsOffTable;
   settings: SettingsTable;
   notices: NoticesTable;
 }

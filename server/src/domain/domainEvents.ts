@@ -43,6 +43,13 @@ export type DomainEvent =
   | ({ type: 'user.deleted'; userId: string } & Base)
   | ({ type: 'user.changed'; userId: string; fields: string[] } & Base)
   | ({ type: 'password.changed'; userId: string } & Base)
+  /** A comment written (REST or sync push); `actorId` is its author. */
+  | ({ type: 'comment.added'; commentId: string; eventId: string; requiresAnswer: boolean } & Base)
+  /** Text edited, resolved/unresolved or the answer request toggled; `fields` names what changed. */
+  | ({ type: 'comment.changed'; commentId: string; eventId: string; authorId: string; fields: string[] } & Base)
+  | ({ type: 'comment.deleted'; commentId: string; eventId: string; authorId: string } & Base)
+  /** `userId` was mentioned in the comment (a new mention row; an edit that keeps a mention records nothing). */
+  | ({ type: 'mention.created'; mentionId: string; commentId: string; eventId: string; userId: string } & Base)
   | ({ type: 'session.started'; sessionId: string; userId: string } & Base)
   | ({ type: 'session.ended'; sessionId: string; userId: string } & Base);
 

@@ -3,6 +3,7 @@ import type { AttendeeRow, Database } from '../db/schema.js';
 import { toBool, type WriteContext } from '../db/store.js';
 import { requireAdmin, type Actor } from './actor.js';
 import { findAttendeeById } from './attendeeRows.js';
+import { countPendingComments } from './comments.js';
 import { notFound } from './errors.js';
 import { updateTicketStatus } from './tickets.js';
 import { listPendingUsers } from './users.js';
@@ -83,22 +84,25 @@ export interface PendingTaskCounts {
   pendingUsers: number;
   pendingPaidRequests: number;
   pendingReceivedRequests: number;
+  pendingComments: number;
   totalCount: number;
 }
 
-/** The number behind the nav bar's red badge (pending comments join with the comments issue). */
+/** The number behind the nav bar's red badge: registrations, requests and comments waiting for an answer. */
 export async function countPendingTasks(db: Kysely<Database>, actor: Actor): Promise<PendingTaskCounts> {
   requireAdmin(actor);
-  const [users, paid, received] = await Promise.all([
+  const [users, paid, received, comments] = await Promise.all([
     listPendingUsers(db, actor).then((list) => list.length),
     countPendingRequests(db, 'paid'),
     countPendingRequests(db, 'received'),
+    countPendingComments(db),
   ]);
   return {
     pendingUsers: users,
     pendingPaidRequests: paid,
     pendingReceivedRequests: received,
-    totalCount: users + paid + received,
+    pendingComments: comments,
+    totalCount: users + paid + received + comments,
   };
 }
 

@@ -8,6 +8,7 @@ import type { UserRow } from '../db/schema.js';
 import type { Store } from '../db/store.js';
 import type { AdminDigest } from '../mail/adminDigest.js';
 import type { Mailer } from '../mail/mailer.js';
+import type { PushNotifier } from '../notify/pushNotifier.js';
 import type { PasswordResetLimits } from './recovery.js';
 
 /** Everything the app needs from outside; tests build it on a temp folder and run the real app. */
@@ -27,6 +28,8 @@ export interface AppDeps {
   mailer: Mailer;
   /** The admins' digest of new registrations and requests (subscribed when SMTP is configured). */
   adminDigest: AdminDigest;
+  /** Web push: the VAPID identity and the notifier on the commit bus (notify/pushNotifier.ts). */
+  push: PushNotifier;
   /** Reset mails per address and email, token attempts per address. */
   passwordResets: PasswordResetLimits;
   version: string;

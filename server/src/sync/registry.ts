@@ -1,7 +1,9 @@
 import type { SyncCollection } from './collection.js';
 import { attendeesCollection } from './collections/attendees.js';
+import { commentsCollection } from './collections/comments.js';
 import { eventsCollection } from './collections/events.js';
 import { membersCollection } from './collections/members.js';
+import { mentionsCollection } from './collections/mentions.js';
 import { noticesCollection } from './collections/notices.js';
 import { transportsCollection } from './collections/transports.js';
 
@@ -12,6 +14,8 @@ const COLLECTIONS: SyncCollection[] = [
   membersCollection,
   noticesCollection,
   transportsCollection,
+  commentsCollection,
+  mentionsCollection,
 ];
 
 export const SYNC_COLLECTIONS: ReadonlyMap<string, SyncCollection> = new Map(

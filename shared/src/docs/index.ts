@@ -1,7 +1,9 @@
 import { attendeesSync } from './attendees.js';
+import { commentsSync } from './comments.js';
 import type { SyncDeclaration } from './declaration.js';
 import { eventsSync } from './events.js';
 import { membersSync } from './members.js';
+import { mentionsSync } from './mentions.js';
 import { noticesSync } from './notices.js';
 import { transportsSync } from './transports.js';
 
@@ -12,6 +14,8 @@ export * from './attendees.js';
 export * from './members.js';
 export * from './notices.js';
 export * from './transports.js';
+export * from './comments.js';
+export * from './mentions.js';
 
 /**
  * The synced collections, one line each (docs/architecture.md, adding a synced collection). The
@@ -23,6 +27,8 @@ export const SYNC_DECLARATIONS = {
   members: membersSync,
   notices: noticesSync,
   transports: transportsSync,
+  comments: commentsSync,
+  mentions: mentionsSync,
 } as const;
 
 export type SyncCollectionName = keyof typeof SYNC_DECLARATIONS;

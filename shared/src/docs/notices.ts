@@ -12,6 +12,10 @@ export const NOTICE_ACTIONS = [
   'guest.remove',
   'request.change',
   'notice.read',
+  'comment.add',
+  'comment.change',
+  'comment.remove',
+  'mention.read',
 ] as const;
 export type NoticeAction = (typeof NOTICE_ACTIONS)[number];
 

@@ -13,19 +13,24 @@ import {
   approveUser,
   deleteUser,
   fetchPaidRequests,
+  fetchPendingComments,
   fetchPendingUsers,
   fetchReceivedRequests,
   tasksChanged,
+  type PendingComment,
   type PendingRequest,
   type PendingUser,
 } from './api.js';
 import { failureText, formatEuros, formatTimestamp } from './format.js';
+import { PendingRegistrationsTable } from './PendingRegistrationsTable.js';
+import { PendingCommentsTable } from '../comments/PendingCommentsTable.js';
 import './admin.css';
 
 interface Tasks {
   users: PendingUser[];
   paid: PendingRequest[];
   received: PendingRequest[];
+  comments: PendingComment[];
 }
 
 type Pending =
@@ -46,8 +51,13 @@ export function usePendingTasks(enabled: boolean) {
   const [failed, setFailed] = useState(false);
   const reload = useCallback(async () => {
     try {
-      const [users, paid, received] = await Promise.all([fetchPendingUsers(), fetchPaidRequests(), fetchReceivedRequests()]);
-      setTasks({ users, paid, received });
+      const [users, paid, received, comments] = await Promise.all([
+        fetchPendingUsers(),
+        fetchPaidRequests(),
+        fetchReceivedRequests(),
+        fetchPendingComments(),
+      ]);
+      setTasks({ users, paid, received, comments });
       setFailed(false);
     } catch (error) {
       console.error(error);
@@ -70,7 +80,7 @@ export function usePendingTasks(enabled: boolean) {
   return { tasks, failed, reload };
 }
 
-/** /admin/tasks (SPEC 2): registrations to approve, paid and received requests to accept. */
+/** /admin/tasks (SPEC 2): registrations to approve, paid and received requests to accept, comments to answer. */
 export function AdminTasksPage() {
   const { t, i18n } = useTranslation();
   const user = useUser();
@@ -83,7 +93,7 @@ export function AdminTasksPage() {
 
   if (!isAdmin) return <AdminRequired />;
 
-  const total = tasks ? tasks.users.length + tasks.paid.length + tasks.received.length : 0;
+  const total = tasks ? tasks.users.length + tasks.paid.length + tasks.received.length + tasks.comments.length : 0;
   const eventText = (r: PendingRequest) => `${r.event_title} (${formatEventDate(r.event_date, language)})`;
 
   const confirm = async () => {
@@ -127,43 +137,12 @@ export function AdminTasksPage() {
           ) : null}
           {tasks.users.length > 0 ? (
             <Section title={t('admin.pendingRegistrations')} count={tasks.users.length}>
-              <table className="admin-table">
-                <thead>
-                  <tr>
-                    <th>{t('admin.username')}</th>
-                    <th>{t('admin.email')}</th>
-                    <th>{t('admin.registered')}</th>
-                    <th>{t('admin.actions')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {tasks.users.map((u) => (
-                    <tr key={u.id}>
-                      <td>{u.username}</td>
-                      <td>{u.email}</td>
-                      <td>{formatTimestamp(u.created_at, language)}</td>
-                      <td>
-                        <div className="admin-actions">
-                          <button
-                            type="button"
-                            className="button button-primary button-small"
-                            onClick={() => setPending({ kind: 'approve', user: u })}
-                          >
-                            {t('admin.approve')}
-                          </button>
-                          <button
-                            type="button"
-                            className="button button-danger button-small"
-                            onClick={() => setPending({ kind: 'decline', user: u })}
-                          >
-                            {t('admin.decline')}
-                          </button>
-                        </div>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <PendingRegistrationsTable
+                users={tasks.users}
+                language={language}
+                onApprove={(user) => setPending({ kind: 'approve', user })}
+                onDecline={(user) => setPending({ kind: 'decline', user })}
+              />
             </Section>
           ) : null}
           {tasks.paid.length > 0 ? (
@@ -183,6 +162,11 @@ export function AdminTasksPage() {
                 language={language}
                 onAccept={(request) => setPending({ kind: 'received', request })}
               />
+            </Section>
+          ) : null}
+          {tasks.comments.length > 0 ? (
+            <Section title={t('comments.pending.title')} count={tasks.comments.length}>
+              <PendingCommentsTable comments={tasks.comments} language={language} />
             </Section>
           ) : null}
         </>

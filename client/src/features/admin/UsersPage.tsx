@@ -10,6 +10,7 @@ import { AdminRequired } from '../config/AdminRequired.js';
 import { usePendingTasks } from './AdminTasksPage.js';
 import { approveUser, createUser, deleteUser, fetchUsers, tasksChanged, type AdminUser, type PendingUser } from './api.js';
 import { failureText, formatEuros, formatTimestamp } from './format.js';
+import { PendingRegistrationsTable } from './PendingRegistrationsTable.js';
 import './admin.css';
 
 /** /users (admin): pending registrations, the user table with debts, create and delete users. */
@@ -77,43 +78,12 @@ export function UsersPage() {
             {t('admin.pendingRegistrations')} <span className="badge badge-red">{tasks.users.length}</span>
           </h2>
           <div className="admin-table-scroll">
-            <table className="admin-table">
-              <thead>
-                <tr>
-                  <th>{t('admin.username')}</th>
-                  <th>{t('admin.email')}</th>
-                  <th>{t('admin.registered')}</th>
-                  <th>{t('admin.actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {tasks.users.map((u) => (
-                  <tr key={u.id}>
-                    <td>{u.username}</td>
-                    <td>{u.email}</td>
-                    <td>{formatTimestamp(u.created_at, language)}</td>
-                    <td>
-                      <div className="admin-actions">
-                        <button
-                          type="button"
-                          className="button button-primary button-small"
-                          onClick={() => setConfirm({ kind: 'approve', user: u })}
-                        >
-                          {t('admin.approve')}
-                        </button>
-                        <button
-                          type="button"
-                          className="button button-danger button-small"
-                          onClick={() => setConfirm({ kind: 'decline', user: u })}
-                        >
-                          {t('admin.decline')}
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <PendingRegistrationsTable
+              users={tasks.users}
+              language={language}
+              onApprove={(user) => setConfirm({ kind: 'approve', user })}
+              onDecline={(user) => setConfirm({ kind: 'decline', user })}
+            />
           </div>
         </section>
       ) : null}

@@ -23,6 +23,17 @@ export interface PendingRequest {
   request_date: string;
 }
 
+/** SPEC 3 Pending comment: requires an answer and is not resolved (issue 9). */
+export interface PendingComment {
+  id: string;
+  username: string | null;
+  event_id: string;
+  event_title: string;
+  event_date: string;
+  comment: string;
+  created_at: string;
+}
+
 export interface AdminUser {
   id: string;
   username: string;
@@ -50,6 +61,7 @@ export const fetchPaidRequests = () =>
 export const fetchReceivedRequests = () =>
   api<{ requests: PendingRequest[] }>('/api/admin/pending-received-requests').then((a) => a.requests);
 export const fetchTaskCount = () => api<TaskCounts>('/api/admin/pending-tasks-count');
+export const fetchPendingComments = () => api<{ comments: PendingComment[] }>('/api/comments/pending').then((a) => a.comments);
 export const acceptPaid = (id: string) => api(`/api/admin/accept-paid-request/${encodeURIComponent(id)}`, { method: 'PUT' });
 export const acceptReceived = (id: string) =>
   api(`/api/admin/accept-received-request/${encodeURIComponent(id)}`, { method: 'PUT' });

@@ -6,6 +6,7 @@ import { Link } from 'react-router-dom';
 import { setOwnAttendance } from '../../data/index.js';
 import { errorText } from '../../i18n/index.js';
 import { toastError } from '../../ui/toast.js';
+import { EventMentionBadge } from '../comments/MentionBadge.js';
 import { formatEventDate, isoWallClock } from './format.js';
 import type { EventAttendance } from './summary.js';
 
@@ -61,6 +62,7 @@ export function EventCard({ event, attendance, countsLoading, past, language, us
             <Link to={`/events/${event.id}`}>{event.title}</Link>
           </h2>
           {paymentRequired ? <span className="badge badge-red">{t('events.paymentRequired')}</span> : null}
+          <EventMentionBadge eventId={event.id} />
         </div>
         <dl className="facts">
           <div>

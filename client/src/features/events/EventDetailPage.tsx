@@ -14,6 +14,7 @@ import { memberNames } from '../eventDetail/model.js';
 import { OwnAnswer } from '../eventDetail/OwnAnswer.js';
 import type { Access } from '../eventDetail/shared.js';
 import { Transports } from '../eventDetail/Transports.js';
+import { CommentSection } from '../comments/CommentSection.js';
 
 /**
  * /events/{id} (SPEC 2 'Event detail'): everything is read from the local database, so the page works
@@ -94,6 +95,7 @@ export function EventDetailPage() {
           <Transports eventId={event.id} attendees={rows} transports={transports} access={access} language={language} />
         </>
       )}
+      <CommentSection eventId={event.id} />
     </div>
   );
 }

@@ -1,0 +1,92 @@
+import { lazy, Suspense, useCallback, useEffect, useState, type ComponentType, type ReactNode } from 'react';
+import type { Profile } from '../api/auth.js';
+import { markInstallPromptShown, useInstallState, wasInstallPromptShown } from './install.js';
+import { nextPrompt, type PromptKind } from './promptRules.js';
+
+// The dialog (and the dialog styles) load only when a prompt is due: the signed-in shell stays small.
+// A chunk that cannot be loaded (offline right after a new version) skips the prompt quietly.
+const loadInstallDialog = () => import('../features/profile/InstallPromptDialog.js');
+
+type DialogProps = { onClose: () => void };
+
+function Skipped({ onClose }: DialogProps) {
+  useEffect(onClose, [onClose]);
+  return null;
+}
+
+const InstallPromptDialog = lazy<ComponentType<DialogProps>>(() =>
+  loadInstallDialog().then(
+    (m) => ({ default: m.InstallPromptDialog }),
+    () => ({ default: Skipped }),
+  ),
+);
+
+export interface PromptsProps {
+  user: Profile;
+  /**
+   * The push prompt's slot (the web-push feature's dialog). Called when it is the push prompt's turn;
+   * it must call `close` when the member answered it or when it has nothing to ask (it may render
+   * null): until then no other prompt is shown.
+   */
+  renderPushPrompt?: (close: () => void) => ReactNode;
+}
+
+/**
+ * The prompts after sign-in (SPEC 4, SPEC 9): the install prompt and then the push prompt, in the
+ * order and with the delays of `promptRules.ts`. Mounted once in the signed-in layout (never on the
+ * login page); a new user (sign-out and in) starts afresh.
+ */
+export function Prompts({ user, renderPushPrompt }: PromptsProps) {
+  return <PromptSequence key={user.id} mustChangePassword={user.must_change_password} renderPushPrompt={renderPushPrompt} />;
+}
+
+function PromptSequence({
+  mustChangePassword,
+  renderPushPrompt,
+}: {
+  mustChangePassword: boolean;
+  renderPushPrompt?: PromptsProps['renderPushPrompt'];
+}) {
+  const install = useInstallState();
+  const [installShownOnDevice, setInstallShownOnDevice] = useState(wasInstallPromptShown);
+  const [pushTurnTaken, setPushTurnTaken] = useState(false);
+  const [open, setOpen] = useState<PromptKind | null>(null);
+
+  const next = nextPrompt({
+    signedIn: true,
+    mustChangePassword,
+    install,
+    installShownOnDevice,
+    hasPushPrompt: renderPushPrompt !== undefined,
+    pushTurnTaken,
+    open,
+  });
+  const kind = next?.kind ?? null;
+  const delayMs = next?.delayMs ?? 0;
+
+  // A new timer whenever the next prompt changes (e.g. the browser's install offer arrived while the
+  // push prompt waited): the delay counts from then.
+  useEffect(() => {
+    if (!kind) return;
+    if (kind === 'install') void loadInstallDialog().catch(() => undefined);
+    const timer = setTimeout(() => {
+      if (kind === 'install') {
+        markInstallPromptShown();
+        setInstallShownOnDevice(true);
+      } else {
+        setPushTurnTaken(true);
+      }
+      setOpen(kind);
+    }, delayMs);
+    return () => clearTimeout(timer);
+  }, [kind, delayMs]);
+
+  const close = useCallback(() => setOpen(null), []);
+  if (mustChangePassword || !open) return null;
+  if (open === 'push') return <>{renderPushPrompt?.(close)}</>;
+  return (
+    <Suspense fallback={null}>
+      <InstallPromptDialog onClose={close} />
+    </Suspense>
+  );
+}

@@ -1,0 +1,318 @@
+import { COMMENTS_PER_MINUTE, createCommentInput, MESSAGES, updateCommentInput } from '@fankurve/shared';
+import { RateLimit } from '../auth/throttle.js';
+import { toBool, write } from '../db/store.js';
+import {
+  createComment,
+  deleteComment,
+  editComment,
+  listEventComments,
+  listPendingComments,
+  setCommentResolved,
+  toggleCommentRequiresAnswer,
+  withUsername,
+  type CommentRow,
+  type CommentView,
+} from '../domain/comments.js';
+import { tooManyRequests } from '../domain/errors.js';
+import {
+  countUnreadMentions,
+  listMentions,
+  markAllMentionsRead,
+  setMentionRead,
+  unreadMentionsByEvent,
+} from '../domain/mentions.js';
+import type { WriteContext } from '../db/store.js';
+import type { Actor } from '../domain/actor.js';
+import type { Api, AppDeps } from './context.js';
+import { apiRoute, idParams, z } from './openapi.js';
+import { requireActor } from './session.js';
+
+const tag = 'Comments';
+const eventParams = z.object({ eventId: z.string().min(1).max(64) });
+
+/** SPEC 3 Comment plus its event. */
+const commentAnswer = z
+  .object({
+    id: z.string(),
+    event_id: z.string(),
+    user_id: z.string(),
+    username: z.string().nullable(),
+    comment: z.string(),
+    created_at: z.string(),
+    requires_answer: z.boolean(),
+    is_resolved: z.boolean(),
+  })
+  .openapi('Comment');
+
+/** SPEC 3 Pending comment. */
+const pendingCommentAnswer = z
+  .object({
+    id: z.string(),
+    username: z.string().nullable(),
+    event_id: z.string(),
+    event_title: z.string(),
+    event_date: z.string(),
+    comment: z.string(),
+    created_at: z.string(),
+  })
+  .openapi('PendingComment');
+
+/** SPEC 3 Mention. */
+const mentionAnswer = z
+  .object({
+    mention_id: z.string(),
+    comment_id: z.string(),
+    event_id: z.string(),
+    event_title: z.string(),
+    comment: z.string(),
+    commenter_username: z.string().nullable(),
+    mention_date: z.string(),
+    is_read: z.boolean(),
+  })
+  .openapi('Mention');
+
+const ok = <Shape extends z.ZodRawShape>(shape: Shape) => z.object({ success: z.boolean(), ...shape });
+const withMessage = <Shape extends z.ZodRawShape>(shape: Shape) => ok({ message: z.string(), ...shape });
+
+/** The route's successful answer, declared in the OpenAPI document. */
+function answers<Route extends { responses: object }, Schema extends z.ZodType>(route: Route, schema: Schema) {
+  return {
+    ...route,
+    responses: { ...route.responses, 200: { description: 'Success', content: { 'application/json': { schema } } } },
+  };
+}
+
+function answersCreated<Route extends { responses: object }, Schema extends z.ZodType>(route: Route, schema: Schema) {
+  return {
+    ...route,
+    responses: { ...route.responses, 201: { description: 'Created', content: { 'application/json': { schema } } } },
+  };
+}
+
+/** The REST shape of a comment (SPEC 3 Comment) with its event id. */
+export function toRestComment(view: CommentView) {
+  return {
+    id: view.id,
+    event_id: view.event_id,
+    user_id: view.user_id,
+    username: view.username,
+    comment: view.comment,
+    created_at: view.created_at,
+    requires_answer: toBool(view.requires_answer),
+    is_resolved: toBool(view.is_resolved),
+  };
+}
+
+/** Runs one comment write and answers the comment as it is afterwards, with its author's name. */
+async function commentWrite(deps: AppDeps, change: (w: WriteContext) => Promise<CommentRow>) {
+  return toRestComment(await write(deps.store, async (w) => withUsername(w.db, await change(w))));
+}
+
+/**
+ * Comments and mentions (SPEC 7 Comments). Members write, edit, resolve and delete their own
+ * comments; admins resolve, reopen, toggle and delete anyone's (domain/comments.ts). New comments
+ * are paced per member: COMMENTS_PER_MINUTE, then 429 'commentsTooFast' (sync pushes have their own
+ * allowance, sync/collections/comments.ts).
+ */
+export function commentRoutes(app: Api, deps: AppDeps): void {
+  const pace = new RateLimit(COMMENTS_PER_MINUTE, 60_000);
+
+  /** Counts a comment that is about to be written; refused ones (bad text, no event) do not count. */
+  const takePace = (actor: Actor) => {
+    const allowed = pace.take(actor.id);
+    if (!allowed.ok) throw tooManyRequests('commentsTooFast', allowed.retryAfterMs);
+  };
+
+  app.openapi(
+    answersCreated(
+      apiRoute({
+        method: 'post',
+        path: '/api/comments/event/{eventId}',
+        tag,
+        summary: 'Write a comment on an event (at most COMMENTS_PER_MINUTE per minute, then 429)',
+        params: eventParams,
+        body: createCommentInput,
+      }),
+      withMessage({ comment: commentAnswer }),
+    ),
+    async (c) => {
+      const actor = requireActor(c);
+      const comment = await commentWrite(deps, async (w) => {
+        const row = await createComment(w, actor, c.req.valid('param').eventId, c.req.valid('json'));
+        takePace(actor);
+        return row;
+      });
+      return c.json({ success: true, message: MESSAGES.commentAdded, comment }, 201);
+    },
+  );
+
+  app.openapi(
+    answers(
+      apiRoute({
+        method: 'get',
+        path: '/api/comments/event/{eventId}',
+        tag,
+        summary: 'The comments of an event, oldest first',
+        params: eventParams,
+      }),
+      ok({ comments: z.array(commentAnswer) }),
+    ),
+    async (c) => {
+      requireActor(c);
+      const rows = await listEventComments(deps.store.db, c.req.valid('param').eventId);
+      return c.json({ success: true, comments: rows.map(toRestComment) }, 200);
+    },
+  );
+
+  app.openapi(
+    answers(
+      apiRoute({
+        method: 'get',
+        path: '/api/comments/pending',
+        tag,
+        summary: 'Unresolved comments that require an answer (admin)',
+      }),
+      ok({ comments: z.array(pendingCommentAnswer) }),
+    ),
+    async (c) => {
+      const comments = await listPendingComments(deps.store.db, requireActor(c));
+      return c.json({ success: true, comments }, 200);
+    },
+  );
+
+  app.openapi(
+    answers(
+      apiRoute({
+        method: 'put',
+        path: '/api/comments/{id}',
+        tag,
+        summary: 'Edit the text of an own, unresolved comment',
+        params: idParams,
+        body: updateCommentInput,
+      }),
+      withMessage({ comment: commentAnswer }),
+    ),
+    async (c) => {
+      const actor = requireActor(c);
+      const { id } = c.req.valid('param');
+      const comment = await commentWrite(deps, (w) => editComment(w, actor, id, c.req.valid('json').comment));
+      return c.json({ success: true, message: MESSAGES.commentUpdated, comment }, 200);
+    },
+  );
+
+  app.openapi(
+    answers(
+      apiRoute({
+        method: 'delete',
+        path: '/api/comments/{id}',
+        tag,
+        summary: 'Delete a comment (its author while unresolved, or an admin)',
+        params: idParams,
+      }),
+      withMessage({}),
+    ),
+    async (c) => {
+      const actor = requireActor(c);
+      await write(deps.store, (w) => deleteComment(w, actor, c.req.valid('param').id));
+      return c.json({ success: true, message: MESSAGES.commentDeleted }, 200);
+    },
+  );
+
+  const flagRoute = (path: string, summary: string, change: (w: WriteContext, actor: Actor, id: string) => Promise<CommentRow>) =>
+    app.openapi(
+      answers(apiRoute({ method: 'put', path, tag, summary, params: idParams }), withMessage({ comment: commentAnswer })),
+      async (c) => {
+        const actor = requireActor(c);
+        const { id } = c.req.valid('param');
+        const comment = await commentWrite(deps, (w) => change(w, actor, id));
+        return c.json({ success: true, message: MESSAGES.commentUpdated, comment }, 200);
+      },
+    );
+  flagRoute('/api/comments/{id}/resolve', 'Resolve a comment (its author or an admin)', (w, actor, id) =>
+    setCommentResolved(w, actor, id, true),
+  );
+  flagRoute(
+    '/api/comments/{id}/unresolve',
+    'Reopen a resolved comment that requires an answer (its author or an admin)',
+    (w, actor, id) => setCommentResolved(w, actor, id, false),
+  );
+  flagRoute(
+    '/api/comments/{id}/toggle-requires-answer',
+    'Switch whether an unresolved comment requires an answer (its author or an admin)',
+    toggleCommentRequiresAnswer,
+  );
+
+  app.openapi(
+    answers(
+      apiRoute({ method: 'get', path: '/api/comments/mentions', tag, summary: 'Own mentions, newest first' }),
+      ok({ mentions: z.array(mentionAnswer) }),
+    ),
+    async (c) => {
+      const mentions = await listMentions(deps.store.db, requireActor(c));
+      return c.json({ success: true, mentions }, 200);
+    },
+  );
+
+  app.openapi(
+    answers(
+      apiRoute({ method: 'get', path: '/api/comments/mentions/count', tag, summary: 'Number of own unread mentions' }),
+      ok({ count: z.number().int() }),
+    ),
+    async (c) => {
+      const count = await countUnreadMentions(deps.store.db, requireActor(c));
+      return c.json({ success: true, count }, 200);
+    },
+  );
+
+  app.openapi(
+    answers(
+      apiRoute({
+        method: 'get',
+        path: '/api/comments/mentions/by-event',
+        tag,
+        summary: 'Own unread mentions per event id (events without any are left out)',
+      }),
+      ok({ counts: z.record(z.string(), z.number().int()) }),
+    ),
+    async (c) => {
+      const counts = await unreadMentionsByEvent(deps.store.db, requireActor(c));
+      return c.json({ success: true, counts }, 200);
+    },
+  );
+
+  app.openapi(
+    answers(
+      apiRoute({
+        method: 'put',
+        path: '/api/comments/mentions/{id}/read',
+        tag,
+        summary: 'Mark an own mention read',
+        params: idParams,
+      }),
+      ok({ mention: z.object({ id: z.string(), event_id: z.string(), comment_id: z.string(), is_read: z.boolean() }) }),
+    ),
+    async (c) => {
+      const actor = requireActor(c);
+      const row = await write(deps.store, (w) => setMentionRead(w, actor, c.req.valid('param').id, true));
+      return c.json(
+        {
+          success: true,
+          mention: { id: row.id, event_id: row.event_id, comment_id: row.comment_id, is_read: toBool(row.is_read) },
+        },
+        200,
+      );
+    },
+  );
+
+  app.openapi(
+    answers(
+      apiRoute({ method: 'put', path: '/api/comments/mentions/read-all', tag, summary: 'Mark all own mentions read' }),
+      withMessage({ updated: z.number().int() }),
+    ),
+    async (c) => {
+      const actor = requireActor(c);
+      const updated = await write(deps.store, (w) => markAllMentionsRead(w, actor));
+      return c.json({ success: true, message: MESSAGES.mentionsRead, updated }, 200);
+    },
+  );
+}

@@ -1,0 +1,595 @@
+import https from 'node:https';
+import type { Language } from '@fankurve/shared';
+import { isAdminPushTopic, type PushTopic } from '@fankurve/shared/push';
+import webpush from 'web-push';
+import type { Config } from '../config.js';
+import type { Commit, Store } from '../db/store.js';
+import type { DomainEvent } from '../domain/domainEvents.js';
+import type { PushSettings } from './subscriptions.js';
+import {
+  commentAnswerText,
+  commentText,
+  eventChangedText,
+  mentionText,
+  newEventText,
+  registrationText,
+  requestAcceptedText,
+  requestMadeText,
+  seatStatusText,
+  ticketBoughtText,
+  type CommentInfo,
+  type EventInfo,
+  type PushText,
+} from './texts.js';
+import { logVapid, resolveVapid, type VapidIdentity } from './vapid.js';
+
+/** Messages sent at once; the rest wait in the queue. */
+export const PUSH_CONCURRENCY = 8;
+/** A push service that stays silent this long (connecting, TLS, answer) fails the message. */
+export const PUSH_TIMEOUT_MS = 10_000;
+/** Messages waiting at most; beyond that new ones are dropped (and logged), so a slow push service cannot pile up work. */
+export const PUSH_QUEUE_MAX = 5_000;
+/** Commits waiting to be turned into messages at most. */
+const COMMIT_QUEUE_MAX = 1_000;
+/** How long a push service keeps a message for a device that is offline (3 days). */
+const PUSH_TTL_SECONDS = 3 * 24 * 60 * 60;
+
+/**
+ * The declarative web push message (W3C Push API, "declarative push message"; WebKit's Declarative
+ * Web Push, Safari 18.4+): Safari shows `notification` without running the service worker; every
+ * other browser hands the JSON to the service worker (client/src/pwa/sw.ts), which shows the same.
+ */
+export interface DeclarativePushMessage {
+  web_push: 8030;
+  notification: {
+    title: string;
+    body: string;
+    /** Absolute URL opened on a tap. */
+    navigate: string;
+    lang: Language;
+  };
+  /** The recipient's unread mentions (0 clears the badge). */
+  app_badge: number;
+}
+
+/** One message for one device. */
+interface Delivery {
+  subscriptionId: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  payload: string;
+}
+
+/** A possible message for a user; of several with the same key, the one of the lowest rank whose topic is on is sent. */
+interface Candidate {
+  userId: string;
+  key: string;
+  rank: number;
+  topic: PushTopic;
+  text: (language: Language) => PushText;
+}
+
+interface Subscriber {
+  userId: string;
+  language: Language;
+  scope: 'admin' | 'user';
+}
+
+const RELEVANT = new Set<DomainEvent['type']>([
+  'event.created',
+  'event.changed',
+  'ticket.bought',
+  'request.accepted',
+  'transferStatus.changed',
+  'mention.created',
+  'comment.added',
+  'user.registered',
+  'request.made',
+]);
+
+function isRelevant(event: DomainEvent): boolean {
+  if (!RELEVANT.has(event.type)) return false;
+  if (event.type === 'event.changed') return event.markedUpdated;
+  if (event.type === 'transferStatus.changed') return event.to === 'reserved' || event.to === 'waiting_list';
+  // A registration by the member themselves (an account an admin creates needs no approval).
+  if (event.type === 'user.registered') return event.actorId === event.userId;
+  return true;
+}
+
+/**
+ * Web push (docs/architecture.md, web push): a commit-bus subscriber that turns domain events into
+ * notifications for the members they concern, in each member's language, never for the member who
+ * acted, leaving out the topics a member switched off, and sends them with the web-push package
+ * (VAPID, aes128gcm). Sending happens after the commit, outside any transaction, a few at a time
+ * with a timeout; a full queue drops messages rather than grow. A subscription the push service
+ * answers 404 or 410 (gone) is removed.
+ */
+export class PushNotifier {
+  /** The TLS agent for push services (tests replace it with one that trusts their local push service). */
+  agent: https.Agent = new https.Agent({ keepAlive: true, maxSockets: PUSH_CONCURRENCY });
+  /** How long a silent push service may take (tests shorten it). */
+  timeoutMs = PUSH_TIMEOUT_MS;
+  private commits: DomainEvent[][] = [];
+  private resolving = false;
+  private queue: Delivery[] = [];
+  private active = 0;
+  private stopped = false;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly store: Store,
+    readonly identity: VapidIdentity,
+    private readonly options: { publicUrl: string; extraHosts: readonly string[] },
+  ) {}
+
+  static subscribedTo(store: Store, config: Config): PushNotifier {
+    const identity = resolveVapid(config);
+    logVapid(identity);
+    const notifier = new PushNotifier(store, identity, {
+      publicUrl: config.publicUrl,
+      extraHosts: config.pushEndpointHosts,
+    });
+    if (!identity.configured) return notifier;
+    const unsubscribe = store.commits.subscribe((commit) => notifier.take(commit));
+    store.commits.onClose(() => {
+      unsubscribe();
+      notifier.stop();
+    });
+    return notifier;
+  }
+
+  /** What the routes need: whether push works and the key to subscribe with. */
+  get settings(): PushSettings {
+    return { configured: this.identity.configured, publicKey: this.identity.publicKey, extraHosts: this.options.extraHosts };
+  }
+
+  /** Notes a commit's events that concern someone; the work happens after the commit's publish returns. */
+  take(commit: Commit): void {
+    if (this.stopped || !this.identity.configured) return;
+    const events = commit.events.filter(isRelevant);
+    if (events.length === 0) return;
+    if (this.commits.length >= COMMIT_QUEUE_MAX) {
+      console.warn('Web push: too many commits waiting; the notifications of one are dropped');
+      return;
+    }
+    this.commits.push(events);
+    if (!this.resolving) void this.resolveAll();
+  }
+
+  /** Resolves when every noted commit has been turned into messages and every message sent (tests). */
+  idle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Shutdown: nothing new is taken; waiting messages are dropped, running ones end with their timeout. */
+  stop(): void {
+    this.stopped = true;
+    this.commits = [];
+    this.queue = [];
+    this.agent.destroy();
+    this.checkIdle();
+  }
+
+  private isIdle(): boolean {
+    return !this.resolving && this.commits.length === 0 && this.queue.length === 0 && this.active === 0;
+  }
+
+  private checkIdle(): void {
+    if (!this.isIdle()) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  private async resolveAll(): Promise<void> {
+    this.resolving = true;
+    try {
+      while (!this.stopped && this.commits.length > 0) {
+        const events = this.commits.shift()!;
+        try {
+          this.enqueue(await this.deliveriesFor(events));
+        } catch (error) {
+          if (!this.stopped) console.error('Web push: could not work out the notifications of a commit:', error);
+        }
+      }
+    } finally {
+      this.resolving = false;
+      this.checkIdle();
+    }
+  }
+
+  private enqueue(deliveries: Delivery[]): void {
+    if (this.stopped) return;
+    const room = PUSH_QUEUE_MAX - this.queue.length;
+    if (deliveries.length > room) console.warn(`Web push: queue full, ${deliveries.length - Math.max(room, 0)} messages dropped`);
+    this.queue.push(...deliveries.slice(0, Math.max(room, 0)));
+    this.pump();
+  }
+
+  private pump(): void {
+    while (!this.stopped && this.active < PUSH_CONCURRENCY && this.queue.length > 0) {
+      const delivery = this.queue.shift()!;
+      this.active++;
+      void this.send(delivery).finally(() => {
+        this.active--;
+        this.pump();
+        this.checkIdle();
+      });
+    }
+  }
+
+  private async send(delivery: Delivery): Promise<void> {
+    const identity = this.identity;
+    try {
+      await webpush.sendNotification(
+        { endpoint: delivery.endpoint, keys: { p256dh: delivery.p256dh, auth: delivery.auth } },
+        delivery.payload,
+        {
+          vapidDetails: { subject: identity.subject!, publicKey: identity.publicKey!, privateKey: identity.privateKey! },
+          TTL: PUSH_TTL_SECONDS,
+          urgency: 'normal',
+          contentEncoding: 'aes128gcm',
+          timeout: this.timeoutMs,
+          agent: this.agent,
+        },
+      );
+    } catch (error) {
+      if (this.stopped) return;
+      const status = (error as { statusCode?: number }).statusCode;
+      const service = safeOrigin(delivery.endpoint);
+      if (status === 404 || status === 410) {
+        // The device unsubscribed or the subscription expired: forget it.
+        await this.store.db
+          .deleteFrom('push_subscriptions')
+          .where('id', '=', delivery.subscriptionId)
+          .execute()
+          .catch((removal: unknown) => console.error('Web push: could not remove a gone subscription:', removal));
+        return;
+      }
+      console.warn(`Web push: ${service} did not take a message: ${status ? `HTTP ${status}` : (error as Error).message}`);
+    }
+  }
+
+  /** The messages the events of one commit lead to, one per device of each recipient. */
+  private async deliveriesFor(events: DomainEvent[]): Promise<Delivery[]> {
+    const db = this.store.db;
+    const subscriptionRows = await db
+      .selectFrom('push_subscriptions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select(['s.id', 's.user_id', 's.endpoint', 's.p256dh', 's.auth', 'u.language', 'u.scope'])
+      .where('u.deleted', '=', 0)
+      .where('u.status', '=', 'active')
+      .execute();
+    if (subscriptionRows.length === 0 || this.stopped) return [];
+    const subscribers = new Map<string, Subscriber>(
+      subscriptionRows.map((row) => [row.user_id, { userId: row.user_id, language: row.language, scope: row.scope }]),
+    );
+    const candidates = await new Planner(this.store, subscribers).plan(events);
+    if (candidates.length === 0 || this.stopped) return [];
+
+    const userIds = [...new Set(candidates.map((c) => c.userId))];
+    const off = new Set(
+      (await db.selectFrom('push_topics_off').select(['user_id', 'topic']).where('user_id', 'in', userIds).execute()).map(
+        (row) => `${row.user_id}|${row.topic}`,
+      ),
+    );
+    const chosen = new Map<string, Candidate>();
+    for (const candidate of [...candidates].sort((a, b) => a.rank - b.rank)) {
+      const slot = `${candidate.userId}|${candidate.key}`;
+      if (chosen.has(slot)) continue;
+      const subscriber = subscribers.get(candidate.userId)!;
+      if (isAdminPushTopic(candidate.topic) && subscriber.scope !== 'admin') continue;
+      if (off.has(`${candidate.userId}|${candidate.topic}`)) continue;
+      chosen.set(slot, candidate);
+    }
+    if (chosen.size === 0) return [];
+
+    const recipients = [...new Set([...chosen.values()].map((c) => c.userId))];
+    const badges = new Map<string, number>(
+      (
+        await db
+          .selectFrom('mentions')
+          .select((eb) => ['user_id', eb.fn.countAll<number>().as('unread')])
+          .where('user_id', 'in', recipients)
+          .where('is_read', '=', 0)
+          .where('deleted', '=', 0)
+          .groupBy('user_id')
+          .execute()
+      ).map((row) => [row.user_id, Number(row.unread)]),
+    );
+    const base = this.options.publicUrl.replace(/\/+$/, '');
+    const deliveries: Delivery[] = [];
+    for (const candidate of chosen.values()) {
+      const subscriber = subscribers.get(candidate.userId)!;
+      const text = candidate.text(subscriber.language);
+      const message: DeclarativePushMessage = {
+        web_push: 8030,
+        notification: { title: text.title, body: text.body, navigate: `${base}${text.path}`, lang: subscriber.language },
+        app_badge: badges.get(candidate.userId) ?? 0,
+      };
+      const payload = JSON.stringify(message);
+      for (const row of subscriptionRows) {
+        if (row.user_id !== candidate.userId) continue;
+        deliveries.push({ subscriptionId: row.id, endpoint: row.endpoint, p256dh: row.p256dh, auth: row.auth, payload });
+      }
+    }
+    return deliveries;
+  }
+}
+
+function safeOrigin(endpoint: string): string {
+  try {
+    return new URL(endpoint).origin;
+  } catch {
+    return 'a push service';
+  }
+}
+
+/** Works out who may get what for the events of one commit (only members with a subscription count). */
+class Planner {
+  private readonly candidates: Candidate[] = [];
+  private readonly eventCache = new Map<string, EventInfo | null>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly subscribers: Map<string, Subscriber>,
+  ) {}
+
+  private add(userId: string | null, actorId: string, candidate: Omit<Candidate, 'userId'>): void {
+    // Never to the member who acted; only to members who have a device to send to.
+    if (!userId || userId === actorId || !this.subscribers.has(userId)) return;
+    this.candidates.push({ userId, ...candidate });
+  }
+
+  private admins(): Subscriber[] {
+    return [...this.subscribers.values()].filter((s) => s.scope === 'admin');
+  }
+
+  async plan(events: DomainEvent[]): Promise<Candidate[]> {
+    const created = events.filter((e): e is Extract<DomainEvent, { type: 'event.created' }> => e.type === 'event.created');
+    if (created.length > 0) await this.newEvents(created);
+    const changed = new Map<string, { fields: Set<string>; actorIds: Set<string> }>();
+    for (const event of events) {
+      if (event.type !== 'event.changed') continue;
+      const entry = changed.get(event.eventId) ?? { fields: new Set<string>(), actorIds: new Set<string>() };
+      for (const field of event.fields) entry.fields.add(field);
+      entry.actorIds.add(event.actorId);
+      changed.set(event.eventId, entry);
+    }
+    for (const [eventId, { fields, actorIds }] of changed) await this.eventChanged(eventId, [...fields], actorIds);
+    for (const event of events) {
+      switch (event.type) {
+        case 'ticket.bought':
+          await this.ticketBought(event);
+          break;
+        case 'request.accepted':
+          await this.requestAccepted(event);
+          break;
+        case 'transferStatus.changed':
+          await this.seatStatus(event);
+          break;
+        case 'mention.created':
+          await this.mention(event);
+          break;
+        case 'comment.added':
+          await this.comment(event);
+          break;
+        case 'user.registered':
+          await this.registration(event);
+          break;
+        case 'request.made':
+          await this.requestMade(event);
+          break;
+        default:
+          break;
+      }
+    }
+    return this.candidates;
+  }
+
+  private async event(id: string): Promise<EventInfo | null> {
+    if (!this.eventCache.has(id)) {
+      const row = await this.store.db
+        .selectFrom('events')
+        .select(['id', 'title', 'date', 'location', 'ticket_price_cents'])
+        .where('id', '=', id)
+        .where('deleted', '=', 0)
+        .where('archived', '=', 0)
+        .executeTakeFirst();
+      this.eventCache.set(
+        id,
+        row
+          ? { id: row.id, title: row.title, date: row.date, location: row.location, ticketPriceCents: row.ticket_price_cents }
+          : null,
+      );
+    }
+    return this.eventCache.get(id)!;
+  }
+
+  /** Members (not guests) with a live attendance row, going or maybe, on the event. */
+  private async attendeesOf(eventId: string): Promise<string[]> {
+    const rows = await this.store.db
+      .selectFrom('attendees')
+      .select('user_id')
+      .where('event_id', '=', eventId)
+      .where('deleted', '=', 0)
+      .where('user_id', 'is not', null)
+      .where('status', 'in', ['going', 'maybe'])
+      .execute();
+    return [...new Set(rows.map((row) => row.user_id!))];
+  }
+
+  private async guestName(attendeeId: string): Promise<string | null> {
+    const row = await this.store.db
+      .selectFrom('attendees')
+      .select(['guest_name', 'user_id'])
+      .where('id', '=', attendeeId)
+      .executeTakeFirst();
+    return row && row.user_id === null ? row.guest_name : null;
+  }
+
+  private async newEvents(created: Extract<DomainEvent, { type: 'event.created' }>[]): Promise<void> {
+    const infos: { info: EventInfo; actorId: string }[] = [];
+    for (const event of created) {
+      const info = await this.event(event.eventId);
+      if (info) infos.push({ info, actorId: event.actorId });
+    }
+    if (infos.length === 0) return;
+    for (const subscriber of this.subscribers.values()) {
+      // Each member hears of the new matches someone else created; several in one write are one message.
+      const theirs = infos.filter((entry) => entry.actorId !== subscriber.userId).map((entry) => entry.info);
+      if (theirs.length === 0) continue;
+      this.add(subscriber.userId, '', { key: 'newEvent', rank: 1, topic: 'newEvent', text: (l) => newEventText(l, theirs) });
+    }
+  }
+
+  private async eventChanged(eventId: string, fields: string[], actorIds: Set<string>): Promise<void> {
+    const info = await this.event(eventId);
+    if (!info) return;
+    for (const userId of await this.attendeesOf(eventId)) {
+      if (actorIds.has(userId)) continue;
+      this.add(userId, '', {
+        key: `eventChanged:${eventId}`,
+        rank: 1,
+        topic: 'eventChanged',
+        text: (l) => eventChangedText(l, info, fields),
+      });
+    }
+  }
+
+  private async ticketBought(event: Extract<DomainEvent, { type: 'ticket.bought' }>): Promise<void> {
+    const info = await this.event(event.eventId);
+    if (!info || !event.debtorId) return;
+    const guest = event.userId === null ? await this.guestName(event.attendeeId) : null;
+    this.add(event.debtorId, event.actorId, {
+      key: `ticketBought:${event.attendeeId}`,
+      rank: 1,
+      topic: 'ticketBought',
+      text: (l) => ticketBoughtText(l, info, guest),
+    });
+  }
+
+  private async requestAccepted(event: Extract<DomainEvent, { type: 'request.accepted' }>): Promise<void> {
+    const info = await this.event(event.eventId);
+    const recipient = event.debtorId ?? event.userId;
+    if (!info || !recipient) return;
+    const guest = event.userId === null ? await this.guestName(event.attendeeId) : null;
+    this.add(recipient, event.actorId, {
+      key: `requestAccepted:${event.attendeeId}:${event.kind}`,
+      rank: 1,
+      topic: 'requestAccepted',
+      text: (l) => requestAcceptedText(l, info, event.kind, guest),
+    });
+  }
+
+  private async seatStatus(event: Extract<DomainEvent, { type: 'transferStatus.changed' }>): Promise<void> {
+    const info = await this.event(event.eventId);
+    const recipient = event.userId ?? event.debtorId;
+    const status = event.to;
+    if (!info || !recipient || (status !== 'reserved' && status !== 'waiting_list')) return;
+    const guest = event.userId === null ? await this.guestName(event.attendeeId) : null;
+    this.add(recipient, event.actorId, {
+      key: `seatStatus:${event.attendeeId}`,
+      rank: 1,
+      topic: 'seatStatus',
+      text: (l) => seatStatusText(l, info, status, guest),
+    });
+  }
+
+  private async commentInfo(commentId: string): Promise<CommentInfo | null> {
+    const row = await this.store.db
+      .selectFrom('comments as c')
+      .innerJoin('events as e', 'e.id', 'c.event_id')
+      .innerJoin('users as u', 'u.id', 'c.user_id')
+      .select(['c.id', 'c.event_id', 'c.comment', 'e.title', 'u.username'])
+      .where('c.id', '=', commentId)
+      .where('c.deleted', '=', 0)
+      .where('e.deleted', '=', 0)
+      .where('e.archived', '=', 0)
+      .executeTakeFirst();
+    return row ? { id: row.id, eventId: row.event_id, eventTitle: row.title, author: row.username, text: row.comment } : null;
+  }
+
+  private readonly comments = new Map<string, Promise<CommentInfo | null>>();
+
+  private comment_(commentId: string): Promise<CommentInfo | null> {
+    let info = this.comments.get(commentId);
+    if (!info) {
+      info = this.commentInfo(commentId);
+      this.comments.set(commentId, info);
+    }
+    return info;
+  }
+
+  private async mention(event: Extract<DomainEvent, { type: 'mention.created' }>): Promise<void> {
+    const info = await this.comment_(event.commentId);
+    if (!info) return;
+    // One message per comment and member: a mention outranks the admin's answer request and the plain comment.
+    this.add(event.userId, event.actorId, {
+      key: `comment:${event.commentId}`,
+      rank: 1,
+      topic: 'mention',
+      text: (l) => mentionText(l, info),
+    });
+  }
+
+  private async comment(event: Extract<DomainEvent, { type: 'comment.added' }>): Promise<void> {
+    const info = await this.comment_(event.commentId);
+    if (!info) return;
+    if (event.requiresAnswer) {
+      for (const admin of this.admins()) {
+        this.add(admin.userId, event.actorId, {
+          key: `comment:${event.commentId}`,
+          rank: 2,
+          topic: 'adminCommentAnswer',
+          text: (l) => commentAnswerText(l, info),
+        });
+      }
+    }
+    for (const userId of await this.attendeesOf(event.eventId)) {
+      this.add(userId, event.actorId, {
+        key: `comment:${event.commentId}`,
+        rank: 3,
+        topic: 'comment',
+        text: (l) => commentText(l, info),
+      });
+    }
+  }
+
+  private async registration(event: Extract<DomainEvent, { type: 'user.registered' }>): Promise<void> {
+    if (this.admins().length === 0) return;
+    const user = await this.store.db
+      .selectFrom('users')
+      .select(['username', 'email'])
+      .where('id', '=', event.userId)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
+    if (!user) return;
+    for (const admin of this.admins()) {
+      this.add(admin.userId, event.actorId, {
+        key: `registration:${event.userId}`,
+        rank: 1,
+        topic: 'adminRegistration',
+        text: (l) => registrationText(l, user),
+      });
+    }
+  }
+
+  private async requestMade(event: Extract<DomainEvent, { type: 'request.made' }>): Promise<void> {
+    if (this.admins().length === 0) return;
+    const info = await this.event(event.eventId);
+    const asker = await this.store.db.selectFrom('users').select('username').where('id', '=', event.actorId).executeTakeFirst();
+    if (!info || !asker) return;
+    const guest = event.userId === null ? await this.guestName(event.attendeeId) : null;
+    for (const admin of this.admins()) {
+      this.add(admin.userId, event.actorId, {
+        key: `requestMade:${event.attendeeId}:${event.kind}`,
+        rank: 1,
+        topic: 'adminRequest',
+        text: (l) => requestMadeText(l, event.kind, asker.username, info, guest),
+      });
+    }
+  }
+}

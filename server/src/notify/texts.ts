@@ -1,0 +1,235 @@
+import { formatMoney, type Language } from '@fankurve/shared';
+
+/*
+ * The push texts, German and English (the recipient's `language`), like the mail texts
+ * (mail/templates.ts). Each says what happened in a title and a short body; `path` is where a tap
+ * leads (PUBLIC_URL is put in front when the message is built).
+ */
+
+export interface PushText {
+  title: string;
+  body: string;
+  path: string;
+}
+
+export interface EventInfo {
+  id: string;
+  title: string;
+  /** Wall-clock `YYYY-MM-DD HH:MM:SS`. */
+  date: string;
+  location: string;
+  ticketPriceCents: number;
+}
+
+/** At most this many characters of a comment in a notification. */
+const EXCERPT = 140;
+
+export function excerpt(text: string, max = EXCERPT): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const chars = [...flat];
+  return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+const dateFormats = new Map<Language, Intl.DateTimeFormat>();
+
+/** `01.03.2030, 15:30` / `1 Mar 2030, 15:30`: the event's wall-clock time as it is (no zone shift). */
+export function formatEventDate(date: string, language: Language): string {
+  let format = dateFormats.get(language);
+  if (!format) {
+    format = new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      timeZone: 'UTC',
+    });
+    dateFormats.set(language, format);
+  }
+  const parsed = new Date(`${date.slice(0, 19).replace(' ', 'T')}Z`);
+  return Number.isNaN(parsed.getTime()) ? date : format.format(parsed);
+}
+
+const eventPath = (eventId: string) => `/events/${encodeURIComponent(eventId)}`;
+const commentPath = (eventId: string, commentId: string) => `${eventPath(eventId)}#comment-${encodeURIComponent(commentId)}`;
+
+export function newEventText(language: Language, events: EventInfo[]): PushText {
+  const de = language === 'de';
+  if (events.length === 1) {
+    const event = events[0]!;
+    return {
+      title: de ? 'Neues Spiel' : 'New match',
+      body: `${event.title} · ${formatEventDate(event.date, language)} · ${event.location}`,
+      path: eventPath(event.id),
+    };
+  }
+  return {
+    title: de ? `${events.length} neue Spiele` : `${events.length} new matches`,
+    body: excerpt(events.map((event) => event.title).join(' · ')),
+    path: '/events',
+  };
+}
+
+export function eventChangedText(language: Language, event: EventInfo, fields: readonly string[]): PushText {
+  const de = language === 'de';
+  const parts: string[] = [];
+  if (fields.includes('date')) parts.push(`${de ? 'Termin' : 'Date'}: ${formatEventDate(event.date, language)}`);
+  if (fields.includes('location')) parts.push(`${de ? 'Ort' : 'Place'}: ${event.location}`);
+  if (fields.includes('ticket_price_cents')) {
+    const price =
+      event.ticketPriceCents > 0 ? formatMoney(event.ticketPriceCents, language) : de ? 'noch offen' : 'to be announced';
+    parts.push(`${de ? 'Ticketpreis' : 'Ticket price'}: ${price}`);
+  }
+  return {
+    title: de ? `Geändert: ${event.title}` : `Changed: ${event.title}`,
+    body: parts.length > 0 ? parts.join(' · ') : formatEventDate(event.date, language),
+    path: eventPath(event.id),
+  };
+}
+
+export function ticketBoughtText(language: Language, event: EventInfo, guestName: string | null): PushText {
+  const de = language === 'de';
+  const when = formatEventDate(event.date, language);
+  let body: string;
+  if (guestName) {
+    body = de
+      ? `Das Ticket deines Gastes ${guestName} für ${event.title} (${when}) wurde gekauft.`
+      : `The ticket of your guest ${guestName} for ${event.title} (${when}) has been bought.`;
+  } else {
+    body = de
+      ? `Dein Ticket für ${event.title} (${when}) wurde gekauft.`
+      : `Your ticket for ${event.title} (${when}) has been bought.`;
+  }
+  return { title: de ? 'Ticket gekauft' : 'Ticket bought', body, path: '/my-tickets' };
+}
+
+export function requestAcceptedText(
+  language: Language,
+  event: EventInfo,
+  kind: 'paid' | 'received',
+  guestName: string | null,
+): PushText {
+  const de = language === 'de';
+  const ticket = guestName
+    ? de
+      ? `Ticket deines Gastes ${guestName} für ${event.title}`
+      : `ticket of your guest ${guestName} for ${event.title}`
+    : de
+      ? `Ticket für ${event.title}`
+      : `ticket for ${event.title}`;
+  if (kind === 'paid') {
+    return {
+      title: de ? 'Zahlung bestätigt' : 'Payment confirmed',
+      body: de ? `Ein Admin hat bestätigt, dass das ${ticket} bezahlt ist.` : `An admin confirmed that the ${ticket} is paid.`,
+      path: '/my-tickets',
+    };
+  }
+  return {
+    title: de ? 'Erhalt bestätigt' : 'Receipt confirmed',
+    body: de
+      ? `Ein Admin hat bestätigt, dass du das ${ticket} erhalten hast.`
+      : `An admin confirmed that you received the ${ticket}.`,
+    path: '/my-tickets',
+  };
+}
+
+export function seatStatusText(
+  language: Language,
+  event: EventInfo,
+  status: 'reserved' | 'waiting_list',
+  guestName: string | null,
+): PushText {
+  const de = language === 'de';
+  const whose = guestName ? (de ? `Der Platz deines Gastes ${guestName}` : `The seat of your guest ${guestName}`) : null;
+  if (status === 'reserved') {
+    return {
+      title: de ? 'Platz reserviert' : 'Seat reserved',
+      body: whose
+        ? de
+          ? `${whose} für die Fahrt zu ${event.title} ist reserviert.`
+          : `${whose} for the trip to ${event.title} is reserved.`
+        : de
+          ? `Dein Platz für die Fahrt zu ${event.title} ist reserviert.`
+          : `Your seat for the trip to ${event.title} is reserved.`,
+      path: eventPath(event.id),
+    };
+  }
+  return {
+    title: de ? 'Warteliste' : 'Waiting list',
+    body: whose
+      ? de
+        ? `${whose} für die Fahrt zu ${event.title} steht auf der Warteliste.`
+        : `${whose} for the trip to ${event.title} is on the waiting list.`
+      : de
+        ? `Dein Platz für die Fahrt zu ${event.title} steht auf der Warteliste.`
+        : `Your seat for the trip to ${event.title} is on the waiting list.`,
+    path: eventPath(event.id),
+  };
+}
+
+export interface CommentInfo {
+  id: string;
+  eventId: string;
+  eventTitle: string;
+  author: string;
+  text: string;
+}
+
+export function mentionText(language: Language, comment: CommentInfo): PushText {
+  const de = language === 'de';
+  return {
+    title: de ? `${comment.author} hat dich erwähnt` : `${comment.author} mentioned you`,
+    body: `${comment.eventTitle}: ${excerpt(comment.text)}`,
+    path: commentPath(comment.eventId, comment.id),
+  };
+}
+
+export function commentText(language: Language, comment: CommentInfo): PushText {
+  const de = language === 'de';
+  return {
+    title: de ? `Neuer Kommentar: ${comment.eventTitle}` : `New comment: ${comment.eventTitle}`,
+    body: `${comment.author}: ${excerpt(comment.text)}`,
+    path: commentPath(comment.eventId, comment.id),
+  };
+}
+
+export function commentAnswerText(language: Language, comment: CommentInfo): PushText {
+  const de = language === 'de';
+  return {
+    title: de ? 'Kommentar wartet auf Antwort' : 'Comment needs an answer',
+    body: `${comment.author} (${comment.eventTitle}): ${excerpt(comment.text)}`,
+    path: commentPath(comment.eventId, comment.id),
+  };
+}
+
+export function registrationText(language: Language, user: { username: string; email: string }): PushText {
+  const de = language === 'de';
+  return {
+    title: de ? 'Neue Registrierung' : 'New registration',
+    body: de
+      ? `${user.username} (${user.email}) wartet auf Freigabe.`
+      : `${user.username} (${user.email}) is waiting for approval.`,
+    path: '/admin/tasks',
+  };
+}
+
+export function requestMadeText(
+  language: Language,
+  kind: 'paid' | 'received',
+  username: string,
+  event: EventInfo,
+  guestName: string | null,
+): PushText {
+  const de = language === 'de';
+  const what = guestName ? (de ? `${event.title} (Gast ${guestName})` : `${event.title} (guest ${guestName})`) : event.title;
+  const when = formatEventDate(event.date, language);
+  if (kind === 'paid') {
+    return {
+      title: de ? 'Neue Zahlungsmeldung' : 'New paid request',
+      body: de ? `${username} meldet bezahlt: ${what}, ${when}` : `${username} reports paid: ${what}, ${when}`,
+      path: '/admin/tasks',
+    };
+  }
+  return {
+    title: de ? 'Neue Erhalt-Meldung' : 'New received request',
+    body: de ? `${username} meldet erhalten: ${what}, ${when}` : `${username} reports received: ${what}, ${when}`,
+    path: '/admin/tasks',
+  };
+}
