@@ -109,9 +109,7 @@ export function PushSettings() {
 
   return (
     <section className="card push-settings" aria-labelledby={titleId}>
-      <h2 id={titleId} className="section-title">
-        {t('push.title')}
-      </h2>
+      <h2 id={titleId}>{t('push.title')}</h2>
       <label className="check push-switch">
         <input
           type="checkbox"
