@@ -63,6 +63,7 @@ export function createApp(deps: AppDeps): Api {
   // ── issue 9 route areas: comments (commentRoutes), push (pushRoutes) ──
   commentRoutes(app, deps);
   pushRoutes(app, deps);
+  // ── issue 10 route areas: team configuration (configRoutes), fixture import (matchRoutes) ──
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Fankurve API', version: deps.version } });

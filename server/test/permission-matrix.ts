@@ -971,6 +971,9 @@ export const ROUTES: RouteCase[] = [
       await f.t.runtime.deps.store.db.deleteFrom('push_topics_off').where('user_id', '=', f[role].id).execute();
     },
   },
+  // ── config rows (issue 10: team configuration, logo) ──
+  // ── match import rows (issue 10: sync-matches, team search) ──
+  // ── match-day rows (issue 10) ──
 ];
 
 export const isPublic = (route: RouteCase) => route.expect.anonymous !== 401;

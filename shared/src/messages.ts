@@ -140,6 +140,9 @@ export const MESSAGES = {
   pushTopicUnknown: 'Unknown notification topic',
   pushTopicsSaved: 'Notification settings saved',
   // ── profile messages (issue 9) ──
+  // ── config messages (issue 10) ──
+  // ── match import messages (issue 10) ──
+  // ── match-day messages (issue 10) ──
   internalError: 'Something went wrong. Please try again later.',
 } as const;
 

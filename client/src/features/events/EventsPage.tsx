@@ -77,6 +77,7 @@ export function EventsPage() {
           >
             {t('events.newEvent')}
           </button>
+          {/* events:sync-matches — the admin's SyncMatchesButton (issue 10, features/matches) */}
           {online ? null : (
             <small id="create-offline-hint" className="page-actions-hint">
               {t('events.newEventOffline')}
