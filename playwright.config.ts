@@ -52,6 +52,8 @@ export default defineConfig({
       JWT_SECRET: 'e2e-secret-e2e-secret-e2e-secret',
       // The browser tests register many members from one address.
       REGISTRATIONS_PER_HOUR: '10000',
+      // The fixture import's stand-in for OpenLigaDB, started by client/e2e/matches.spec.ts.
+      FOOTBALL_DATA_URL: 'http://127.0.0.1:4917',
     },
   },
 });

@@ -2,7 +2,6 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
-const THEME_COLOR = '#00397D';
 const API_TARGET = process.env.FANKURVE_API ?? 'http://localhost:3000';
 
 export default defineConfig({
@@ -15,28 +14,13 @@ export default defineConfig({
       registerType: 'autoUpdate',
       // Registered by src/pwa/register.ts (after the first paint), not by an injected script.
       injectRegister: null,
-      // The icons are in globPatterns already.
-      includeManifestIcons: false,
       injectManifest: {
-        // The whole build and the icons; the plugin adds the web manifest itself.
+        // The whole build and the icons. No web manifest: the server builds it from the club's
+        // configuration (GET /api/manifest.webmanifest, linked in index.html), so an installed app
+        // takes the club's name, colour and logo; precached, it would keep the old ones.
         globPatterns: ['**/*.{js,css,html,png,svg,ico}'],
       },
-      manifest: {
-        name: 'Fankurve',
-        short_name: 'Fankurve',
-        description: 'Spieltage, Tickets und Mitfahrgelegenheiten deiner Fangruppe',
-        lang: 'de',
-        theme_color: THEME_COLOR,
-        background_color: '#F3F5F9',
-        display: 'standalone',
-        start_url: '/events',
-        scope: '/',
-        icons: [
-          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
-          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
-          { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
-        ],
-      },
+      manifest: false,
       devOptions: { enabled: false },
     }),
   ],

@@ -111,7 +111,7 @@ test('an admin edits the table, adds an attendee, manages transport and edits th
   await signInThroughForm(page, ADMIN.username, ADMIN.password);
   await page.goto(`/events/${eventId}`);
   await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
-  await expect(page.getByText('noch nicht verfügbar')).toBeVisible();
+  await expect(page.locator('.detail-facts')).toContainText('Ticketpreisnoch offen');
   const fanRow = attendeeRow(page, fan.username);
   await expect(fanRow).toContainText('Offen');
 
@@ -177,17 +177,19 @@ test('an admin edits the table, adds an attendee, manages transport and edits th
   await transport.getByLabel('Bezeichnung').fill('Bus 1');
   await transport.getByLabel('Abfahrtsort').fill('S Köpenick');
   await transport.getByRole('button', { name: 'Speichern' }).click();
-  await expect(transport.getByRole('alert')).toHaveText('Bitte gib einen Preis an oder wähle „Kostenlos“ oder „Preis offen“');
+  await expect(transport.getByRole('alert')).toHaveText(
+    'Bitte gib einen Preis an oder wähle „Kostenlos“ oder „Preis noch offen“',
+  );
   await transport.getByLabel('Preis pro Platz (€)').fill('15');
   await transport.getByRole('button', { name: 'Speichern' }).click();
   const bus = transport.getByRole('listitem', { name: 'Bus 1' });
   await expect(bus).toContainText('15,00 €');
   await expect(bus).toContainText('S Köpenick');
-  await expect(bus).toContainText('wird noch bekannt gegeben');
+  await expect(bus).toContainText('Abfahrtnoch offen');
 
   await bus.getByRole('button', { name: 'Bearbeiten Bus 1' }).click();
   await transport.getByLabel('Kostenlos').check();
-  await transport.getByLabel('Preis offen').check();
+  await transport.getByLabel('Preis noch offen').check();
   await expect(transport.getByLabel('Kostenlos')).not.toBeChecked();
   await transport.getByLabel('Kostenlos').check();
   await transport.getByLabel('Abfahrt', { exact: true }).fill('2030-05-01T07:45');

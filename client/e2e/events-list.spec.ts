@@ -34,16 +34,20 @@ test('upcoming events ascending, past ones descending and faded; away / home / a
   await signInThroughForm(page, member.username, member.password);
   const filter = page.getByRole('group', { name: 'Spielort' });
   await expect(filter.getByRole('button', { name: 'Auswärts' })).toHaveAttribute('aria-pressed', 'true');
-  // Away by default: upcoming soonest first, then past latest first.
-  await expect.poll(() => ownTitles(page, p)).toEqual([t('Bald (A)'), t('Spät (A)'), t('Vorbei (A)'), t('Lange her (A)')]);
+  // Away by default: upcoming soonest first, then past latest first; the Fanfest (no match) shows under every filter.
+  await expect
+    .poll(() => ownTitles(page, p))
+    .toEqual([t('Bald (A)'), t('Fanfest'), t('Spät (A)'), t('Vorbei (A)'), t('Lange her (A)')]);
+  // Past cards are greyed, not transparent (their text keeps its contrast: matchday.spec.ts).
   await expect(eventCard(page, t('Vorbei (A)'))).toHaveClass(/event-past/);
-  await expect(eventCard(page, t('Vorbei (A)'))).toHaveCSS('opacity', '0.6');
+  await expect(eventCard(page, t('Vorbei (A)'))).toHaveCSS('background-color', 'rgb(238, 241, 245)');
+  await expect(eventCard(page, t('Vorbei (A)'))).toHaveCSS('opacity', '1');
   await expect(eventCard(page, t('Bald (A)'))).not.toHaveClass(/event-past/);
-  await expect(eventCard(page, t('Bald (A)'))).toHaveCSS('opacity', '1');
+  await expect(eventCard(page, t('Bald (A)'))).toHaveCSS('background-color', 'rgb(255, 255, 255)');
 
   await filter.getByRole('button', { name: 'Heim' }).click();
   await expect(page).toHaveURL(/\/events\?where=home$/);
-  await expect.poll(() => ownTitles(page, p)).toEqual([t('Derby (H)')]);
+  await expect.poll(() => ownTitles(page, p)).toEqual([t('Derby (H)'), t('Fanfest')]);
 
   await filter.getByRole('button', { name: 'Alle' }).click();
   await expect(page).toHaveURL(/\/events\?where=all$/);
@@ -202,15 +206,20 @@ test('create-event dialog: defaults, validation, rounding shown, the event arriv
   await price.blur();
   await expect(price).toHaveValue('12.30');
   await expect(dialog.getByText('Ticketpreis: 12,30 €')).toBeVisible();
-  await dialog.getByLabel('Noch nicht verfügbar').check();
+  await dialog.getByLabel('Preis noch offen').check();
   await expect(price).toBeDisabled();
   await expect(dialog.getByText('Ticketpreis: noch offen')).toBeVisible();
-  await dialog.getByLabel('Noch nicht verfügbar').uncheck();
+  await dialog.getByLabel('Preis noch offen').uncheck();
   await expect(price).toHaveValue('12.30');
 
+  // The typed '(A)' chose away.
+  await expect(dialog.getByLabel('Auswärtsspiel (A)')).toBeChecked();
   await dialog.getByRole('button', { name: 'Termin anlegen' }).click();
   await expect(page.getByText(`Termin „${title}“ angelegt`)).toBeVisible();
   await expect(dialog).toHaveCount(0);
+  // The app opens the new event; the list has it too.
+  await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
+  await page.goBack();
   const card = eventCard(page, title);
   await expect(card).toContainText('12,30 €');
   await expect(card).toContainText(`${d}.${m}.${y}, 18:30`);
@@ -224,8 +233,10 @@ test('create-event dialog: defaults, validation, rounding shown, the event arriv
   await dialog.getByLabel('Datum').fill(day);
   await dialog.getByLabel('Ort').fill('Bochum');
   await dialog.getByLabel('Ticketpreis (€)').fill('20');
-  await dialog.getByLabel('Noch nicht verfügbar').check();
+  await dialog.getByLabel('Preis noch offen').check();
   await dialog.getByRole('button', { name: 'Termin anlegen' }).click();
+  await expect(page.getByRole('heading', { name: tba, level: 1 })).toBeVisible();
+  await page.goBack();
   await expect(eventCard(page, tba)).toContainText('noch offen');
   await expect(eventCard(page, tba)).toContainText(`${d}.${m}.${y}, 15:00`);
 

@@ -115,10 +115,13 @@ test('an admin adds a stadium and its ticket prices, edits it, opens its detail 
   await page.getByRole('link', { name: 'Zurück zur Konfiguration' }).click();
   await expect(page).toHaveURL(/\/config$/);
 
-  // A stadium that events use cannot be deleted: the server's reason is shown.
+  // A stadium that events use cannot be deleted: the dialog names those events instead (issue 10).
   await stadiumCard(page, name).getByRole('button', { name: 'Löschen', exact: true }).click();
-  await page.getByRole('dialog', { name: 'Stadion löschen?' }).getByRole('button', { name: 'Löschen', exact: true }).click();
-  await expect(page.getByText('Das Stadion wird von Terminen verwendet und kann nicht gelöscht werden')).toBeVisible();
+  const inUse = page.getByRole('dialog', { name: 'Stadion wird noch verwendet' });
+  await expect(inUse.getByRole('link')).toHaveCount(7);
+  await expect(inUse).toContainText(`${p} -5 (A)`);
+  await expect(inUse.getByRole('button', { name: 'Löschen', exact: true })).toHaveCount(0);
+  await inUse.getByRole('button', { name: 'Schließen' }).last().click();
   await expect(stadiumCard(page, name)).toBeVisible();
 });
 

@@ -15,7 +15,10 @@
       document.title = config.site_title;
     }
     if (config && /^#[0-9a-fA-F]{6}$/.test(config.theme_color || '')) {
-      document.getElementById('shell-title').style.background = config.theme_color;
+      var bar = document.getElementById('shell-title');
+      bar.style.background = config.theme_color;
+      // The text colour that reads on it, as the app worked it out when it cached the configuration.
+      if (/^#[0-9a-fA-F]{6}$/.test(config.on_theme || '')) bar.style.color = config.on_theme;
     }
   } catch {
     // storage blocked or a broken cache: the default shell stays

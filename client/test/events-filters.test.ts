@@ -55,14 +55,15 @@ describe('seasons', () => {
 });
 
 describe('location filter', () => {
-  it('goes by the (H) / (A) suffix; events without one show under all only', () => {
+  it('goes by the (H) / (A) suffix; events without one are no match and show under every filter', () => {
     expect(matchesWhere('Union – Hertha (H)', 'home')).toBe(true);
     expect(matchesWhere('Union – Hertha (H)', 'away')).toBe(false);
     expect(matchesWhere('Bochum – Union (A) ', 'away')).toBe(true);
-    expect(matchesWhere('Fan party', 'away')).toBe(false);
-    expect(matchesWhere('Fan party', 'home')).toBe(false);
+    expect(matchesWhere('Fan party', 'away')).toBe(true);
+    expect(matchesWhere('Fan party', 'home')).toBe(true);
     expect(matchesWhere('Fan party', 'all')).toBe(true);
-    expect(matchesWhere('(H) in the middle', 'home')).toBe(false);
+    expect(matchesWhere('(H) in the middle', 'home')).toBe(true);
+    expect(matchesWhere('(H) in the middle', 'away')).toBe(true);
   });
 });
 
@@ -106,11 +107,11 @@ describe('filters in the URL query', () => {
     ];
     const ids = (season: string | null, where: 'away' | 'home' | 'all') =>
       filterEvents(events, { season, where }).map((e) => e.id);
-    expect(ids('2026/27', 'away')).toEqual(['away-now']);
-    expect(ids('2026/27', 'home')).toEqual(['home-now']);
+    expect(ids('2026/27', 'away')).toEqual(['away-now', 'party-now']);
+    expect(ids('2026/27', 'home')).toEqual(['home-now', 'party-now']);
     expect(ids('2026/27', 'all')).toEqual(['away-now', 'home-now', 'party-now']);
     expect(ids('2025/26', 'away')).toEqual(['away-last']);
-    expect(ids(null, 'away')).toEqual(['away-now', 'away-last']);
+    expect(ids(null, 'away')).toEqual(['away-now', 'party-now', 'away-last']);
   });
 });
 
@@ -156,10 +157,10 @@ describe('create-event form', () => {
     expect([EMPTY_EVENT_FORM.hour, EMPTY_EVENT_FORM.minute]).toEqual(['15', '00']);
   });
 
-  it('requires title, date and location', () => {
+  it('requires title, home / away / other, date and location', () => {
     expect(toNewEvent(EMPTY_EVENT_FORM)).toEqual({
       ok: false,
-      errors: { title: 'titleRequired', date: 'dateRequired', location: 'locationRequired' },
+      errors: { title: 'titleRequired', kind: 'eventKindRequired', date: 'dateRequired', location: 'locationRequired' },
     });
     expect(toNewEvent({ ...filled, date: '2026-02-30' })).toEqual({ ok: false, errors: { date: 'dateRequired' } });
   });

@@ -32,7 +32,8 @@ describe('orderEvents', () => {
 describe('formatEventDate', () => {
   it('shows the wall-clock time as stored, per language', () => {
     expect(formatEventDate('2026-12-05 15:30:00', 'de')).toBe('Sa., 05.12.2026, 15:30');
-    expect(formatEventDate('2026-12-05 15:30:00', 'en')).toBe('Sat, 05/12/2026, 15:30');
+    // English is unambiguous (issue 10): never 05/12, which reads as May 12 in the US.
+    expect(formatEventDate('2026-12-05 15:30:00', 'en')).toBe('Sat 5 Dec 2026, 15:30');
     // No shift across midnight whatever the device's time zone is.
     expect(formatEventDate('2027-01-01 00:15:00', 'de')).toBe('Fr., 01.01.2027, 00:15');
   });

@@ -9,6 +9,7 @@ import type { Api, AppDeps, AppEnv } from './http/context.js';
 import { failure, handleError, validationFailure } from './http/errors.js';
 import { eventRoutes } from './http/events.js';
 import { guestRoutes } from './http/guests.js';
+import { matchRoutes } from './http/matches.js';
 import { metaRoutes } from './http/meta.js';
 import { pushRoutes } from './http/push.js';
 import { recoveryRoutes } from './http/recovery.js';
@@ -21,6 +22,7 @@ import { ticketRoutes } from './http/tickets.js';
 import { transportRoutes } from './http/transports.js';
 import { adminRoutes } from './http/admin.js';
 import { commentRoutes } from './http/comments.js';
+import { configRoutes } from './http/config.js';
 import { userRoutes } from './http/users.js';
 import { syncRoutes } from './sync/routes.js';
 
@@ -64,6 +66,8 @@ export function createApp(deps: AppDeps): Api {
   commentRoutes(app, deps);
   pushRoutes(app, deps);
   // ── issue 10 route areas: team configuration (configRoutes), fixture import (matchRoutes) ──
+  configRoutes(app, deps);
+  matchRoutes(app, deps);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Fankurve API', version: deps.version } });

@@ -17,6 +17,7 @@ import { createPasswordResetLimits } from './http/recovery.js';
 import { AdminDigest } from './mail/adminDigest.js';
 import { Mailer } from './mail/mailer.js';
 import { PushNotifier } from './notify/pushNotifier.js';
+import { DailyMatchImport } from './matches/dailyImport.js';
 
 function readVersion(): string {
   const file = path.resolve(import.meta.dirname, '../../package.json');
@@ -34,7 +35,12 @@ export interface Runtime {
 export async function prepareRuntime(config: Config): Promise<Runtime> {
   const connection = openConnection(config);
   await migrateToLatest(connection.db, connection.dialect);
-  const store: Store = { db: connection.db, dialect: connection.dialect, commits: new CommitBus() };
+  const store: Store = {
+    db: connection.db,
+    dialect: connection.dialect,
+    commits: new CommitBus(),
+    clubTimeZone: config.clubTimeZone,
+  };
   const bootstrapPassword = await bootstrapAdmin(store, config);
   await deleteIdleSessions(store.db);
   const jwtSecret = loadOrCreateSecret(config.dataDir, 'jwt-secret', config.jwtSecret, randomSecret);
@@ -54,6 +60,8 @@ export async function prepareRuntime(config: Config): Promise<Runtime> {
     passwordResets: createPasswordResetLimits(),
     version: readVersion(),
   };
+  // The optional daily fixture import (setting auto_import_matches); stops when the commit bus closes.
+  DailyMatchImport.start(store, config);
   return { deps, connection, bootstrapPassword };
 }
 

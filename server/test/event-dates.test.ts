@@ -76,7 +76,8 @@ describe('transport departures', () => {
   it('refuse years outside 2000–2100 with dateOutOfRange on create and edit', async () => {
     const event = await createEventVia(t, admin);
     const body = { event_id: event.id, name: 'Bus', departure_location: 'Clubhouse', is_free: true };
-    for (const departure_datetime of OUT_OF_RANGE) {
+    // A departure is kept to the minute (issue 10): 2100-12-31 23:55 is no rounding into 2101 there.
+    for (const departure_datetime of OUT_OF_RANGE.filter((date) => date !== '2100-12-31 23:55')) {
       const res = await t.call('POST', '/api/transports', { token: admin, body: { ...body, departure_datetime } });
       expect(res.status).toBe(400);
       expect(res.body).toEqual(refusal);

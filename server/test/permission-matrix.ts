@@ -972,7 +972,85 @@ export const ROUTES: RouteCase[] = [
     },
   },
   // ── config rows (issue 10: team configuration, logo) ──
+  {
+    method: 'PUT',
+    path: '/api/config',
+    adminOnly: true,
+    body: () => ({ team_id: 553, team_name: '1. FC Union Berlin', site_title: unique('Matrix '), theme_color: '#123456' }),
+    expect: ADMIN_ONLY,
+    after: async (f, role, body, call) => {
+      if (role !== 'admin') return;
+      expect(body.config).toMatchObject({ site_title: (call.sent as { site_title: string }).site_title, theme_color: '#123456' });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/config/logo',
+    // The matrix uploads its PNG in the field `image`: the admin passes the guard and is refused for
+    // want of the field `logo` (400 'No file uploaded', nothing stored); the check below uploads in `logo`.
+    upload: true,
+    adminOnly: true,
+    expect: { anonymous: 401, member: 403, other: 403, admin: 400 },
+    after: async (f, role, body) => {
+      if (role !== 'admin') return;
+      expect(body.code).toBe('noFileUploaded');
+      const res = await uploadFile(f.t, '/api/config/logo', { token: f.admin.token, field: 'logo', bytes: IMAGES.png });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ message: 'Logo uploaded successfully', filename: expect.stringMatching(/\.png$/) });
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/config/logo',
+    adminOnly: true,
+    params: async (f) => {
+      const res = await uploadFile(f.t, '/api/config/logo', { token: f.admin.token, field: 'logo', bytes: IMAGES.png });
+      expect(res.status).toBe(200);
+      return {};
+    },
+    expect: ADMIN_ONLY,
+    after: async (f, role, body) => {
+      if (role === 'admin') expect(body.config.logo_filename).toBeNull();
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/manifest.webmanifest',
+    plainAnswer: true,
+    expect: PUBLIC,
+    after: async (f, role, body) => {
+      expect(body).toMatchObject({ name: expect.any(String), start_url: '/events', display: 'standalone' });
+    },
+  },
   // ── match import rows (issue 10: sync-matches, team search) ──
+  {
+    method: 'POST',
+    path: '/api/events/sync-matches',
+    adminOnly: true,
+    // Never the real service: a local stand-in answers recorded matches (fixture-server.ts); matches.test.ts tests the import.
+    params: async (f) => {
+      await (await import('./fixture-server.js')).useLocalMatchService(f.t.runtime.deps.config);
+      return {};
+    },
+    expect: ADMIN_ONLY,
+    after: async (f, role, body) => {
+      if (role === 'admin') expect(body).toMatchObject({ created: expect.any(Number), updated: 0, errors: [] });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/config/teams/{league}/{season}',
+    adminOnly: true,
+    params: async (f) => {
+      await (await import('./fixture-server.js')).useLocalMatchService(f.t.runtime.deps.config);
+      return { league: 'bl1', season: '2025' };
+    },
+    expect: ADMIN_ONLY,
+    after: async (f, role, body) => {
+      if (role === 'admin')
+        expect(body.teams).toContainEqual(expect.objectContaining({ teamId: 80, teamName: '1. FC Union Berlin' }));
+    },
+  },
   // ── match-day rows (issue 10) ──
 ];
 

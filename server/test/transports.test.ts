@@ -25,7 +25,7 @@ const create = (body: Record<string, unknown>, token = admin) =>
 const bus = { name: 'Bus 1', departure_location: 'S Köpenick' };
 
 describe('POST /api/transports', () => {
-  it('adds an option with a price and a departure rounded to 15 minutes', async () => {
+  it('adds an option with a price and a departure kept to the minute as entered', async () => {
     const res = await create({ ...bus, price_per_seat: 25.5, departure_datetime: '2030-03-01T07:08' });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -39,7 +39,7 @@ describe('POST /api/transports', () => {
         price_per_seat: 25.5,
         is_free: false,
         is_price_tbd: false,
-        departure_datetime: '2030-03-01 07:15:00',
+        departure_datetime: '2030-03-01 07:08:00',
       },
     });
     expect(await rowOf(res.body.transport.id)).toMatchObject({ price_per_seat_cents: 2550, deleted: 0 });
@@ -135,7 +135,7 @@ describe('PUT and DELETE /api/transports/{id}', () => {
     expect(priced.body.transport).toMatchObject({
       is_price_tbd: false,
       price_per_seat: 19.99,
-      departure_datetime: '2030-03-01 06:00:00',
+      departure_datetime: '2030-03-01 05:53:00',
     });
   });
 

@@ -21,6 +21,18 @@ export const EVENT_YEAR_MAX = 2100;
  * rather than rounded down, so the stored date is always the nearest quarter hour of what was typed.
  */
 export function checkEventDate(input: string, invalid: MessageCode = 'dateRequired'): RuleResult<string> {
+  return checkWallClock(input, invalid, true);
+}
+
+/**
+ * A transport's departure (issue 10): the same forms and years as an event date, but kept to the
+ * minute as entered; a bus leaving at 07:40 is not moved to 07:45.
+ */
+export function checkDepartureDate(input: string): RuleResult<string> {
+  return checkWallClock(input, 'departureInvalid', false);
+}
+
+function checkWallClock(input: string, invalid: MessageCode, round: boolean): RuleResult<string> {
   const match = EVENT_DATE_PATTERN.exec(input.trim());
   if (!match) return { ok: false, code: invalid };
   const [defaultHour, defaultMinute] = DEFAULT_EVENT_TIME.split(':');
@@ -35,7 +47,7 @@ export function checkEventDate(input: string, invalid: MessageCode = 'dateRequir
   if (year < EVENT_YEAR_MIN || year > EVENT_YEAR_MAX) return { ok: false, code: 'dateOutOfRange' };
   const probe = new Date(Date.UTC(year, month - 1, day));
   if (probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return { ok: false, code: invalid };
-  const rounded = new Date(Date.UTC(year, month - 1, day, hour, roundToTimeStep(minute)));
+  const rounded = new Date(Date.UTC(year, month - 1, day, hour, round ? roundToTimeStep(minute) : minute));
   if (rounded.getUTCFullYear() > EVENT_YEAR_MAX) return { ok: false, code: 'dateOutOfRange' };
   return { ok: true, value: formatEventDate(rounded) };
 }
@@ -77,10 +89,29 @@ export function isUpcoming(eventDate: string, today: string): boolean {
 }
 
 export type EventLocation = 'home' | 'away' | 'other';
+export const EVENT_LOCATIONS: readonly EventLocation[] = ['home', 'away', 'other'];
 
+/**
+ * Where an event is, by its title's suffix (SPEC 2, 9): '(H)' home, '(A)' away; a title with neither
+ * (a Stammtisch, the Christmas party) is no match: 'other', shown under every location filter.
+ */
 export function locationOfTitle(title: string): EventLocation {
   const trimmed = title.trim();
   if (trimmed.endsWith(HOME_SUFFIX)) return 'home';
   if (trimmed.endsWith(AWAY_SUFFIX)) return 'away';
   return 'other';
+}
+
+/** A match is an event whose title ends in '(H)' or '(A)'. */
+export const isMatchTitle = (title: string): boolean => locationOfTitle(title) !== 'other';
+
+/**
+ * The title for a chosen location: the typed title without any '(H)' / '(A)' suffix, followed by the
+ * location's suffix (none for 'other'). `Union – Hertha` + home → `Union – Hertha (H)`.
+ */
+export function titleForLocation(title: string, location: EventLocation): string {
+  let base = title.trim();
+  while (locationOfTitle(base) !== 'other') base = base.slice(0, -HOME_SUFFIX.length).trimEnd();
+  if (location === 'other' || base === '') return base;
+  return `${base} ${location === 'home' ? HOME_SUFFIX : AWAY_SUFFIX}`;
 }

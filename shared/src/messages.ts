@@ -141,8 +141,30 @@ export const MESSAGES = {
   pushTopicsSaved: 'Notification settings saved',
   // ── profile messages (issue 9) ──
   // ── config messages (issue 10) ──
+  configSaved: 'Configuration saved',
+  teamIdInvalid: 'Team id must be a whole number of at least 1',
+  teamNameTooLong: 'Team name is too long',
+  siteTitleRequired: 'Site title is required',
+  siteTitleTooLong: 'Site title is too long (at most 60 characters)',
+  themeColorInvalid: "Theme colour must be '#' followed by six hexadecimal digits",
+  logoUploaded: 'Logo uploaded successfully',
+  logoUploadError: 'Error uploading logo',
+  logoUploadFailed: 'Failed to upload logo',
+  logoDeleted: 'Logo deleted',
   // ── match import messages (issue 10) ──
+  matchesSynced: 'Matches synchronised',
+  matchSyncFailed: 'Failed to sync matches',
+  matchServiceUnreachable: 'The match service cannot be reached',
+  matchServiceError: 'The match service answered with an error',
+  matchServiceBadAnswer: 'The match service sent an answer that cannot be read',
+  matchTeamUnknown: 'The match service lists no matches of the configured team',
+  matchTeamNotConfigured: 'No valid team is configured for the match import',
+  matchDataInvalid: 'A match of the feed cannot be imported',
+  matchLeagueInvalid: 'Please enter a league shortcut such as bl1',
+  matchSeasonInvalid: 'Please enter the year the season starts, such as 2025',
   // ── match-day messages (issue 10) ──
+  eventIsPast: 'This event is over: attendance can no longer be given or changed',
+  eventKindRequired: 'Please choose home, away or other',
   internalError: 'Something went wrong. Please try again later.',
 } as const;
 

@@ -6,7 +6,7 @@ import { usePendingTaskCount } from '../features/admin/usePendingTaskCount.js';
 import { hideBrokenImage } from './AuthLayout.js';
 import { lazyPage } from './lazyPage.js';
 import { signOut } from './session.js';
-import { useSiteConfig } from './siteConfig.js';
+import { followServerConfigChanges, useSiteConfig } from './siteConfig.js';
 import '../features/comments/nav.css';
 
 // The sync indicator reads the RxDB data layer: its own chunk, so the shell paints before RxDB loads.
@@ -16,7 +16,8 @@ const MentionBadge = lazyPage(() => import('../features/comments/MentionBadge.js
 
 /**
  * The navigation bar of SPEC 2: site title and logo, links, the username, logout, and the sync state.
- * Below ~640 px the links fold into a menu behind a toggle button.
+ * Below ~640 px the links fold into a menu behind a toggle button. It is painted in the club's theme
+ * colour with the text colour that reads on it (--on-theme, app/siteConfig.ts).
  */
 export function NavBar({ user }: { user: Profile }) {
   const { t } = useTranslation();
@@ -24,6 +25,9 @@ export function NavBar({ user }: { user: Profile }) {
   const [open, setOpen] = useState(false);
   const restricted = user.must_change_password;
   const taskCount = usePendingTaskCount(user.scope === 'admin' && !restricted);
+
+  // The club's title, colour and logo follow an admin's change at once, on every signed-in device.
+  useEffect(() => followServerConfigChanges(), []);
 
   useEffect(() => {
     if (!open) return;
@@ -39,7 +43,14 @@ export function NavBar({ user }: { user: Profile }) {
       <div className="navbar-inner">
         <Link to="/events" className="brand">
           {config.logo_filename ? (
-            <img className="brand-logo" src={`/uploads/${config.logo_filename}`} alt="" onError={hideBrokenImage} />
+            // Keyed by the file: a new logo is a new element (a broken one was hidden).
+            <img
+              key={config.logo_filename}
+              className="brand-logo"
+              src={`/uploads/${encodeURIComponent(config.logo_filename)}`}
+              alt=""
+              onError={hideBrokenImage}
+            />
           ) : null}
           <span className="brand-title">{config.site_title}</span>
         </Link>

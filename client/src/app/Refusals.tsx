@@ -3,6 +3,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { markNoticesRead, useEvents } from '../data/index.js';
+import { formatInstant } from '../i18n/dates.js';
 import { currentLanguage, errorText, messageText } from '../i18n/index.js';
 import { Modal } from '../ui/Dialog.js';
 import { toastError } from '../ui/toast.js';
@@ -41,22 +42,8 @@ const ACTION_KEYS: Record<NoticeAction, ActionKey> = {
 const actionKey = (action: string | null): ActionKey =>
   action !== null && Object.hasOwn(ACTION_KEYS, action) ? ACTION_KEYS[action as NoticeAction] : 'refusals.actions.other';
 
-const formatters = new Map<Language, Intl.DateTimeFormat>();
-
 /** When the server refused the change, in the device's time zone: `12.03.2026, 14:05` (de), `12 Mar 2026, 14:05` (en). */
-function formatRefusedAt(iso: string, language: Language): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  let formatter = formatters.get(language);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : 'de-DE', {
-      dateStyle: 'medium',
-      timeStyle: 'short',
-    });
-    formatters.set(language, formatter);
-  }
-  return formatter.format(date);
-}
+const formatRefusedAt = (iso: string, language: Language): string => formatInstant(iso, language);
 
 interface Props {
   /** The unread refusals, newest first (live: a notice read here or on another device leaves the list). */

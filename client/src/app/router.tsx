@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { BrowserRouter, Navigate, Outlet, Route, Routes, useLocation } from 'react-router-dom';
 import { LoginPage } from '../features/auth/LoginPage.js';
 import { applyUpdateOnNavigation } from '../pwa/register.js';
 import { ErrorBoundary } from '../ui/ErrorBoundary.js';
@@ -7,6 +7,7 @@ import { Toaster } from '../ui/Toaster.js';
 import { AnonymousOnly, CHANGE_PASSWORD_PATH, RequireAuth } from './guards.js';
 import { lazyPage } from './lazyPage.js';
 import { NotFoundPage } from './NotFoundPage.js';
+import { useSession } from './session.js';
 
 // Screens are their own chunks, except the tiny login page (the first page of every new visitor: no
 // extra round trip before it paints). The RxDB data layer is only reached from the signed-in screens.
@@ -47,6 +48,20 @@ function LoginScreen() {
     return () => clearTimeout(timer);
   }, []);
   return <LoginPage />;
+}
+
+/**
+ * The frame of an unknown address: a signed-in user keeps the navigation bar (the signed-in frame and
+ * its guards); an anonymous visitor sees the page alone, as on the sign-in screens.
+ */
+function NotFoundFrame() {
+  const session = useSession();
+  if (session.status !== 'anonymous') return <RequireAuth />;
+  return (
+    <main className="app-main" id="main">
+      <Outlet />
+    </main>
+  );
 }
 
 /** A new service worker took over: the next in-app navigation loads the new version. */
@@ -90,7 +105,9 @@ export function AppRoutes() {
             {/* ── profile route (issue 9) ── */}
             <Route path="/profile" element={<ProfilePage />} />
           </Route>
-          <Route path="*" element={<NotFoundPage />} />
+          <Route element={<NotFoundFrame />}>
+            <Route path="*" element={<NotFoundPage />} />
+          </Route>
         </Routes>
       </ErrorBoundary>
       <Toaster />

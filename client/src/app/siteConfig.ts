@@ -1,25 +1,49 @@
-import { DEFAULT_SITE_TITLE, DEFAULT_THEME_COLOR, DEFAULT_TIME_ZONE } from '@fankurve/shared/constants';
+import {
+  DEFAULT_SITE_TITLE,
+  DEFAULT_TEAM_ID,
+  DEFAULT_TEAM_NAME,
+  DEFAULT_THEME_COLOR,
+  DEFAULT_TIME_ZONE,
+} from '@fankurve/shared/constants';
+import { isHexColour, readableOn, shade, textColourOn } from '@fankurve/shared/rules/colour';
 import { useSyncExternalStore } from 'react';
 import { fetchSiteConfig, type SiteConfig } from '../api/config.js';
 
-/** GET /api/config, cached on the device so the title, colour and logo show offline too. */
+/*
+ * The club's configuration (GET /api/config) as every screen shows it: cached on the device so the
+ * title, colour and logo show offline too, and applied to the whole document at once — the CSS
+ * variables of the theme (with the text colour that reads on it), <meta name="theme-color">, the
+ * document title and the icons iOS installs the app with. A change reaches every open device:
+ * the server's change stream names 'config' (followServerConfigChanges), the other tabs of a
+ * device learn it from the cache (the storage event), and a device coming online asks again.
+ */
 export const SITE_CONFIG_STORAGE_KEY = 'siteConfig';
 
+/** The page background (--bg): links, tabs and ghost buttons in the theme colour must read on it. */
+const PAGE_BACKGROUND = '#F3F5F9';
+
 const DEFAULTS: SiteConfig = {
+  team_id: DEFAULT_TEAM_ID,
+  team_name: DEFAULT_TEAM_NAME,
   site_title: DEFAULT_SITE_TITLE,
   theme_color: DEFAULT_THEME_COLOR,
   logo_filename: null,
+  auto_import_matches: false,
   time_zone: DEFAULT_TIME_ZONE,
 };
-const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
+const UPLOAD_NAME = /^[a-zA-Z0-9_-]{8,80}\.(?:jpg|jpeg|png|gif|webp)$/;
 
 function sanitize(value: unknown): SiteConfig {
   if (!value || typeof value !== 'object') return DEFAULTS;
   const raw = value as Record<string, unknown>;
+  const text = (field: unknown, fallback: string) => (typeof field === 'string' && field.trim() ? field : fallback);
   return {
-    site_title: typeof raw.site_title === 'string' && raw.site_title.trim() ? raw.site_title : DEFAULTS.site_title,
-    theme_color: typeof raw.theme_color === 'string' && HEX_COLOUR.test(raw.theme_color) ? raw.theme_color : DEFAULTS.theme_color,
-    logo_filename: typeof raw.logo_filename === 'string' && raw.logo_filename ? raw.logo_filename : null,
+    team_id: typeof raw.team_id === 'number' && Number.isInteger(raw.team_id) && raw.team_id > 0 ? raw.team_id : DEFAULTS.team_id,
+    team_name: text(raw.team_name, DEFAULTS.team_name),
+    site_title: text(raw.site_title, DEFAULTS.site_title),
+    theme_color: isHexColour(raw.theme_color) ? raw.theme_color : DEFAULTS.theme_color,
+    logo_filename: typeof raw.logo_filename === 'string' && UPLOAD_NAME.test(raw.logo_filename) ? raw.logo_filename : null,
+    auto_import_matches: raw.auto_import_matches === true,
     time_zone: typeof raw.time_zone === 'string' && isTimeZone(raw.time_zone) ? raw.time_zone : DEFAULTS.time_zone,
   };
 }
@@ -44,43 +68,121 @@ function readCached(): SiteConfig {
 let config: SiteConfig = DEFAULTS;
 const listeners = new Set<() => void>();
 
-/** Mixes a hex colour with black (amount > 0) for hover and dark variants. */
-export function shade(hex: string, amount: number): string {
-  const value = Number.parseInt(hex.slice(1), 16);
-  const channel = (shift: number) => Math.round(((value >> shift) & 0xff) * (1 - amount));
-  return `#${[16, 8, 0].map((shift) => channel(shift).toString(16).padStart(2, '0')).join('')}`;
+/** The theme's CSS variables: the colour, a darker one for hover, and the text that reads on each. */
+export function themeVariables(colour: string): Record<string, string> {
+  const dark = shade(colour, 0.25);
+  return {
+    '--theme': colour,
+    '--theme-dark': dark,
+    '--on-theme': textColourOn(colour),
+    '--on-theme-dark': textColourOn(dark),
+    '--theme-text': readableOn(colour, PAGE_BACKGROUND),
+  };
+}
+
+/** The icons of index.html (favicon, apple-touch-icon) as built, to return to when the logo goes. */
+const builtIcons = new Map<Element, string>();
+
+function applyIcons(logo: string | null): void {
+  for (const link of document.querySelectorAll('link[rel="icon"], link[rel="apple-touch-icon"]')) {
+    if (!builtIcons.has(link)) builtIcons.set(link, link.getAttribute('href') ?? '');
+    link.setAttribute('href', logo ? `/uploads/${logo}` : builtIcons.get(link)!);
+  }
 }
 
 function apply(next: SiteConfig): void {
+  const changed = JSON.stringify(next) !== JSON.stringify(config);
   config = next;
   const root = document.documentElement;
-  root.style.setProperty('--theme', next.theme_color);
-  root.style.setProperty('--theme-dark', shade(next.theme_color, 0.25));
+  for (const [name, value] of Object.entries(themeVariables(next.theme_color))) root.style.setProperty(name, value);
   document.querySelector('meta[name="theme-color"]')?.setAttribute('content', next.theme_color);
   document.title = next.site_title;
-  for (const listener of listeners) listener();
+  applyIcons(next.logo_filename);
+  if (changed) for (const listener of listeners) listener();
+}
+
+function store(next: SiteConfig): void {
+  try {
+    // With the text colour for the theme, so public/shell.js paints the bar before the app runs.
+    localStorage.setItem(SITE_CONFIG_STORAGE_KEY, JSON.stringify({ ...next, on_theme: textColourOn(next.theme_color) }));
+  } catch {
+    // storage blocked
+  }
+}
+
+/** Applies and caches a configuration the server answered (the admin's form after saving). */
+export function applySiteConfig(value: unknown): void {
+  const next = sanitize(value);
+  store(next);
+  apply(next);
 }
 
 /** Applies the cached configuration at once and refreshes it from the server in the background. */
 export function startSiteConfig(): void {
   apply(readCached());
   void refreshSiteConfig();
+  // Another tab of this device refreshed it (only one tab holds the change stream).
+  window.addEventListener('storage', (event) => {
+    if (event.key === SITE_CONFIG_STORAGE_KEY) apply(readCached());
+  });
+  // Back online, or back in the app after a while: whatever changed meanwhile (a stream that
+  // reconnected on its own does not say what it missed).
+  window.addEventListener('online', () => void refreshSiteConfig());
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible' && Date.now() - lastRefresh > VISIBLE_REFRESH_MS) void refreshSiteConfig();
+  });
 }
 
-export async function refreshSiteConfig(): Promise<void> {
-  try {
-    const answer = await fetchSiteConfig();
-    const next = sanitize(answer.config);
-    try {
-      localStorage.setItem(SITE_CONFIG_STORAGE_KEY, JSON.stringify(next));
-    } catch {
-      // storage blocked
-    }
-    apply(next);
-  } catch (error) {
-    // Offline: the cached configuration stays.
-    console.info('Site configuration not refreshed', error);
+/** A tab that comes back after this long asks for the configuration again. */
+const VISIBLE_REFRESH_MS = 60_000;
+let lastRefresh = 0;
+
+let refreshing: Promise<void> | null = null;
+let again = false;
+
+/** GET /api/config and apply it; one request at a time (a second call during one asks once more after it). */
+export function refreshSiteConfig(): Promise<void> {
+  if (refreshing) {
+    again = true;
+    return refreshing;
   }
+  lastRefresh = Date.now();
+  refreshing = (async () => {
+    try {
+      const answer = await fetchSiteConfig();
+      applySiteConfig(answer.config);
+    } catch (error) {
+      // Offline: the cached configuration stays.
+      console.info('Site configuration not refreshed', error);
+    } finally {
+      refreshing = null;
+      if (again) {
+        again = false;
+        void refreshSiteConfig();
+      }
+    }
+  })();
+  return refreshing;
+}
+
+/**
+ * Re-reads the configuration whenever the server's change stream names 'config' (an admin saved it
+ * on any device). For the signed-in layout; the data layer is imported lazily, so the shell does not
+ * pull RxDB in. Returns the unsubscribe.
+ */
+export function followServerConfigChanges(): () => void {
+  let stopped = false;
+  let stop: (() => void) | null = null;
+  void import('../data/index.js').then((data) => {
+    if (stopped) return;
+    stop = data.onServerChange((collections) => {
+      if (collections.includes('config')) void refreshSiteConfig();
+    });
+  });
+  return () => {
+    stopped = true;
+    stop?.();
+  };
 }
 
 export function useSiteConfig(): SiteConfig {

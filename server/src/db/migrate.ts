@@ -7,6 +7,7 @@ import * as sessions from './migrations/004_sessions.js';
 import * as eventArchive from './migrations/005_event_archive.js';
 import * as push from './migrations/006_push.js';
 import * as comments from './migrations/007_comments.js';
+import * as matchImports from './migrations/008_match_imports.js';
 
 /** A static import map (no folder scan), so bundling or moving files cannot lose a migration. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '005_event_archive': eventArchive,
   '006_push': push,
   '007_comments': comments,
+  '008_match_imports': matchImports,
 };
 
 /** Kysely runs migrations in a transaction only where DDL is transactional by its account; SQLite is, so wrap there too. */

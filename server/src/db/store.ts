@@ -1,10 +1,16 @@
+import { DEFAULT_TIME_ZONE, todayIn } from '@fankurve/shared';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DomainEvent } from '../domain/domainEvents.js';
 import type { Dialect } from './connection.js';
 import type { Database } from './schema.js';
 
-/** Names of replicated collections a write can touch (sync collection names, not table names). */
-export type ChangedCollection = 'events' | 'attendees' | 'members' | 'notices' | 'transports' | 'comments' | 'mentions';
+/**
+ * Names of replicated collections a write can touch (sync collection names, not table names), and
+ * 'config': the team configuration, which no device replicates but every device re-reads when the
+ * change stream names it (devices ignore names they do not replicate).
+ */
+export type ChangedCollection =
+  'events' | 'attendees' | 'members' | 'notices' | 'transports' | 'comments' | 'mentions' | 'config';
 
 /** What one committed transaction did: its domain events and the replicated collections it changed. */
 export interface Commit {
@@ -61,6 +67,8 @@ export interface Store {
   db: Kysely<Database>;
   dialect: Dialect;
   commits: CommitBus;
+  /** The club's time zone (CLUB_TIME_ZONE): it decides which calendar day `w.today()` is. Default Europe/Berlin. */
+  clubTimeZone?: string;
 }
 
 /**
@@ -72,6 +80,8 @@ export interface WriteContext {
   db: Transaction<Database>;
   /** One timestamp for the whole transaction (ISO 8601 UTC). */
   now: string;
+  /** The club's calendar day of `now` (`YYYY-MM-DD` in the club's time zone): what is past (SPEC 4). */
+  today(): string;
   /** Takes the next value of the one counter row for a row written to a replicated collection. */
   nextSeq(collection: ChangedCollection): Promise<number>;
   /** Records what happened; subscribers receive it after the commit, never on rollback. */
@@ -119,10 +129,13 @@ async function runAll(tasks: Task[]): Promise<void> {
 
 let savepointCounter = 0;
 
-function createContext(trx: Transaction<Database>, journal: WriteJournal): WriteContext {
+function createContext(trx: Transaction<Database>, journal: WriteJournal, timeZone: string): WriteContext {
+  const now = new Date();
+  let today: string | undefined;
   const context: WriteContext = {
     db: trx,
-    now: new Date().toISOString(),
+    now: now.toISOString(),
+    today: () => (today ??= todayIn(timeZone, now)),
     async nextSeq(collection) {
       journal.touched.push(collection);
       const row = await trx
@@ -170,7 +183,7 @@ export async function write<T>(store: Store, fn: (w: WriteContext) => Promise<T>
         // Serialise writers up front so a domain function's read-check-write cannot race another writer.
         await trx.selectFrom('counters').select('value').where('name', '=', 'seq').forUpdate().execute();
       }
-      return fn(createContext(trx, journal));
+      return fn(createContext(trx, journal, store.clubTimeZone ?? DEFAULT_TIME_ZONE));
     });
   } catch (error) {
     await runAll(journal.rollbackTasks);

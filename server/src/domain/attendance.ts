@@ -1,4 +1,5 @@
 import {
+  checkEventOpenForAnswers,
   checkMemberMayDrop,
   checkNewAttendance,
   hasUnpaidDebts as owesUnpaidTickets,
@@ -28,16 +29,29 @@ export interface OwnAttendanceChange extends Partial<AnswerFields> {
 }
 
 /** 404 'Event not found' unless the event exists and is neither deleted nor archived (its kept tickets are no reason to answer). */
-export async function requireLiveEvent(db: Kysely<Database>, eventId: string): Promise<void> {
+export async function requireLiveEvent(db: Kysely<Database>, eventId: string): Promise<{ id: string; date: string }> {
   const event = await db
     .selectFrom('events')
-    .select('id')
+    .select(['id', 'date'])
     .where('id', '=', eventId)
     .where('deleted', '=', 0)
     .where('archived', '=', 0)
     .executeTakeFirst();
   if (!event) throw notFound('eventNotFound');
+  return event;
 }
+
+/**
+ * 409 'eventIsPast' when the event's day lies before the club's today (the shared rule): a past event
+ * takes no new answers, no change of them and no dropping (issue 10). Paid and received requests are
+ * not answers and stay possible.
+ */
+export function requireOpenForAnswers(w: WriteContext, event: { date: string }): void {
+  const rule = checkEventOpenForAnswers(event.date, w.today());
+  if (!rule.ok) throw conflict(rule.code);
+}
+
+const ANSWER_KEYS = ['status', 'needs_ticket', 'has_ticket', 'needs_transport'] as const;
 
 export async function findOwnAttendance(db: Kysely<Database>, eventId: string, userId: string): Promise<AttendeeRow | undefined> {
   return db
@@ -77,7 +91,8 @@ export async function requireNoDebtBlock(db: Kysely<Database>, userId: string): 
 /**
  * Sets, or changes, the actor's own attendance at an event. Taking up a new attendance is refused
  * while the member has unpaid debts; changing an existing answer is not (the debt may be this very
- * match's ticket). `id` is the id a client chose for a row it created offline.
+ * match's ticket). On a past event neither is allowed, only requests on an unchanged answer.
+ * `id` is the id a client chose for a row it created offline.
  */
 export async function setOwnAttendance(
   w: WriteContext,
@@ -86,10 +101,15 @@ export async function setOwnAttendance(
   change: OwnAttendanceChange,
   id?: string,
 ): Promise<AttendeeRow> {
-  await requireLiveEvent(w.db, eventId);
+  const event = await requireLiveEvent(w.db, eventId);
   const existing = await findOwnAttendance(w.db, eventId, actor.id);
-  if (!existing) await requireNoDebtBlock(w.db, actor.id);
+  if (!existing) {
+    requireOpenForAnswers(w, event);
+    await requireNoDebtBlock(w.db, actor.id);
+  }
   const answer = mergedAnswerFields(existing ?? null, change);
+  // On a past event an unchanged answer may still carry a paid or received request.
+  if (existing && ANSWER_KEYS.some((key) => answer[key] !== existing[key])) requireOpenForAnswers(w, event);
   const transferStatus = transferStatusAfterAnswer(existing?.transfer_status ?? null, answer.needs_transport === 1);
   if (existing) {
     // Another device of the member created the attendance first: a creation under another id only
@@ -191,9 +211,10 @@ function requestFields(now: string, existing: AttendeeRow | undefined, change: O
 
 /** Removes the actor's own attendance (= not going). A bought ticket stays until an admin removes it. */
 export async function removeOwnAttendance(w: WriteContext, actor: Actor, eventId: string): Promise<void> {
-  await requireLiveEvent(w.db, eventId);
+  const event = await requireLiveEvent(w.db, eventId);
   const existing = await findOwnAttendance(w.db, eventId, actor.id);
   if (!existing) throw notFound('attendanceNotFound');
+  requireOpenForAnswers(w, event);
   const rule = checkMemberMayDrop({ bought: toBool(existing.bought) });
   if (!rule.ok) throw conflict(rule.code);
   await w.db

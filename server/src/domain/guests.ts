@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import type { AttendeeRow, Database } from '../db/schema.js';
 import { toBool, type WriteContext } from '../db/store.js';
 import { isAdmin, type Actor } from './actor.js';
-import { requireLiveEvent, requireNoDebtBlock } from './attendance.js';
+import { requireLiveEvent, requireNoDebtBlock, requireOpenForAnswers } from './attendance.js';
 import { attendeeRef, changedKeys, findAttendeeById, mergedAnswerFields, NO_TICKET, requireActiveUser } from './attendeeRows.js';
 import { badInput, conflict, forbidden, notFound } from './errors.js';
 import { getGuestLimit } from './settings.js';
@@ -85,7 +85,9 @@ export async function addGuest(w: WriteContext, actor: Actor, input: AddGuestCha
     await requireActiveUser(w.db, broughtBy);
   }
   if (typeof input.event_id !== 'string') throw notFound('eventNotFound');
-  await requireLiveEvent(w.db, input.event_id);
+  const event = await requireLiveEvent(w.db, input.event_id);
+  // A past event takes no new guests from members; the admin keeps correcting the records.
+  if (!isAdmin(actor)) requireOpenForAnswers(w, event);
   if (id !== undefined && !isValidId(id)) throw badInput('invalidInput');
   const taken = id !== undefined ? await findAttendeeById(w.db, id) : undefined;
   if (taken) {
@@ -141,7 +143,7 @@ export async function addGuest(w: WriteContext, actor: Actor, input: AddGuestCha
 export async function updateGuest(w: WriteContext, actor: Actor, guestId: string, change: GuestChange): Promise<AttendeeRow> {
   const guest = await findLiveGuest(w.db, guestId);
   requireGuestOwner(actor, guest);
-  await requireLiveEvent(w.db, guest.event_id);
+  const event = await requireLiveEvent(w.db, guest.event_id);
   const fields: Partial<AttendeeRow> = {
     ...(change.guest_name !== undefined ? { guest_name: guestNameOf(change.guest_name) } : {}),
     ...mergedAnswerFields(guest, {
@@ -154,6 +156,7 @@ export async function updateGuest(w: WriteContext, actor: Actor, guestId: string
   fields.transfer_status = transferStatusAfterAnswer(guest.transfer_status, fields.needs_transport === 1);
   const changed = changedKeys(guest, fields);
   if (changed.length === 0) return guest;
+  if (!isAdmin(actor)) requireOpenForAnswers(w, event);
   const update = { ...fields, updated_at: w.now, seq: await w.nextSeq('attendees') };
   await w.db.updateTable('attendees').set(update).where('id', '=', guest.id).execute();
   w.record({ type: 'attendance.changed', fields: changed, ...attendeeRef(guest, actor) });
@@ -169,6 +172,7 @@ export async function removeGuest(w: WriteContext, actor: Actor, guestId: string
   requireGuestOwner(actor, guest);
   const rule = checkMemberMayDrop({ bought: toBool(guest.bought) });
   if (!isAdmin(actor) && !rule.ok) throw conflict(rule.code);
+  if (!isAdmin(actor)) requireOpenForAnswers(w, await requireLiveEvent(w.db, guest.event_id));
   await w.db
     .updateTable('attendees')
     .set({ deleted: 1, updated_at: w.now, seq: await w.nextSeq('attendees') })

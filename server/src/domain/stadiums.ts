@@ -3,7 +3,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, StadiumsTable, StadiumTicketPricesTable } from '../db/schema.js';
 import type { WriteContext } from '../db/store.js';
 import { requireAdmin, type Actor } from './actor.js';
-import { conflict, notFound } from './errors.js';
+import { DomainError, notFound } from './errors.js';
 import { bumpEventsOfStadium, selectEventViews, toEventView, type EventView } from './events.js';
 
 /*
@@ -142,18 +142,39 @@ export async function updateStadium(w: WriteContext, actor: Actor, id: string, i
   return stadiumView(w.db, id);
 }
 
+/** An event that keeps a stadium from being deleted: what the refusal names. */
+export interface StadiumUse {
+  id: string;
+  title: string;
+  date: string;
+}
+
+/** 409 'stadiumInUse' naming the live events that use the stadium (issue 10), so the admin knows which to change. */
+export class StadiumInUseError extends DomainError {
+  constructor(readonly events: StadiumUse[]) {
+    super('stadiumInUse', 409);
+  }
+}
+
+/** The live events at a stadium, by date (deleted ones and archived ones, whose tickets are kept, do not count). */
+export async function eventsUsingStadium(db: Kysely<Database>, stadiumId: string): Promise<StadiumUse[]> {
+  return db
+    .selectFrom('events')
+    .select(['id', 'title', 'date'])
+    .where('stadium_id', '=', stadiumId)
+    .where('deleted', '=', 0)
+    .where('archived', '=', 0)
+    .orderBy('date')
+    .orderBy('id')
+    .execute();
+}
+
 /** Deletes a stadium and its price options; refused (409) while live events use it. */
 export async function deleteStadium(w: WriteContext, actor: Actor, id: string): Promise<void> {
   requireAdmin(actor);
   await findStadium(w.db, id);
-  const used = await w.db
-    .selectFrom('events')
-    .select('id')
-    .where('stadium_id', '=', id)
-    .where('deleted', '=', 0)
-    .where('archived', '=', 0)
-    .executeTakeFirst();
-  if (used) throw conflict('stadiumInUse');
+  const used = await eventsUsingStadium(w.db, id);
+  if (used.length > 0) throw new StadiumInUseError(used);
   // Only tombstones and archived events (deleted ones whose tickets are kept) still point at it: let them go (they are never shown again).
   await w.db.updateTable('events').set({ stadium_id: null }).where('stadium_id', '=', id).execute();
   await w.db.deleteFrom('stadium_ticket_prices').where('stadium_id', '=', id).execute();

@@ -1,6 +1,6 @@
 import {
   centsToEuros,
-  checkEventDate,
+  checkDepartureDate,
   checkPriceChoice,
   eurosToCents,
   newId,
@@ -18,7 +18,8 @@ import { badInput, notFound } from './errors.js';
  * Transport options of an event (SPEC 4/5): admins write them, every member reads them (REST and
  * the transports sync collection). Name and departure location are required; the price per seat is
  * a number, free, or to be announced (free and TBD exclude each other); the departure time is
- * optional (null = to be announced) and rounded to 15 minutes like event dates.
+ * optional (null = to be announced) and kept to the minute as entered (issue 10: a bus leaving at 07:40
+ * is not moved to 07:45).
  */
 
 export type TransportRow = Selectable<TransportsTable>;
@@ -29,10 +30,10 @@ const text = (value: string | undefined, code: 'transportNameRequired' | 'depart
   return trimmed;
 };
 
-/** The stored departure: null for none / blank, else the normalised club wall-clock time (400 when no date, dateOutOfRange outside 2000–2100). */
+/** The stored departure: null for none / blank, else the club wall-clock time as entered (400 when no date, dateOutOfRange outside 2000–2100). */
 function departureOf(value: string | null | undefined): string | null {
   if (value === null || value === undefined || value.trim() === '') return null;
-  const checked = checkEventDate(value, 'departureInvalid');
+  const checked = checkDepartureDate(value);
   if (!checked.ok) throw badInput(checked.code);
   return checked.value;
 }

@@ -7,6 +7,7 @@ import {
   getStadiumDetail,
   listStadiums,
   listTicketPrices,
+  StadiumInUseError,
   updateStadium,
   type StadiumView,
   type TicketPriceRow,
@@ -99,12 +100,17 @@ export function stadiumRoutes(app: Api, deps: AppDeps): void {
       method: 'delete',
       path: '/api/stadiums/{id}',
       tag,
-      summary: 'Delete a stadium that no event uses (admin)',
+      summary: 'Delete a stadium that no event uses (admin); 409 names the events that use it',
       params: idParams,
     }),
     async (c) => {
       const actor = requireActor(c);
-      await write(deps.store, (w) => deleteStadium(w, actor, c.req.valid('param').id));
+      try {
+        await write(deps.store, (w) => deleteStadium(w, actor, c.req.valid('param').id));
+      } catch (error) {
+        if (!(error instanceof StadiumInUseError)) throw error;
+        return c.json({ success: false, message: MESSAGES.stadiumInUse, code: error.code, events: error.events }, 409);
+      }
       return c.json({ success: true, message: MESSAGES.stadiumDeleted }, 200);
     },
   );

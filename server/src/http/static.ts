@@ -21,7 +21,7 @@ export function staticRoutes(app: Api, deps: AppDeps): void {
   app.use('*', async (c, next) => {
     await next();
     // The service worker and the app shell must never be cached by HTTP, or updates would not arrive.
-    if (c.req.path === '/sw.js' || c.req.path === '/index.html' || c.req.path === '/manifest.webmanifest') {
+    if (c.req.path === '/sw.js' || c.req.path === '/index.html') {
       c.header('Cache-Control', 'no-cache');
     } else if (c.req.path.startsWith('/assets/')) {
       c.header('Cache-Control', 'public, max-age=31536000, immutable');

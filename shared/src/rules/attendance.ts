@@ -1,4 +1,5 @@
 import type { AttendanceStatus, TransferStatus } from '../constants.js';
+import { isUpcoming } from '../dates.js';
 import { NO_TICKET_DOC, type AttendeeDoc } from '../docs/attendees.js';
 import type { RuleResult } from './result.js';
 
@@ -84,6 +85,17 @@ export function hasUnpaidDebts(rows: Iterable<DebtRow>, userId: string): boolean
  */
 export function checkNewAttendance(hasDebts: boolean): RuleResult<true> {
   return hasDebts ? { ok: false, code: 'unpaidDebts' } : { ok: true, value: true };
+}
+
+/**
+ * A past event takes no more answers (issue 10): an event is past when its day lies before the club's
+ * today (SPEC 4: upcoming if its date is today or later, so a match stays open all of its day).
+ * Refused on a past event: a new attendance or guest, a change of status or of the ticket and seat
+ * answers, and dropping one. Still allowed: paid and received requests (debts are settled after the
+ * match) and the admin's attendee table. `today` is `YYYY-MM-DD` in the club's time zone.
+ */
+export function checkEventOpenForAnswers(eventDate: string, today: string): RuleResult<true> {
+  return isUpcoming(eventDate, today) ? { ok: true, value: true } : { ok: false, code: 'eventIsPast' };
 }
 
 /** A member cannot drop an attendance (own or a guest's) whose ticket is already bought; an admin can. */

@@ -1,19 +1,9 @@
 import type { Language } from '@fankurve/shared';
+import { formatInstant } from '../../i18n/dates.js';
 import { errorText, i18next } from '../../i18n/index.js';
 
-const formatters = new Map<Language, Intl.DateTimeFormat>();
-
 /** When a comment was written, in the device's time zone: `12.03.2026, 14:05` (de), `12 Mar 2026, 14:05` (en). */
-export function formatCommentDate(iso: string, language: Language): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  let formatter = formatters.get(language);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : 'de-DE', { dateStyle: 'medium', timeStyle: 'short' });
-    formatters.set(language, formatter);
-  }
-  return formatter.format(date);
-}
+export const formatCommentDate = (iso: string, language: Language): string => formatInstant(iso, language);
 
 /** The failures of SPEC 8 (comments): the refusal's own text (a rule's code, the server's message), else the screen's fallback. */
 export function failureText(error: unknown, fallback: string): string {

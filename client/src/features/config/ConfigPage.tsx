@@ -4,15 +4,19 @@ import { useSearchParams } from 'react-router-dom';
 import { useUser } from '../../app/session.js';
 import { StadiumManagement } from '../stadiums/StadiumManagement.js';
 import { AdminRequired } from './AdminRequired.js';
+import { TeamConfigForm } from './TeamConfigForm.js';
 import '../stadiums/stadiums.css';
 
 /**
- * The configuration tabs of SPEC 2. Only Stadium management exists so far (the team configuration tab
- * comes with a later issue): add an entry here and its panel below. The tab is kept in `?tab=`.
+ * The configuration tabs of SPEC 2: Team configuration (the first, shown without `?tab=`) and
+ * Stadium management. Another tab: an entry here and its panel below. The tab is kept in `?tab=`.
  */
-const TABS = ['stadiums'] as const;
+const TABS = ['team', 'stadiums'] as const;
 type Tab = (typeof TABS)[number];
-const TAB_LABELS: Record<Tab, 'config.tabStadiums'> = { stadiums: 'config.tabStadiums' };
+const TAB_LABELS: Record<Tab, 'config.tabTeam' | 'config.tabStadiums'> = {
+  team: 'config.tabTeam',
+  stadiums: 'config.tabStadiums',
+};
 
 /** /config (admin): the tabs and their panels; members see 'Admin access required'. */
 export function ConfigPage() {
@@ -68,6 +72,7 @@ export function ConfigPage() {
         ))}
       </div>
       <div className="tab-panel" role="tabpanel" id={`${baseId}-panel-${active}`} aria-labelledby={`${baseId}-tab-${active}`}>
+        {active === 'team' ? <TeamConfigForm /> : null}
         {active === 'stadiums' ? <StadiumManagement /> : null}
       </div>
     </section>

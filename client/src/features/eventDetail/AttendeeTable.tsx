@@ -145,7 +145,7 @@ export function AttendeeTable({ event, attendees, members, names, access, langua
   function ticketCell(doc: AttendeeDoc) {
     const label = ticketLabelOf(doc, options);
     if (label.kind === 'free') return t('eventDetail.ticketFree');
-    if (label.kind === 'tbd') return t('eventDetail.ticketTbd');
+    if (label.kind === 'tbd') return t('eventDetail.priceTba');
     if (label.kind === 'price')
       return label.type ? `${label.type} · ${formatMoney(label.cents, language)}` : formatMoney(label.cents, language);
     return '–';

@@ -39,7 +39,7 @@ export function DeleteEventDialog({ event, tickets, language, busy, onConfirm, o
   const priceOf = (row: AttendeeRow) => {
     const label = ticketLabelOf(row.doc, event.ticket_prices);
     if (label.kind === 'free') return t('eventDetail.ticketFree');
-    if (label.kind === 'tbd') return t('eventDetail.ticketTbd');
+    if (label.kind === 'tbd') return t('eventDetail.priceTba');
     if (label.kind === 'price') return formatMoney(label.cents, language);
     return '–';
   };

@@ -125,11 +125,7 @@ export function EventHeader({ event, names, members, attendees, access, language
           ) : null}
           <div>
             <dt>{t('eventDetail.ticketPrice')}</dt>
-            <dd>
-              {event.ticket_price_cents > 0
-                ? formatMoney(event.ticket_price_cents, language)
-                : t('eventDetail.priceNotYetAvailable')}
-            </dd>
+            <dd>{event.ticket_price_cents > 0 ? formatMoney(event.ticket_price_cents, language) : t('eventDetail.priceTba')}</dd>
           </div>
           {event.ticket_prices.length > 0 ? (
             <div>

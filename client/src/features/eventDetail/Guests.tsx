@@ -32,6 +32,8 @@ export function Guests({ eventId, attendees, members, access }: Props) {
 
   const ownGuests = attendees.filter((row) => row.user_id === null && row.brought_by === access.userId);
   const forOther = access.isAdmin && host !== access.userId;
+  // A past event takes no new guests from members and no changes to theirs; an admin keeps correcting.
+  const closed = access.answersClosed && !access.isAdmin;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -70,12 +72,14 @@ export function Guests({ eventId, attendees, members, access }: Props) {
       <h2 id={`${id}-title`} className="card-title">
         {t('eventDetail.guests')}
       </h2>
+      {closed ? <p className="answers-closed">{t('eventDetail.guestsClosed')}</p> : null}
       <form className="form guest-form" onSubmit={(e) => void submit(e)} noValidate>
         <Field
           label={t('eventDetail.guestName')}
           value={name}
           maxLength={100}
           autoComplete="off"
+          disabled={closed}
           onChange={(e) => setName(e.target.value)}
         />
         {access.isAdmin ? (
@@ -96,7 +100,7 @@ export function Guests({ eventId, attendees, members, access }: Props) {
         ) : null}
         <FormError message={error} />
         {forOther && !access.online ? <p className="offline-hint">{t('eventDetail.offlineHint')}</p> : null}
-        <button type="submit" className="button button-primary" disabled={saving || (forOther && !access.online)}>
+        <button type="submit" className="button button-primary" disabled={saving || closed || (forOther && !access.online)}>
           {t('eventDetail.addGuest')}
         </button>
       </form>
@@ -105,7 +109,7 @@ export function Guests({ eventId, attendees, members, access }: Props) {
           <h3 className="subheading">{t('eventDetail.yourGuests')}</h3>
           <ul className="plain-list stack">
             {ownGuests.map((guest) => (
-              <GuestItem key={guest.id} guest={guest} onRemove={() => setRemoving(guest)} />
+              <GuestItem key={guest.id} guest={guest} closed={closed} onRemove={() => setRemoving(guest)} />
             ))}
           </ul>
         </>
@@ -126,7 +130,7 @@ export function Guests({ eventId, attendees, members, access }: Props) {
 type GuestChange = Parameters<typeof updateGuest>[1];
 
 /** One of the member's own guests: status, ticket and seat (written on the device), remove. */
-function GuestItem({ guest: stored, onRemove }: { guest: AttendeeDoc; onRemove: () => void }) {
+function GuestItem({ guest: stored, closed, onRemove }: { guest: AttendeeDoc; closed: boolean; onRemove: () => void }) {
   const { t } = useTranslation();
   const [shown, beginChange, endChange] = useOverlay(stored);
   const guest = shown ?? stored;
@@ -149,7 +153,7 @@ function GuestItem({ guest: stored, onRemove }: { guest: AttendeeDoc; onRemove: 
         <button
           type="button"
           className="button button-small button-danger-ghost"
-          disabled={guest.bought}
+          disabled={guest.bought || closed}
           title={guest.bought ? t('eventDetail.guestTicketBought') : undefined}
           onClick={onRemove}
         >
@@ -161,19 +165,26 @@ function GuestItem({ guest: stored, onRemove }: { guest: AttendeeDoc; onRemove: 
         <select
           aria-label={t('eventDetail.guestStatusOf', { name: guest.guest_name })}
           value={guest.status}
+          disabled={closed}
           onChange={(e) => void change({ status: e.target.value as AttendanceStatus })}
         >
           <option value="going">{t('eventDetail.statusGoing')}</option>
           <option value="maybe">{t('eventDetail.statusMaybe')}</option>
         </select>
         <label className="check">
-          <input type="checkbox" checked={guest.needs_ticket} onChange={(e) => void change({ needs_ticket: e.target.checked })} />
+          <input
+            type="checkbox"
+            checked={guest.needs_ticket}
+            disabled={closed}
+            onChange={(e) => void change({ needs_ticket: e.target.checked })}
+          />
           {t('eventDetail.guestNeedsTicket')}
         </label>
         <label className="check">
           <input
             type="checkbox"
             checked={guest.needs_transport}
+            disabled={closed}
             onChange={(e) => void change({ needs_transport: e.target.checked })}
           />
           {t('eventDetail.guestNeedsSeat')}

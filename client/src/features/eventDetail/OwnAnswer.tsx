@@ -10,6 +10,8 @@ interface Props {
   eventId: string;
   userId: string;
   own: AttendeeDoc | null;
+  /** The event is past: the answers are shown, but no longer changed (the server refuses it too). */
+  closed: boolean;
 }
 
 const ANSWERS = [
@@ -21,12 +23,14 @@ const ANSWERS = [
 type Change = Parameters<typeof updateOwnAnswer>[2];
 
 /** The member's own answers (SPEC 4), written to the device and synced: they work offline. */
-export function OwnAnswer({ eventId, userId, own: stored }: Props) {
+export function OwnAnswer({ eventId, userId, own: stored, closed }: Props) {
   const { t } = useTranslation();
   const id = useId();
   const [saving, setSaving] = useState(false);
   const [own, beginChange, endChange] = useOverlay(stored);
   const status = own?.status ?? null;
+  const locked = saving || closed;
+  const closedId = `${id}-closed`;
 
   async function run(
     task: () => Promise<void>,
@@ -69,7 +73,17 @@ export function OwnAnswer({ eventId, userId, own: stored }: Props) {
       <h2 id={`${id}-title`} className="card-title">
         {t('eventDetail.yourAnswer')}
       </h2>
-      <div className="answer" role="group" aria-label={t('eventDetail.yourAnswer')}>
+      {closed ? (
+        <p id={closedId} className="answers-closed">
+          {t('eventDetail.answersClosed')}
+        </p>
+      ) : null}
+      <div
+        className={closed ? 'answer answer-closed' : 'answer'}
+        role="group"
+        aria-label={t('eventDetail.yourAnswer')}
+        aria-describedby={closed ? closedId : undefined}
+      >
         {ANSWERS.map(({ status: value, key }) => (
           <button
             key={key}
@@ -77,7 +91,7 @@ export function OwnAnswer({ eventId, userId, own: stored }: Props) {
             className={`answer-button answer-${value ?? 'none'}`}
             // "Absage" removes the answer, it is not a stored state: without an answer nothing is selected.
             aria-pressed={value !== null && status === value}
-            disabled={saving}
+            disabled={locked}
             onClick={() => answer(value)}
           >
             {t(key)}
@@ -92,7 +106,7 @@ export function OwnAnswer({ eventId, userId, own: stored }: Props) {
               <input
                 type="checkbox"
                 checked={own.needs_ticket}
-                disabled={saving}
+                disabled={locked}
                 onChange={(e) => change({ needs_ticket: e.target.checked })}
               />
               {t('eventDetail.needsTicket')}
@@ -101,7 +115,7 @@ export function OwnAnswer({ eventId, userId, own: stored }: Props) {
               <input
                 type="checkbox"
                 checked={own.has_ticket}
-                disabled={saving}
+                disabled={locked}
                 onChange={(e) => change({ has_ticket: e.target.checked })}
               />
               {t('eventDetail.hasTicket')}
@@ -114,7 +128,7 @@ export function OwnAnswer({ eventId, userId, own: stored }: Props) {
                 type="radio"
                 name={`${id}-transport`}
                 checked={own.needs_transport}
-                disabled={saving}
+                disabled={locked}
                 onChange={() => change({ needs_transport: true })}
               />
               {t('eventDetail.needsSeat')}
@@ -124,14 +138,14 @@ export function OwnAnswer({ eventId, userId, own: stored }: Props) {
                 type="radio"
                 name={`${id}-transport`}
                 checked={!own.needs_transport}
-                disabled={saving}
+                disabled={locked}
                 onChange={() => change({ needs_transport: false })}
               />
               {t('eventDetail.ownTransport')}
             </label>
           </fieldset>
         </div>
-      ) : (
+      ) : closed ? null : (
         <p className="muted">{t('eventDetail.notAnswered')}</p>
       )}
     </section>

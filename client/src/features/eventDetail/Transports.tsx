@@ -47,7 +47,7 @@ export function Transports({ eventId, attendees, transports, access, language }:
     transport.is_free
       ? t('eventDetail.ticketFree')
       : transport.is_price_tbd
-        ? t('eventDetail.ticketTbd')
+        ? t('eventDetail.priceTba')
         : formatMoney(transport.price_per_seat_cents, language);
 
   return (
@@ -210,7 +210,8 @@ function TransportEditor({ eventId, transport, online, onDone }: EditorProps) {
       <Field
         label={t('eventDetail.departureTime')}
         type="datetime-local"
-        step={900}
+        // Any minute: the departure is kept as entered, never moved to a quarter hour.
+        step={60}
         value={form.departure}
         hint={t('eventDetail.departureHint')}
         onChange={(e) => set('departure', e.target.value)}

@@ -13,6 +13,11 @@ export interface Access {
   /** The event's creator or an admin: edit, delete, image. */
   canManage: boolean;
   online: boolean;
+  /**
+   * The event is past and takes no more answers (shared rule `checkEventOpenForAnswers`): the own
+   * answer and a member's guests are read-only; requests and the admin's table stay open.
+   */
+  answersClosed: boolean;
 }
 
 /**

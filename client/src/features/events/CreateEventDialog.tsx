@@ -1,6 +1,6 @@
 import { parseEurosAmount } from '@fankurve/shared/rules/money';
 import { formatMoney } from '@fankurve/shared/money';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createEvent } from '../../api/events.js';
 import { fetchStadiums, type Stadium } from '../../api/stadiums.js';
@@ -9,10 +9,13 @@ import { currentLanguage, errorText, messageText } from '../../i18n/index.js';
 import { Modal } from '../../ui/Dialog.js';
 import { Field } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
+import { EVENT_LOCATIONS, type EventLocation } from '@fankurve/shared/dates';
 import {
   EMPTY_EVENT_FORM,
   eventDateOf,
   toNewEvent,
+  withKind,
+  withTitle,
   type EventFormErrors,
   type EventFormField,
   type EventFormValues,
@@ -21,14 +24,26 @@ import { EventTimeFields } from './EventTimeFields.js';
 import { formatEventDate } from './format.js';
 import { MoneyField } from '../../ui/MoneyField.js';
 
-const FIELD_ORDER: EventFormField[] = ['title', 'date', 'location', 'price'];
+const FIELD_ORDER: EventFormField[] = ['title', 'kind', 'date', 'location', 'price'];
+
+const KIND_KEYS = {
+  home: 'createEvent.kindHome',
+  away: 'createEvent.kindAway',
+  other: 'createEvent.kindOther',
+} as const satisfies Record<EventLocation, string>;
+
+interface Props {
+  onClose: () => void;
+  /** The event was created: the page opens it (under the list's filter it might not show). */
+  onCreated: (eventId: string) => void;
+}
 
 /**
- * The create-event dialog (SPEC 2, 5): title, date, hour and minutes (default 15:00), location, stadium,
- * description and ticket price with a 'not yet available' box. Creating is online work: the new event
- * reaches the list through sync.
+ * The create-event dialog (SPEC 2, 5): title, home / away / other (saved as the title's suffix), date,
+ * hour and minutes (default 15:00), location, stadium, description and ticket price with a 'to be
+ * announced' box. Creating is online work: the new event reaches the device through sync.
  */
-export function CreateEventDialog({ onClose }: { onClose: () => void }) {
+export function CreateEventDialog({ onClose, onCreated }: Props) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const { online } = useSyncStatus();
@@ -37,6 +52,7 @@ export function CreateEventDialog({ onClose }: { onClose: () => void }) {
   const [submitting, setSubmitting] = useState(false);
   const [stadiums, setStadiums] = useState<Stadium[] | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
+  const kindId = useId();
 
   useEffect(() => {
     const controller = new AbortController();
@@ -56,6 +72,14 @@ export function CreateEventDialog({ onClose }: { onClose: () => void }) {
   const set = <K extends keyof EventFormValues>(key: K, value: EventFormValues[K]) => {
     setValues((current) => ({ ...current, [key]: value }));
     if (key in errors) setErrors((current) => ({ ...current, [key]: undefined }));
+  };
+  const setTitle = (title: string) => {
+    setValues((current) => withTitle(current, title));
+    setErrors((current) => ({ ...current, title: undefined, kind: undefined }));
+  };
+  const setKind = (kind: EventLocation) => {
+    setValues((current) => withKind(current, kind));
+    setErrors((current) => ({ ...current, kind: undefined }));
   };
 
   function chooseStadium(stadiumId: string) {
@@ -89,9 +113,9 @@ export function CreateEventDialog({ onClose }: { onClose: () => void }) {
     }
     setSubmitting(true);
     try {
-      await createEvent(result.body);
+      const { event: created } = await createEvent(result.body);
       toastSuccess(t('createEvent.created', { title: result.body.title }));
-      onClose();
+      onCreated(created.id);
     } catch (error) {
       toastError(errorText(error, 'errors.createEventFailed'));
       setSubmitting(false);
@@ -109,12 +133,35 @@ export function CreateEventDialog({ onClose }: { onClose: () => void }) {
           label={t('createEvent.titleLabel')}
           name="title"
           value={values.title}
-          onChange={(event) => set('title', event.target.value)}
+          onChange={(event) => setTitle(event.target.value)}
           placeholder={t('createEvent.titlePlaceholder')}
           maxLength={200}
           required
           error={errorOf('title')}
         />
+        <fieldset
+          className="kind-choice"
+          aria-describedby={`${kindId}-hint${errors.kind ? ` ${kindId}-error` : ''}`}
+          aria-invalid={errors.kind ? true : undefined}
+        >
+          <legend>{t('createEvent.kind')}</legend>
+          <div className="kind-options">
+            {EVENT_LOCATIONS.map((kind) => (
+              <label key={kind} className="check kind-option">
+                <input type="radio" name="kind" value={kind} checked={values.kind === kind} onChange={() => setKind(kind)} />
+                {t(KIND_KEYS[kind])}
+              </label>
+            ))}
+          </div>
+          <small id={`${kindId}-hint`} className="field-hint">
+            {t('createEvent.kindHint')}
+          </small>
+          {errors.kind ? (
+            <p id={`${kindId}-error`} className="field-error">
+              {messageText(errors.kind)}
+            </p>
+          ) : null}
+        </fieldset>
         <EventTimeFields
           date={values.date}
           hour={values.hour}

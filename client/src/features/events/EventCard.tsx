@@ -15,6 +15,8 @@ interface Props {
   attendance: EventAttendance;
   countsLoading: boolean;
   past: boolean;
+  /** The event takes no more answers (shared rule `checkEventOpenForAnswers`: it is past). */
+  answersClosed: boolean;
   language: Language;
   userId: string;
 }
@@ -27,16 +29,17 @@ const ANSWERS: { status: AttendanceStatus | null; key: 'events.answerGoing' | 'e
   ];
 
 /** One event: when, where, price, how many go, and the member's own answer (works offline). */
-export function EventCard({ event, attendance, countsLoading, past, language, userId }: Props) {
+export function EventCard({ event, attendance, countsLoading, past, answersClosed, language, userId }: Props) {
   const { t } = useTranslation();
   const titleId = useId();
+  const closedId = `${titleId}-closed`;
   const [saving, setSaving] = useState(false);
   const own = attendance.own;
   const ownStatus = own?.status ?? null;
   const paymentRequired = attendance.paymentRequired;
 
   async function answer(status: AttendanceStatus | null) {
-    if (saving || status === ownStatus) return;
+    if (saving || answersClosed || status === ownStatus) return;
     setSaving(true);
     try {
       await setOwnAttendance(event.id, userId, status);
@@ -61,6 +64,11 @@ export function EventCard({ event, attendance, countsLoading, past, language, us
           <h2 id={titleId} className="event-title">
             <Link to={`/events/${event.id}`}>{event.title}</Link>
           </h2>
+          {event.is_updated ? (
+            <span className="badge badge-amber" title={t('eventDetail.updatedHint')}>
+              {t('eventDetail.updated')}
+            </span>
+          ) : null}
           {paymentRequired ? <span className="badge badge-red">{t('events.paymentRequired')}</span> : null}
           <EventMentionBadge eventId={event.id} />
         </div>
@@ -90,7 +98,17 @@ export function EventCard({ event, attendance, countsLoading, past, language, us
             </>
           )}
         </p>
-        <div className="answer" role="group" aria-label={t('events.yourAnswer')}>
+        {answersClosed ? (
+          <span id={closedId} className="sr-only">
+            {t('events.answersClosed')}
+          </span>
+        ) : null}
+        <div
+          className="answer"
+          role="group"
+          aria-label={t('events.yourAnswer')}
+          aria-describedby={answersClosed ? closedId : undefined}
+        >
           {ANSWERS.map(({ status, key }) => (
             <button
               key={key}
@@ -98,7 +116,7 @@ export function EventCard({ event, attendance, countsLoading, past, language, us
               className={`answer-button answer-${status ?? 'none'}`}
               // "Absage" is the way out of an answer, never a stored state: without an answer nothing is selected.
               aria-pressed={status !== null && ownStatus === status}
-              disabled={saving}
+              disabled={saving || answersClosed}
               onClick={() => void answer(status)}
             >
               {t(key)}

@@ -1,8 +1,11 @@
+import { todayIn } from '@fankurve/shared/dates';
+import { checkEventOpenForAnswers } from '@fankurve/shared/rules/attendance';
 import { canManageEvent } from '@fankurve/shared/rules/events';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useLocation, useParams } from 'react-router-dom';
 import { useUser } from '../../app/session.js';
+import { useSiteConfig } from '../../app/siteConfig.js';
 import { useAttendees, useEvent, useMembers, useSyncStatus, useTransports } from '../../data/index.js';
 import { currentLanguage } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
@@ -31,14 +34,18 @@ export function EventDetailPage() {
   const members = useMembers();
   const transports = useTransports(id);
   const language = currentLanguage();
+  // The club's calendar day decides what is past (SPEC 4), as on the server.
+  const today = todayIn(useSiteConfig().time_zone);
   // The signed-in member's own name is known from the session, also before the members have synced.
   const names = useMemo(
     () => new Map([[user.id, user.username], ...memberNames(members ?? [])]),
     [members, user.id, user.username],
   );
 
-  // A first visit straight to this address: the event may still be on its way down.
-  if (event === undefined || (event === null && status.syncing)) return <Loading />;
+  const awaitingCreated = useAwaitCreated();
+
+  // A first visit straight to this address, or an event just created: it may still be on its way down.
+  if (event === undefined || (event === null && (status.syncing || awaitingCreated))) return <Loading />;
   if (event === null) {
     return (
       <section className="page event-detail detail-missing">
@@ -59,6 +66,7 @@ export function EventDetailPage() {
     isAdmin,
     canManage: canManageEvent(user, event),
     online: status.online,
+    answersClosed: !checkEventOpenForAnswers(event.date, today).ok,
   };
   const rows = attendees ?? [];
   const own = rows.find((row) => row.user_id === user.id) ?? null;
@@ -81,7 +89,7 @@ export function EventDetailPage() {
       ) : (
         <>
           <div className="detail-grid">
-            <OwnAnswer eventId={event.id} userId={user.id} own={own} />
+            <OwnAnswer eventId={event.id} userId={user.id} own={own} closed={access.answersClosed} />
             <Guests eventId={event.id} attendees={rows} members={members ?? []} access={access} />
           </div>
           <AttendeeTable
@@ -98,4 +106,24 @@ export function EventDetailPage() {
       <CommentSection eventId={event.id} />
     </div>
   );
+}
+
+/** How long the page waits for an event it has just created to arrive through sync. */
+const CREATED_WAIT_MS = 15_000;
+
+/**
+ * True for a while after the create dialog opened this page (navigation state `created`): the event is
+ * on the server and the change stream brings it, so "not found" would be wrong meanwhile.
+ */
+function useAwaitCreated(): boolean {
+  const location = useLocation();
+  const created = (location.state as { created?: unknown } | null)?.created === true;
+  const [waiting, setWaiting] = useState(created);
+  useEffect(() => {
+    setWaiting(created);
+    if (!created) return;
+    const timer = setTimeout(() => setWaiting(false), CREATED_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [created, location.key]);
+  return waiting;
 }

@@ -1,12 +1,14 @@
 import { todayIn } from '@fankurve/shared/dates';
+import { checkEventOpenForAnswers } from '@fankurve/shared/rules/attendance';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useUser } from '../../app/session.js';
 import { useSiteConfig } from '../../app/siteConfig.js';
 import { useAttendees, useEvents, useSnapshot, useSyncStatus } from '../../data/index.js';
 import { currentLanguage } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
+import { SyncMatchesButton } from '../matches/SyncMatchesButton.js';
 import { CreateEventDialog } from './CreateEventDialog.js';
 import { EventCard } from './EventCard.js';
 import { EventFilters } from './EventFilters.js';
@@ -29,6 +31,7 @@ export function EventsPage() {
   const language = currentLanguage();
   const [query, setQuery] = useSearchParams();
   const [creating, setCreating] = useState(false);
+  const navigate = useNavigate();
   // The club's calendar day decides what is past (SPEC 4) and which season is the current one.
   const today = todayIn(useSiteConfig().time_zone);
 
@@ -58,6 +61,7 @@ export function EventsPage() {
       attendance={attendanceOf(summary, event.id)}
       countsLoading={attendees === undefined && remembered === undefined}
       past={isPast}
+      answersClosed={!checkEventOpenForAnswers(event.date, today).ok}
       language={language}
       userId={user.id}
     />
@@ -77,7 +81,7 @@ export function EventsPage() {
           >
             {t('events.newEvent')}
           </button>
-          {/* events:sync-matches — the admin's SyncMatchesButton (issue 10, features/matches) */}
+          {user.scope === 'admin' ? <SyncMatchesButton /> : null}
           {online ? null : (
             <small id="create-offline-hint" className="page-actions-hint">
               {t('events.newEventOffline')}
@@ -127,7 +131,13 @@ export function EventsPage() {
           )}
         </>
       )}
-      {creating ? <CreateEventDialog onClose={() => setCreating(false)} /> : null}
+      {creating ? (
+        <CreateEventDialog
+          onClose={() => setCreating(false)}
+          // The new event may not show under the chosen filters: open it (it arrives through sync).
+          onCreated={(id) => void navigate(`/events/${encodeURIComponent(id)}`, { state: { created: true } })}
+        />
+      ) : null}
     </section>
   );
 }

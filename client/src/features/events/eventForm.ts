@@ -1,6 +1,6 @@
 import { checkEuros } from '@fankurve/shared/rules/money';
 import { DEFAULT_EVENT_TIME, TIME_STEP_MINUTES } from '@fankurve/shared/constants';
-import { checkEventDate } from '@fankurve/shared/dates';
+import { checkEventDate, locationOfTitle, titleForLocation, type EventLocation } from '@fankurve/shared/dates';
 import type { MessageCode } from '@fankurve/shared/messages';
 import type { RuleResult } from '@fankurve/shared/rules/result';
 import type { NewEvent } from '../../api/events.js';
@@ -8,6 +8,11 @@ import type { NewEvent } from '../../api/events.js';
 /** The create-event form as typed (SPEC 5): strings as the inputs hold them. */
 export interface EventFormValues {
   title: string;
+  /**
+   * Home, away or other (no match): chosen in the dialog, or read from a typed '(H)' / '(A)' suffix;
+   * '' while neither says it. Saved as the title's suffix (SPEC 2), so nobody has to know it.
+   */
+  kind: EventLocation | '';
   /** `YYYY-MM-DD` from the date input. */
   date: string;
   /** `0`–`23`. */
@@ -23,7 +28,7 @@ export interface EventFormValues {
   priceTba: boolean;
 }
 
-export type EventFormField = 'title' | 'date' | 'location' | 'price';
+export type EventFormField = 'title' | 'kind' | 'date' | 'location' | 'price';
 export type EventFormErrors = Partial<Record<EventFormField, MessageCode>>;
 
 const [DEFAULT_HOUR, DEFAULT_MINUTE] = DEFAULT_EVENT_TIME.split(':') as [string, string];
@@ -35,6 +40,7 @@ export const MINUTES: readonly string[] = Array.from({ length: 60 / TIME_STEP_MI
 
 export const EMPTY_EVENT_FORM: EventFormValues = {
   title: '',
+  kind: '',
   date: '',
   hour: String(Number(DEFAULT_HOUR)),
   minute: DEFAULT_MINUTE,
@@ -67,17 +73,34 @@ export function eventDateOf(values: Pick<EventFormValues, 'date' | 'hour' | 'min
 }
 
 /**
- * Checks the form (title, date and location required; price a number of at least 0) and builds the
+ * The form after typing a title: a typed '(H)' or '(A)' chooses home or away; taking the suffix away
+ * again undoes that choice (other stays chosen).
+ */
+export function withTitle(values: EventFormValues, title: string): EventFormValues {
+  const typed = locationOfTitle(title);
+  const kind = typed !== 'other' ? typed : values.kind === 'other' ? 'other' : '';
+  return { ...values, title, kind };
+}
+
+/** The form after choosing home, away or other: the title field shows the suffix that will be saved. */
+export function withKind(values: EventFormValues, kind: EventLocation): EventFormValues {
+  return { ...values, kind, title: values.title.trim() ? titleForLocation(values.title, kind) : values.title };
+}
+
+/**
+ * Checks the form (title, home / away / other, date and location required; price a number of at least 0) and builds the
  * body of POST /api/events. An empty price without the box is left out (the server's default: to be
  * announced); the box sends 0.
  */
 export function toNewEvent(values: EventFormValues): { ok: true; body: NewEvent } | { ok: false; errors: EventFormErrors } {
   const errors: EventFormErrors = {};
-  const title = values.title.trim();
+  const kind = values.kind || (locationOfTitle(values.title) === 'other' ? '' : locationOfTitle(values.title));
+  const title = kind ? titleForLocation(values.title, kind) : values.title.trim();
   const location = values.location.trim();
   const checkedDate = checkFormDate(values);
   const date = checkedDate.ok ? checkedDate.value : null;
   if (!title) errors.title = 'titleRequired';
+  if (!kind) errors.kind = 'eventKindRequired';
   if (!checkedDate.ok) errors.date = checkedDate.code;
   if (!location) errors.location = 'locationRequired';
   let price: number | undefined;

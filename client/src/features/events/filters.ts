@@ -45,10 +45,13 @@ export function defaultSeason(seasons: readonly string[], today: string): string
   return seasons[0] ?? null;
 }
 
-/** Only the suffix decides: '(H)' home, '(A)' away; events without one show under 'all' only. */
+/**
+ * Only the suffix decides: '(H)' home, '(A)' away. An event with neither is no match (a Stammtisch, the
+ * Christmas party) and shows under every filter: it concerns home and away fans alike.
+ */
 export function matchesWhere(title: string, where: Where): boolean {
-  if (where === 'all') return true;
-  return locationOfTitle(title) === where;
+  const location = locationOfTitle(title);
+  return where === 'all' || location === 'other' || location === where;
 }
 
 /**

@@ -3,11 +3,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { deleteStadium, type Stadium } from '../../api/stadiums.js';
-import { useSyncStatus } from '../../data/index.js';
+import { useEvents, useSyncStatus } from '../../data/index.js';
 import { currentLanguage, errorText, messageText } from '../../i18n/index.js';
-import { ConfirmDialog } from '../../ui/Dialog.js';
 import { Loading } from '../../ui/Loading.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
+import { DeleteStadiumDialog } from './DeleteStadiumDialog.js';
 import { StadiumFormDialog } from './StadiumFormDialog.js';
 import { TicketPrices } from './TicketPrices.js';
 import { useStadiums, type StadiumWithPrices } from './useStadiums.js';
@@ -19,6 +19,8 @@ export function StadiumManagement() {
   const { t } = useTranslation();
   const { online } = useSyncStatus();
   const { stadiums, error, reload } = useStadiums();
+  // The events on the device tell which stadiums are in use (the delete dialog names them).
+  const events = useEvents();
   const [editing, setEditing] = useState<Stadium | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Stadium | null>(null);
   const [busy, setBusy] = useState(false);
@@ -78,10 +80,9 @@ export function StadiumManagement() {
         <StadiumFormDialog stadium={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={reload} />
       ) : null}
       {deleting ? (
-        <ConfirmDialog
-          title={t('stadiums.deleteTitle')}
-          message={t('stadiums.deleteQuestion', { name: deleting.stadium_name })}
-          confirmLabel={t('stadiums.delete')}
+        <DeleteStadiumDialog
+          stadium={deleting}
+          events={events}
           busy={busy}
           onConfirm={() => void confirmDelete()}
           onCancel={() => setDeleting(null)}

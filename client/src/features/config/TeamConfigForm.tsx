@@ -1,0 +1,327 @@
+import { IMAGE_MAX_BYTES, TOAST_DURATION_MS } from '@fankurve/shared/constants';
+import type { MessageCode } from '@fankurve/shared/messages';
+import { isHexColour, textColourOn } from '@fankurve/shared/rules/colour';
+import {
+  checkTeamConfig,
+  SITE_TITLE_MAX_LENGTH,
+  TEAM_NAME_MAX_LENGTH,
+  type TeamConfigField,
+} from '@fankurve/shared/rules/siteConfig';
+import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isApiError } from '../../api/client.js';
+import { deleteLogo, fetchVersion, saveSiteConfig, uploadLogo, type SiteConfig } from '../../api/config.js';
+import { applySiteConfig, refreshSiteConfig, useSiteConfig } from '../../app/siteConfig.js';
+import { useSyncStatus } from '../../data/index.js';
+import { i18next, messageText } from '../../i18n/index.js';
+import { ConfirmDialog } from '../../ui/Dialog.js';
+import { Field, FormError } from '../../ui/Field.js';
+import { toastError, toastSuccess } from '../../ui/toast.js';
+import { TeamFinder } from '../matches/TeamFinder.js';
+import './config.css';
+
+interface FormValues {
+  team_id: string;
+  team_name: string;
+  site_title: string;
+  theme_color: string;
+  auto_import_matches: boolean;
+}
+
+const valuesOf = (config: SiteConfig): FormValues => ({
+  team_id: String(config.team_id),
+  team_name: config.team_name,
+  site_title: config.site_title,
+  theme_color: config.theme_color,
+  auto_import_matches: config.auto_import_matches,
+});
+
+const FIELDS: readonly TeamConfigField[] = ['team_id', 'team_name', 'site_title', 'theme_color'];
+
+/**
+ * What to say about a failed call: the server's message by its code (SPEC 8 maps them), no
+ * connection when the server was not reached, else the screen's fallback.
+ */
+function failureText(error: unknown, fallback: string): string {
+  if (isApiError(error)) {
+    if (error.offline) return i18next.t('errors.offline');
+    if (error.code) return messageText(error.code, error.message) || fallback;
+  }
+  return fallback;
+}
+
+/**
+ * The Team configuration tab (SPEC 2 Config): team id (with the team finder), team name, site
+ * title, theme colour, the daily match import, the logo and the running version. Saving applies
+ * the configuration on this device at once; every other device takes it from the change stream.
+ */
+export function TeamConfigForm() {
+  const { t } = useTranslation();
+  const { online } = useSyncStatus();
+  const live = useSiteConfig();
+  const formRef = useRef<HTMLFormElement>(null);
+  const finderRef = useRef<HTMLDetailsElement>(null);
+  const colourId = useId();
+  const [values, setValues] = useState<FormValues>(() => valuesOf(live));
+  const [dirty, setDirty] = useState(false);
+  const [errors, setErrors] = useState<Partial<Record<TeamConfigField, MessageCode>>>({});
+  const [saving, setSaving] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [version, setVersion] = useState<string | null>(null);
+
+  // The newest configuration from the server; while nothing is typed, the form follows it (another admin saved).
+  useEffect(() => {
+    void refreshSiteConfig();
+    let stopped = false;
+    fetchVersion().then(
+      (answer) => !stopped && setVersion(answer.version),
+      () => undefined,
+    );
+    return () => {
+      stopped = true;
+    };
+  }, []);
+  useEffect(() => {
+    if (!dirty) setValues(valuesOf(live));
+  }, [live, dirty]);
+
+  // The saved notice clears after 3 seconds (SPEC 8).
+  useEffect(() => {
+    if (!saved) return;
+    const timer = setTimeout(() => setSaved(false), TOAST_DURATION_MS);
+    return () => clearTimeout(timer);
+  }, [saved]);
+
+  const set = <K extends keyof FormValues>(field: K, value: FormValues[K]) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    setDirty(true);
+    setSaved(false);
+    if (field in errors) setErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (saving || !online) return;
+    setFailure(null);
+    const checked = checkTeamConfig(values);
+    if (!checked.ok) {
+      setErrors(checked.problems);
+      const first = FIELDS.find((field) => checked.problems[field]);
+      if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+      return;
+    }
+    setSaving(true);
+    try {
+      const answer = await saveSiteConfig({ ...checked.value, auto_import_matches: values.auto_import_matches });
+      applySiteConfig(answer.config);
+      setValues(valuesOf(answer.config));
+      setDirty(false);
+      setSaved(true);
+    } catch (error) {
+      setFailure(failureText(error, t('config.team.saveFailed')));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const text = (field: 'team_name' | 'site_title', maxLength: number, hint?: string) => (
+    <Field
+      label={t(`config.team.${field === 'team_name' ? 'teamName' : 'siteTitle'}`)}
+      hint={hint}
+      name={field}
+      value={values[field]}
+      maxLength={maxLength}
+      autoComplete="off"
+      error={errors[field] ? messageText(errors[field]) : undefined}
+      onChange={(event) => set(field, event.target.value)}
+    />
+  );
+  const previewColour = isHexColour(values.theme_color) ? values.theme_color : live.theme_color;
+
+  return (
+    <div className="team-config">
+      <h2>{t('config.team.title')}</h2>
+      {online ? null : <p className="offline-hint">{t('config.team.offline')}</p>}
+      <form ref={formRef} className="form card" noValidate onSubmit={(event) => void submit(event)}>
+        <div className="field-row team-config-club">
+          <Field
+            label={t('config.team.teamId')}
+            name="team_id"
+            value={values.team_id}
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={10}
+            error={errors.team_id ? messageText(errors.team_id) : undefined}
+            onChange={(event) => set('team_id', event.target.value)}
+          />
+          {text('team_name', TEAM_NAME_MAX_LENGTH)}
+        </div>
+        <details ref={finderRef} className="team-config-finder">
+          <summary>{t('config.team.findTeam')}</summary>
+          <TeamFinder
+            onPick={({ teamId, teamName }) => {
+              setValues((current) => ({ ...current, team_id: String(teamId), team_name: teamName }));
+              setDirty(true);
+              setSaved(false);
+              setErrors((current) => ({ ...current, team_id: undefined, team_name: undefined }));
+              if (finderRef.current) finderRef.current.open = false;
+              formRef.current?.querySelector<HTMLElement>('[name="team_id"]')?.focus();
+            }}
+          />
+        </details>
+        {text('site_title', SITE_TITLE_MAX_LENGTH, t('config.team.siteTitleHint'))}
+        <Field
+          id={colourId}
+          label={t('config.team.themeColor')}
+          hint={t('config.team.themeColorHint')}
+          error={errors.theme_color ? messageText(errors.theme_color) : undefined}
+        >
+          {(control) => (
+            <div className="colour-input">
+              <input
+                type="color"
+                className="colour-swatch"
+                aria-label={t('config.team.themeColorPick')}
+                value={previewColour.toLowerCase()}
+                onChange={(event) => set('theme_color', event.target.value.toUpperCase())}
+              />
+              <input
+                {...control}
+                name="theme_color"
+                value={values.theme_color}
+                maxLength={7}
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                onChange={(event) => set('theme_color', event.target.value.trim())}
+              />
+            </div>
+          )}
+        </Field>
+        <div className="theme-preview" aria-hidden="true">
+          <span className="theme-preview-label">{t('config.team.preview')}</span>
+          <div className="theme-preview-bar" style={{ background: previewColour, color: textColourOn(previewColour) }}>
+            {live.logo_filename ? <img src={`/uploads/${encodeURIComponent(live.logo_filename)}`} alt="" /> : null}
+            <span>{values.site_title.trim() || live.site_title}</span>
+          </div>
+        </div>
+        <label className="check team-config-auto">
+          <input
+            type="checkbox"
+            name="auto_import_matches"
+            checked={values.auto_import_matches}
+            onChange={(event) => set('auto_import_matches', event.target.checked)}
+          />
+          <span>
+            {t('config.team.autoImport')}
+            <small className="field-hint">{t('config.team.autoImportHint')}</small>
+          </span>
+        </label>
+        <FormError message={failure} />
+        <div className="team-config-actions">
+          <button type="submit" className="button button-primary" disabled={saving || !online}>
+            {saving ? t('config.team.saving') : t('config.team.save')}
+          </button>
+          <p className="team-config-saved" role="status">
+            {saved ? messageText('configSaved') : ''}
+          </p>
+        </div>
+      </form>
+      <LogoSection logo={live.logo_filename} online={online} />
+      <p className="team-config-version muted">
+        {t('config.team.version')} <span className="team-config-version-value">{version ?? '…'}</span>
+      </p>
+    </div>
+  );
+}
+
+/** The logo (SPEC 5: an image of at most 5 MB): preview, upload or replace, delete after confirmation. */
+function LogoSection({ logo, online }: { logo: string | null; online: boolean }) {
+  const { t } = useTranslation();
+  const inputId = useId();
+  const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+
+  async function upload(change: ChangeEvent<HTMLInputElement>) {
+    const file = change.target.files?.[0];
+    change.target.value = '';
+    if (!file) return;
+    // The server decides by the content; these catch the obvious at once.
+    if (!file.type.startsWith('image/')) return void toastError(messageText('onlyImages'));
+    if (file.size > IMAGE_MAX_BYTES) return void toastError(messageText('fileTooLarge'));
+    setBusy(true);
+    try {
+      const answer = await uploadLogo(file);
+      applySiteConfig(answer.config);
+      toastSuccess(messageText('logoUploaded'));
+    } catch (error) {
+      toastError(failureText(error, messageText('logoUploadFailed')));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function remove() {
+    setBusy(true);
+    try {
+      const answer = await deleteLogo();
+      applySiteConfig(answer.config);
+      setConfirming(false);
+      toastSuccess(messageText('logoDeleted'));
+    } catch (error) {
+      toastError(failureText(error, t('config.team.deleteLogoFailed')));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const disabled = busy || !online;
+  return (
+    <section className="card team-config-logo" aria-labelledby={`${inputId}-title`}>
+      <h3 id={`${inputId}-title`}>{t('config.team.logo')}</h3>
+      <div className="team-config-logo-row">
+        <div className="team-config-logo-preview">
+          {logo ? (
+            <img key={logo} src={`/uploads/${encodeURIComponent(logo)}`} alt={t('config.team.logoAlt')} />
+          ) : (
+            <span className="muted">{t('config.team.noLogo')}</span>
+          )}
+        </div>
+        <div className="team-config-logo-actions">
+          <input
+            id={inputId}
+            className="sr-only"
+            type="file"
+            accept="image/png,image/jpeg,image/gif,image/webp"
+            disabled={disabled}
+            onChange={(change) => void upload(change)}
+          />
+          <label
+            htmlFor={inputId}
+            className={`button button-secondary${disabled ? ' is-disabled' : ''}`}
+            aria-disabled={disabled}
+          >
+            {busy ? t('config.team.logoBusy') : logo ? t('config.team.replaceLogo') : t('config.team.uploadLogo')}
+          </label>
+          {logo ? (
+            <button type="button" className="button button-danger" disabled={disabled} onClick={() => setConfirming(true)}>
+              {t('config.team.deleteLogo')}
+            </button>
+          ) : null}
+        </div>
+      </div>
+      <p className="field-hint">{t('config.team.logoHint')}</p>
+      {confirming ? (
+        <ConfirmDialog
+          title={t('config.team.deleteLogoTitle')}
+          message={t('config.team.deleteLogoText')}
+          confirmLabel={t('config.team.deleteLogo')}
+          busy={busy}
+          onConfirm={() => void remove()}
+          onCancel={() => setConfirming(false)}
+        />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,120 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useUser } from '../../app/session.js';
+import { useSyncStatus } from '../../data/index.js';
+import { currentLanguage, errorText, messageText } from '../../i18n/index.js';
+import { Modal } from '../../ui/Dialog.js';
+import { formatEventDate } from '../events/format.js';
+import { syncMatches, type MatchSyncResult } from './api.js';
+import './matches.css';
+
+type Outcome = { ok: true; result: MatchSyncResult } | { ok: false; text: string };
+
+/**
+ * The admin's "Sync matches" button on /events (SPEC 6, 7): imports the club's fixtures from the
+ * match service and shows what it did: counts, matches it could not import, matches no longer in the
+ * feed. A failed import wrote nothing (SPEC 8 'Failed to sync matches' with the counts and the
+ * reason). The imported events reach the list through sync by themselves. Online only.
+ */
+export function SyncMatchesButton() {
+  const { t } = useTranslation();
+  const user = useUser();
+  const { online } = useSyncStatus();
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+
+  if (user.scope !== 'admin') return null;
+
+  async function run() {
+    if (busy) return;
+    setBusy(true);
+    try {
+      setOutcome({ ok: true, result: await syncMatches() });
+    } catch (error) {
+      setOutcome({ ok: false, text: errorText(error) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <button
+        type="button"
+        className="button button-secondary"
+        onClick={() => void run()}
+        disabled={!online || busy}
+        title={online ? undefined : t('matches.offline')}
+        aria-busy={busy}
+      >
+        {busy ? t('matches.syncing') : t('matches.sync')}
+      </button>
+      {outcome ? (
+        <Modal title={t('matches.resultTitle')} size="small" onClose={() => setOutcome(null)}>
+          <SyncOutcome outcome={outcome} />
+          <div className="modal-actions">
+            <button type="button" className="button button-primary" onClick={() => setOutcome(null)}>
+              {t('common.close')}
+            </button>
+          </div>
+        </Modal>
+      ) : null}
+    </>
+  );
+}
+
+function SyncOutcome({ outcome }: { outcome: Outcome }) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const counts = outcome.ok ? outcome.result : { created: 0, updated: 0, skipped: 0 };
+  return (
+    <div className="match-sync-result">
+      {outcome.ok ? (
+        <p className="muted">{t('matches.season', { season: outcome.result.season, teamId: outcome.result.teamId })}</p>
+      ) : (
+        <div role="alert">
+          <p className="form-error">{t('matches.failed')}</p>
+          <p className="match-sync-reason">{outcome.text}</p>
+        </div>
+      )}
+      <dl className="facts match-sync-counts" role="status">
+        <div>
+          <dt>{t('matches.created')}</dt>
+          <dd>{counts.created}</dd>
+        </div>
+        <div>
+          <dt>{t('matches.updated')}</dt>
+          <dd>{counts.updated}</dd>
+        </div>
+        <div>
+          <dt>{t('matches.skipped')}</dt>
+          <dd>{counts.skipped}</dd>
+        </div>
+      </dl>
+      {outcome.ok ? null : <p className="muted">{t('matches.nothingWritten')}</p>}
+      {outcome.ok && outcome.result.errors.length > 0 ? (
+        <section aria-labelledby="match-sync-errors">
+          <h3 id="match-sync-errors">{t('matches.errorsTitle')}</h3>
+          <ul className="match-sync-list">
+            {outcome.result.errors.map((issue, index) => (
+              <li key={`${issue.matchId ?? 'x'}-${index}`}>{messageText(issue.code, issue.message)}</li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {outcome.ok && outcome.result.vanished.length > 0 ? (
+        <section aria-labelledby="match-sync-vanished">
+          <h3 id="match-sync-vanished">{t('matches.vanishedTitle')}</h3>
+          <p className="muted">{t('matches.vanishedHint')}</p>
+          <ul className="match-sync-list">
+            {outcome.result.vanished.map((match) => (
+              <li key={match.matchId}>
+                {match.title} · {formatEventDate(match.date, language)}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </div>
+  );
+}

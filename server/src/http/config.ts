@@ -1,0 +1,168 @@
+import { MESSAGES } from '@fankurve/shared';
+import { siteConfigInput, type SiteConfigView } from '@fankurve/shared/schemas/config';
+import type { MiddlewareHandler } from 'hono';
+import { requireAdmin } from '../domain/actor.js';
+import { DomainError } from '../domain/errors.js';
+import { deleteLogo, getSiteConfig, setLogo, updateSiteConfig, type SiteConfig } from '../domain/settings.js';
+import { UploadStore } from '../domain/uploads.js';
+import { write } from '../db/store.js';
+import type { Api, AppDeps, AppEnv } from './context.js';
+import { failure } from './errors.js';
+import { apiRoute } from './openapi.js';
+import { requireActor } from './session.js';
+import { readUploadedFile } from './upload.js';
+
+const tag = 'Config';
+
+/** The REST shape of the configuration (SPEC 3 Config) with the club's time zone. */
+function toRestConfig(config: SiteConfig, timeZone: string): SiteConfigView {
+  const { logo_size: _size, ...rest } = config;
+  return { ...rest, time_zone: timeZone };
+}
+
+/** The web app manifest's fixed part: what an installed app is, whatever the club. */
+const MANIFEST_BASE = {
+  id: '/events',
+  description: 'Spieltage, Tickets und Mitfahrgelegenheiten deiner Fangruppe',
+  lang: 'de',
+  background_color: '#F3F5F9',
+  display: 'standalone',
+  start_url: '/events',
+  scope: '/',
+} as const;
+
+/** The app's own icons (client/public/icons): installable whatever logo the club has. */
+const DEFAULT_ICONS = [
+  { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+  { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+  { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+];
+
+const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
+
+/** A short name fits under a launcher icon (about 12 characters): the site title, else the team name. */
+const SHORT_NAME_LENGTH = 12;
+
+/**
+ * The web app manifest from the configuration: the site title as name, the theme colour, and the
+ * club's logo as the icon. Browsers install an app only with a square icon of at least 144 px of a
+ * known size: a logo that is one replaces the app's icons; any other logo comes first and the app's
+ * icons stay behind it.
+ */
+export function webManifest(config: SiteConfig) {
+  const shortName = [config.site_title, config.team_name].find((name) => [...name].length <= SHORT_NAME_LENGTH);
+  const icons: Array<Record<string, string>> = [];
+  let logoIsIcon = false;
+  if (config.logo_filename) {
+    const extension = config.logo_filename.split('.').pop() ?? '';
+    const size = /^(\d+)x(\d+)$/.exec(config.logo_size ?? '');
+    const [width, height] = size ? [Number(size[1]), Number(size[2])] : [0, 0];
+    logoIsIcon = width === height && width >= 144;
+    icons.push({
+      src: `/uploads/${config.logo_filename}`,
+      ...(size ? { sizes: `${width}x${height}` } : {}),
+      ...(IMAGE_TYPES[extension] ? { type: IMAGE_TYPES[extension] } : {}),
+      purpose: 'any',
+    });
+  }
+  if (!logoIsIcon) icons.push(...DEFAULT_ICONS);
+  return {
+    ...MANIFEST_BASE,
+    name: config.site_title,
+    short_name: shortName ?? config.site_title,
+    theme_color: config.theme_color,
+    icons,
+  };
+}
+
+/**
+ * Team configuration (SPEC 7 Config): GET /api/config (public), PUT /api/config, POST and DELETE
+ * /api/config/logo (admin), and the web app manifest built from it. Every write reaches the open
+ * devices through the change stream ('config').
+ */
+export function configRoutes(app: Api, deps: AppDeps): void {
+  const uploads = UploadStore.inDataDir(deps.config.dataDir);
+  const rest = (config: SiteConfig) => toRestConfig(config, deps.config.clubTimeZone);
+
+  // The writes are admin-only: a member learns that before anything about the body.
+  const adminBeforeInput: MiddlewareHandler<AppEnv> = async (c, next) => {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') requireAdmin(requireActor(c));
+    await next();
+  };
+  app.use('/api/config', adminBeforeInput);
+  app.use('/api/config/logo', adminBeforeInput);
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/api/config',
+      tag,
+      summary: 'Team id and name, site title, theme colour, logo, daily import switch and time zone (public)',
+      access: 'public',
+    }),
+    async (c) => c.json({ success: true, config: rest(await getSiteConfig(deps.store.db)) }, 200),
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'put',
+      path: '/api/config',
+      tag,
+      summary: "Save team id, team name, site title, theme colour ('#' and six hex digits) and the daily import switch (admin)",
+      body: siteConfigInput,
+    }),
+    async (c) => {
+      const actor = requireActor(c);
+      const config = await write(deps.store, (w) => updateSiteConfig(w, actor, c.req.valid('json')));
+      return c.json({ success: true, message: MESSAGES.configSaved, config: rest(config) }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'post',
+      path: '/api/config/logo',
+      tag,
+      summary: 'Upload the logo (multipart field logo; JPEG, PNG, GIF or WebP up to 5 MB; admin)',
+      upload: 'logo',
+    }),
+    async (c) => {
+      const actor = requireActor(c);
+      const file = await readUploadedFile(c, 'logo');
+      let config: SiteConfig;
+      try {
+        config = await write(deps.store, (w) => setLogo(w, uploads, actor, file));
+      } catch (error) {
+        if (error instanceof DomainError) throw error;
+        // The file could not be stored (disk full, permissions): SPEC 8's 'Error uploading logo'.
+        console.error('Storing the logo failed:', error);
+        return failure(c, 500, 'logoUploadError');
+      }
+      return c.json({ success: true, message: MESSAGES.logoUploaded, filename: config.logo_filename, config: rest(config) }, 200);
+    },
+  );
+
+  app.openapi(apiRoute({ method: 'delete', path: '/api/config/logo', tag, summary: 'Delete the logo (admin)' }), async (c) => {
+    const actor = requireActor(c);
+    const config = await write(deps.store, (w) => deleteLogo(w, uploads, actor));
+    return c.json({ success: true, message: MESSAGES.logoDeleted, config: rest(config) }, 200);
+  });
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/api/manifest.webmanifest',
+      tag,
+      summary: "The web app manifest: the site title as name, the theme colour and the club's logo as icon (public)",
+      access: 'public',
+    }),
+    async (c) => {
+      const manifest = webManifest(await getSiteConfig(deps.store.db));
+      return c.body(JSON.stringify(manifest), 200, {
+        'content-type': 'application/manifest+json; charset=utf-8',
+        // Re-read on every use: a changed name, colour or logo must arrive.
+        'cache-control': 'no-cache',
+      });
+    },
+  );
+}

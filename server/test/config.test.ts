@@ -1,0 +1,358 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { IMAGE_MAX_BYTES } from '@fankurve/shared';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { imageSizeOf } from '../src/domain/imageSize.js';
+import { createTestApp, IMAGES, listen, uploadFile, type TestApp } from './helpers.js';
+
+/*
+ * Team configuration (issue 10): GET/PUT /api/config, POST/DELETE /api/config/logo, the web app
+ * manifest served from the configuration, and the change stream telling every device ('config').
+ */
+
+/** A real PNG of one colour and the given size (the manifest reads its size from the header). */
+function png(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0x80)]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+const VALID = { team_id: 80, team_name: '1. FC Union Berlin', site_title: 'Eiserne Fans', theme_color: '#C8102E' };
+
+/** Reads a server-sent-events stream until `until` matches the text so far (or the time is up). */
+async function openStream(url: string, token: string) {
+  const controller = new AbortController();
+  const response = await fetch(`${url}/api/sync/stream`, {
+    headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  // A read that outlasts one call's time is kept for the next call, so no chunk is lost.
+  let pending: ReturnType<typeof reader.read> | null = null;
+  const read = async (until: RegExp, timeoutMs = 3000): Promise<string> => {
+    const deadline = Date.now() + timeoutMs;
+    while (!until.test(text) && Date.now() < deadline) {
+      pending ??= reader.read();
+      const next = await Promise.race([
+        pending,
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), Math.max(1, deadline - Date.now()))),
+      ]);
+      if (!next) break;
+      pending = null;
+      if (next.done) break;
+      text += next.value;
+    }
+    return text;
+  };
+  return { status: response.status, read, close: () => controller.abort() };
+}
+
+describe('team configuration', () => {
+  let t: TestApp;
+  let admin: string;
+  let member: string;
+  const uploadsDir = () => path.join(t.dataDir, 'uploads');
+  const uploaded = (name: string) => fs.existsSync(path.join(uploadsDir(), name));
+  const settings = async () =>
+    Object.fromEntries(
+      (await t.runtime.deps.store.db.selectFrom('settings').selectAll().execute()).map((row) => [row.key, row.value]),
+    );
+  const counter = async () =>
+    Number(
+      (await t.runtime.deps.store.db.selectFrom('counters').select('value').where('name', '=', 'seq').executeTakeFirstOrThrow())
+        .value,
+    );
+  const uploadLogo = (
+    bytes: Uint8Array,
+    options: { token?: string | null; field?: string; type?: string; filename?: string } = {},
+  ) => uploadFile(t, '/api/config/logo', { token: admin, field: 'logo', bytes, ...options });
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await t.adminToken();
+    member = (await t.member('config-fan')).token;
+  });
+  afterAll(() => t.close());
+
+  beforeEach(async () => {
+    await t.call('DELETE', '/api/config/logo', { token: admin });
+  });
+
+  it('answers the defaults of SPEC 9 to anyone', async () => {
+    const fresh = await createTestApp();
+    try {
+      const res = await fresh.call('GET', '/api/config');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        success: true,
+        config: {
+          team_id: 553,
+          team_name: '1. FC Union Berlin',
+          site_title: 'Fankurve',
+          theme_color: '#00397D',
+          logo_filename: null,
+          auto_import_matches: false,
+          time_zone: 'Europe/Berlin',
+        },
+      });
+      const version = await fresh.call('GET', '/api/version');
+      expect(version.body).toEqual({ success: true, version: expect.any(String) });
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('saves the four fields trimmed, a team id typed as text, and the daily import switch', async () => {
+    const res = await t.call('PUT', '/api/config', {
+      token: admin,
+      body: { team_id: ' 80 ', team_name: '  1. FC Union Berlin ', site_title: ' Eiserne Fans ', theme_color: '#c8102e' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      success: true,
+      message: 'Configuration saved',
+      config: { team_id: 80, team_name: '1. FC Union Berlin', site_title: 'Eiserne Fans', theme_color: '#c8102e' },
+    });
+    expect((await t.call('GET', '/api/config')).body.config).toMatchObject({ team_id: 80, site_title: 'Eiserne Fans' });
+
+    const on = await t.call('PUT', '/api/config', { token: admin, body: { ...VALID, auto_import_matches: true } });
+    expect(on.body.config.auto_import_matches).toBe(true);
+    expect((await settings()).auto_import_matches).toBe('1');
+    // Left out: unchanged.
+    await t.call('PUT', '/api/config', { token: admin, body: VALID });
+    expect((await settings()).auto_import_matches).toBe('1');
+    const off = await t.call('PUT', '/api/config', { token: admin, body: { ...VALID, auto_import_matches: false } });
+    expect(off.body.config.auto_import_matches).toBe(false);
+    expect((await settings()).auto_import_matches).toBe('0');
+  });
+
+  it.each([
+    ['team_id 0', { team_id: 0 }, 'teamIdInvalid'],
+    ['team_id negative', { team_id: -5 }, 'teamIdInvalid'],
+    ['team_id a fraction', { team_id: 1.5 }, 'teamIdInvalid'],
+    ['team_id text', { team_id: 'Union' }, 'teamIdInvalid'],
+    ['team_id 1e3', { team_id: '1e3' }, 'teamIdInvalid'],
+    ['team_id empty', { team_id: '' }, 'teamIdInvalid'],
+    ['team_id too large', { team_id: 2 ** 31 }, 'teamIdInvalid'],
+    ['team_id null', { team_id: null }, 'teamIdInvalid'],
+    ['team_id missing', { team_id: undefined }, 'teamIdInvalid'],
+    ['team_name blank', { team_name: '   ' }, 'teamNameRequired'],
+    ['team_name a number', { team_name: 80 }, 'teamNameRequired'],
+    ['team_name too long', { team_name: 'x'.repeat(101) }, 'teamNameTooLong'],
+    ['team_name far too long', { team_name: 'x'.repeat(5000) }, 'teamNameTooLong'],
+    ['site_title empty', { site_title: '' }, 'siteTitleRequired'],
+    ['site_title missing', { site_title: undefined }, 'siteTitleRequired'],
+    ['site_title too long', { site_title: 'y'.repeat(61) }, 'siteTitleTooLong'],
+    ['theme_color five digits', { theme_color: '#12345' }, 'themeColorInvalid'],
+    ['theme_color seven digits', { theme_color: '#1234567' }, 'themeColorInvalid'],
+    ['theme_color without #', { theme_color: '123456' }, 'themeColorInvalid'],
+    ['theme_color not hex', { theme_color: '#GGGGGG' }, 'themeColorInvalid'],
+    ['theme_color a name', { theme_color: 'red' }, 'themeColorInvalid'],
+    ['theme_color three digits', { theme_color: '#abc' }, 'themeColorInvalid'],
+    ['theme_color missing', { theme_color: undefined }, 'themeColorInvalid'],
+    ['auto_import_matches text', { auto_import_matches: 'yes' }, 'invalidInput'],
+  ])('refuses %s with 400 and its code, storing nothing', async (_name, change, code) => {
+    const before = await settings();
+    const seq = await counter();
+    const res = await t.call('PUT', '/api/config', { token: admin, body: { ...VALID, ...change } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, code });
+    expect(await settings()).toEqual(before);
+    expect(await counter()).toBe(seq);
+  });
+
+  it('refuses bodies that are no object or no JSON with 400', async () => {
+    for (const raw of ['[]', '"text"', 'null', '{"team_id":', '']) {
+      const res = await t.call('PUT', '/api/config', { token: admin, raw, headers: { 'content-type': 'application/json' } });
+      expect(res.status, raw).toBe(400);
+      expect(res.body.success).toBe(false);
+    }
+  });
+
+  it('lets only admins write: 401 anonymous, 403 members, before looking at the body', async () => {
+    for (const body of [VALID, { theme_color: 'nope' }]) {
+      const anonymous = await t.call('PUT', '/api/config', { body });
+      expect(anonymous.status).toBe(401);
+      const fan = await t.call('PUT', '/api/config', { token: member, body });
+      expect(fan.status).toBe(403);
+      expect(fan.body).toEqual({ success: false, message: 'Admin access required', code: 'adminRequired' });
+    }
+    expect((await uploadLogo(IMAGES.png, { token: null })).status).toBe(401);
+    const fanUpload = await uploadLogo(IMAGES.png, { token: member });
+    expect(fanUpload.status).toBe(403);
+    expect(fanUpload.body.code).toBe('adminRequired');
+    expect((await t.call('DELETE', '/api/config/logo')).status).toBe(401);
+    expect((await t.call('DELETE', '/api/config/logo', { token: member })).status).toBe(403);
+    expect(fs.existsSync(uploadsDir()) ? fs.readdirSync(uploadsDir()).filter((name) => name.startsWith('logo-')) : []).toEqual(
+      [],
+    );
+  });
+
+  it('takes JPEG, PNG, GIF and WebP by their content, whatever name and type they are sent with', async () => {
+    for (const [kind, bytes] of Object.entries({ png: IMAGES.png, jpg: IMAGES.jpeg, gif: IMAGES.gif, webp: IMAGES.webp })) {
+      const res = await uploadLogo(bytes, { filename: 'logo.txt', type: 'text/plain' });
+      expect(res.status, kind).toBe(200);
+      expect(res.body).toMatchObject({ success: true, message: 'Logo uploaded successfully' });
+      expect(res.body.filename).toMatch(new RegExp(`^logo-[A-Za-z0-9_-]+\\.${kind}$`));
+      expect(res.body.config.logo_filename).toBe(res.body.filename);
+      const served = await t.app.request(`/uploads/${res.body.filename}`);
+      expect(served.status).toBe(200);
+      expect(Buffer.from(await served.arrayBuffer())).toEqual(Buffer.from(bytes));
+    }
+  });
+
+  it('refuses what is no image, nothing, and more than 5 MB, keeping the logo it has', async () => {
+    const first = await uploadLogo(IMAGES.png);
+    const kept = first.body.filename as string;
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+    const refusals: Array<[string, Promise<{ status: number; body: any }>, number, string]> = [
+      ['text sent as a PNG', uploadLogo(IMAGES.text, { type: 'image/png', filename: 'logo.png' }), 400, 'onlyImages'],
+      ['an SVG', uploadLogo(svg, { type: 'image/svg+xml', filename: 'logo.svg' }), 400, 'onlyImages'],
+      ['another field', uploadLogo(IMAGES.png, { field: 'image' }), 400, 'noFileUploaded'],
+      ['an empty file', uploadLogo(new Uint8Array(0)), 400, 'noFileUploaded'],
+      [
+        'a PNG of 5 MB and one byte',
+        uploadLogo(Buffer.concat([IMAGES.png, Buffer.alloc(IMAGE_MAX_BYTES + 1 - IMAGES.png.length)])),
+        413,
+        'fileTooLarge',
+      ],
+      ['far more than 5 MB', uploadLogo(Buffer.concat([IMAGES.png, Buffer.alloc(IMAGE_MAX_BYTES * 2)])), 413, 'fileTooLarge'],
+    ];
+    for (const [name, pending, status, code] of refusals) {
+      const res = await pending;
+      expect(res.status, name).toBe(status);
+      expect(res.body, name).toMatchObject({ success: false, code });
+    }
+    const json = await t.call('POST', '/api/config/logo', { token: admin, body: { logo: 'x' } });
+    expect(json.status).toBe(400);
+    expect(json.body.code).toBe('noFileUploaded');
+    // Exactly 5 MB is allowed.
+    const atLimit = await uploadLogo(Buffer.concat([IMAGES.png, Buffer.alloc(IMAGE_MAX_BYTES - IMAGES.png.length)]));
+    expect(atLimit.status).toBe(200);
+    expect(uploaded(kept)).toBe(false);
+    expect(fs.readdirSync(uploadsDir()).filter((name) => name.startsWith('logo-'))).toEqual([atLimit.body.filename]);
+  });
+
+  it('removes the old logo file when a new one comes and when the logo is deleted', async () => {
+    const first = (await uploadLogo(IMAGES.png)).body.filename as string;
+    expect(uploaded(first)).toBe(true);
+    const second = (await uploadLogo(IMAGES.gif)).body.filename as string;
+    expect(uploaded(first)).toBe(false);
+    expect(uploaded(second)).toBe(true);
+    expect((await t.call('GET', '/api/config')).body.config.logo_filename).toBe(second);
+
+    const deleted = await t.call('DELETE', '/api/config/logo', { token: admin });
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toMatchObject({ success: true, message: 'Logo deleted', config: { logo_filename: null } });
+    expect(uploaded(second)).toBe(false);
+    expect((await t.app.request(`/uploads/${second}`)).status).toBe(404);
+    expect((await settings()).logo_filename).toBeUndefined();
+    // Deleting no logo changes nothing.
+    const seq = await counter();
+    expect((await t.call('DELETE', '/api/config/logo', { token: admin })).status).toBe(200);
+    expect(await counter()).toBe(seq);
+  });
+
+  it('serves the web app manifest from the configuration', async () => {
+    await t.call('PUT', '/api/config', {
+      token: admin,
+      body: { team_id: 553, team_name: '1. FC Union Berlin', site_title: 'Fankurve', theme_color: '#00397D' },
+    });
+    const response = await t.app.request('/api/manifest.webmanifest');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/manifest\+json/);
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    const manifest = (await response.json()) as { icons: Array<{ src: string }> };
+    expect(manifest).toMatchObject({
+      name: 'Fankurve',
+      short_name: 'Fankurve',
+      theme_color: '#00397D',
+      start_url: '/events',
+      scope: '/',
+      display: 'standalone',
+    });
+    expect(manifest.icons.map((icon: { src: string }) => icon.src)).toEqual([
+      '/icons/icon-192.png',
+      '/icons/icon-512.png',
+      '/icons/icon-maskable-512.png',
+    ]);
+
+    await t.call('PUT', '/api/config', {
+      token: admin,
+      body: { team_id: 80, team_name: 'Union', site_title: 'Eiserne Fans Köpenick', theme_color: '#C8102E' },
+    });
+    const changed = (await t.call('GET', '/api/manifest.webmanifest')).body;
+    // A long title is the name; the short name under the icon is the team name when that is short.
+    expect(changed).toMatchObject({ name: 'Eiserne Fans Köpenick', short_name: 'Union', theme_color: '#C8102E' });
+
+    // A square logo of at least 144 px becomes the app's icon.
+    const square = (await uploadLogo(png(192, 192))).body.filename as string;
+    const withLogo = (await t.call('GET', '/api/manifest.webmanifest')).body;
+    expect(withLogo.icons).toEqual([{ src: `/uploads/${square}`, sizes: '192x192', type: 'image/png', purpose: 'any' }]);
+    // A small or oblong logo comes first, and the app's own icons stay so that the app can be installed.
+    const small = (await uploadLogo(png(64, 32))).body.filename as string;
+    const withSmall = (await t.call('GET', '/api/manifest.webmanifest')).body;
+    expect(withSmall.icons[0]).toEqual({ src: `/uploads/${small}`, sizes: '64x32', type: 'image/png', purpose: 'any' });
+    expect(withSmall.icons).toHaveLength(4);
+  });
+
+  it('tells every open device through the change stream, and a refused write tells nobody', async () => {
+    const server = await listen(t);
+    const stream = await openStream(server.url, member);
+    try {
+      expect(stream.status).toBe(200);
+      await stream.read(/event: ready/);
+      await t.call('PUT', '/api/config', { token: admin, body: { ...VALID, theme_color: 'blue' } });
+      await t.call('PUT', '/api/config', { token: member, body: VALID });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await stream.read(/event: change/, 10)).not.toMatch(/event: change/);
+
+      await t.call('PUT', '/api/config', { token: admin, body: { ...VALID, theme_color: '#0000AA' } });
+      const text = await stream.read(/event: change\ndata: .*"config"/);
+      expect(text).toMatch(/event: change\ndata: \{"collections":\["config"\]\}/);
+
+      const logo = await openStream(server.url, member);
+      await logo.read(/event: ready/);
+      await uploadLogo(IMAGES.png);
+      expect(await logo.read(/"config"/)).toMatch(/"collections":\["config"\]/);
+      logo.close();
+    } finally {
+      stream.close();
+      await server.close();
+    }
+  });
+});
+
+describe('image sizes from the header', () => {
+  it('reads PNG, GIF, WebP and JPEG', () => {
+    expect(imageSizeOf(png(300, 120), 'png')).toEqual({ width: 300, height: 120 });
+    expect(imageSizeOf(IMAGES.png, 'png')).toEqual({ width: 1, height: 1 });
+    expect(imageSizeOf(IMAGES.gif, 'gif')).toEqual({ width: 1, height: 1 });
+    expect(imageSizeOf(IMAGES.webp, 'webp')).toEqual({ width: 1, height: 1 });
+    expect(imageSizeOf(IMAGES.jpeg, 'jpg')).toEqual({ width: 1, height: 1 });
+  });
+
+  it('says null for a cut-off header', () => {
+    expect(imageSizeOf(IMAGES.png.subarray(0, 20), 'png')).toBeNull();
+    expect(imageSizeOf(IMAGES.jpeg.subarray(0, 30), 'jpg')).toBeNull();
+    expect(imageSizeOf(IMAGES.webp.subarray(0, 16), 'webp')).toBeNull();
+  });
+});

@@ -1,0 +1,74 @@
+import type { MessageCode } from '../messages.js';
+import { isHexColour } from './colour.js';
+import type { RuleResult } from './result.js';
+
+/*
+ * The team configuration (SPEC 2 Config, 3 Config, 5): the server's domain and the admin's form
+ * check it with these rules, so both refuse the same input with the same message code.
+ */
+
+/** The longest site title: it is the nav bar's title, the document title and the installed app's name. */
+export const SITE_TITLE_MAX_LENGTH = 60;
+export const TEAM_NAME_MAX_LENGTH = 100;
+/** Team ids of the match service are positive whole numbers; this keeps them in a 32-bit column anywhere. */
+export const TEAM_ID_MAX = 2_147_483_647;
+
+/** The fields an admin sets (the logo has its own upload). */
+export interface TeamConfig {
+  team_id: number;
+  team_name: string;
+  site_title: string;
+  theme_color: string;
+}
+export type TeamConfigField = keyof TeamConfig;
+export const TEAM_CONFIG_FIELDS: readonly TeamConfigField[] = ['team_id', 'team_name', 'site_title', 'theme_color'];
+
+/** A positive whole number, as a number or as typed into a form ('553'). */
+export function checkTeamId(value: unknown): RuleResult<number> {
+  const number = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  if (typeof number !== 'number' || !Number.isInteger(number) || number < 1 || number > TEAM_ID_MAX) {
+    return { ok: false, code: 'teamIdInvalid' };
+  }
+  return { ok: true, value: number };
+}
+
+function checkText(value: unknown, max: number, required: MessageCode, tooLong: MessageCode): RuleResult<string> {
+  const trimmed = typeof value === 'string' ? value.trim() : '';
+  if (!trimmed) return { ok: false, code: required };
+  if ([...trimmed].length > max) return { ok: false, code: tooLong };
+  return { ok: true, value: trimmed };
+}
+
+export const checkTeamName = (value: unknown) => checkText(value, TEAM_NAME_MAX_LENGTH, 'teamNameRequired', 'teamNameTooLong');
+export const checkSiteTitle = (value: unknown) =>
+  checkText(value, SITE_TITLE_MAX_LENGTH, 'siteTitleRequired', 'siteTitleTooLong');
+
+/** '#' followed by six hexadecimal digits (SPEC 5); stored as typed. */
+export function checkThemeColour(value: unknown): RuleResult<string> {
+  return isHexColour(value) ? { ok: true, value } : { ok: false, code: 'themeColorInvalid' };
+}
+
+export type TeamConfigCheck =
+  { ok: true; value: TeamConfig } | { ok: false; problems: Partial<Record<TeamConfigField, MessageCode>>; code: MessageCode };
+
+/** All four fields at once: the cleaned values, or each field's problem (and the first one's code). */
+export function checkTeamConfig(input: Record<TeamConfigField, unknown>): TeamConfigCheck {
+  const teamId = checkTeamId(input.team_id);
+  const teamName = checkTeamName(input.team_name);
+  const siteTitle = checkSiteTitle(input.site_title);
+  const themeColour = checkThemeColour(input.theme_color);
+  if (teamId.ok && teamName.ok && siteTitle.ok && themeColour.ok) {
+    return {
+      ok: true,
+      value: { team_id: teamId.value, team_name: teamName.value, site_title: siteTitle.value, theme_color: themeColour.value },
+    };
+  }
+  const problems: Partial<Record<TeamConfigField, MessageCode>> = {};
+  const results = { team_id: teamId, team_name: teamName, site_title: siteTitle, theme_color: themeColour };
+  for (const field of TEAM_CONFIG_FIELDS) {
+    const result = results[field];
+    if (!result.ok) problems[field] = result.code;
+  }
+  const first = TEAM_CONFIG_FIELDS.map((field) => problems[field]).find((code) => code !== undefined)!;
+  return { ok: false, problems, code: first };
+}
