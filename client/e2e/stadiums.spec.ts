@@ -12,8 +12,11 @@ test('an admin adds a stadium and its ticket prices, edits it, opens its detail 
   await page.getByRole('navigation').getByRole('link', { name: 'Konfiguration' }).click();
   await expect(page).toHaveURL(/\/config$/);
   await expect(page.getByRole('heading', { name: 'Konfiguration', level: 1 })).toBeVisible();
+  // Team configuration is the first tab (issue 10); stadium management the second.
+  await expect(page.getByRole('tab')).toHaveText(['Teamkonfiguration', 'Stadionverwaltung']);
+  await page.getByRole('tab', { name: 'Stadionverwaltung' }).click();
+  await expect(page).toHaveURL(/\/config\?tab=stadiums$/);
   await expect(page.getByRole('tab', { name: 'Stadionverwaltung' })).toHaveAttribute('aria-selected', 'true');
-  await expect(page.getByRole('tab')).toHaveCount(1);
 
   // Add: team name, stadium name and city are required.
   await page.getByRole('button', { name: 'Stadion hinzufügen' }).click();
@@ -113,7 +116,7 @@ test('an admin adds a stadium and its ticket prices, edits it, opens its detail 
   await expect(page).toHaveURL(/\/events\/[^/]+$/);
   await page.goBack();
   await page.getByRole('link', { name: 'Zurück zur Konfiguration' }).click();
-  await expect(page).toHaveURL(/\/config$/);
+  await expect(page).toHaveURL(/\/config\?tab=stadiums$/);
 
   // A stadium that events use cannot be deleted: the dialog names those events instead (issue 10).
   await stadiumCard(page, name).getByRole('button', { name: 'Löschen', exact: true }).click();
@@ -130,7 +133,7 @@ test('an unused stadium is deleted after confirmation', async ({ page, request }
   const name = `${uniqueName('Abriss')} Stadion`;
   await admin.post('/api/stadiums', { team_name: 'Alte Liebe', stadium_name: name, city: 'Irgendwo' });
   await signInThroughForm(page, ADMIN.username, ADMIN.password);
-  await page.goto('/config');
+  await page.goto('/config?tab=stadiums');
   const card = stadiumCard(page, name);
   await card.getByRole('button', { name: 'Löschen', exact: true }).click();
   const confirm = page.getByRole('dialog', { name: 'Stadion löschen?' });
@@ -171,6 +174,7 @@ test.describe('at 360 px', () => {
     await page.getByRole('button', { name: 'Menü' }).click();
     await page.getByRole('navigation').getByRole('link', { name: 'Konfiguration' }).click();
     await expect(page).toHaveURL(/\/config$/);
+    await page.getByRole('tab', { name: 'Stadionverwaltung' }).click();
     const card = stadiumCard(page, name);
     await expect(card).toContainText('22.012');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -109,10 +109,14 @@ describe('team configuration', () => {
           site_title: 'Fankurve',
           theme_color: '#00397D',
           logo_filename: null,
-          auto_import_matches: false,
           time_zone: 'Europe/Berlin',
         },
       });
+      // Admins also get the daily import switch; members do not.
+      const asAdmin = await fresh.call('GET', '/api/config', { token: await fresh.adminToken() });
+      expect(asAdmin.body.config).toMatchObject({ team_id: 553, auto_import_matches: false });
+      const asMember = await fresh.call('GET', '/api/config', { token: (await fresh.member('config-reader')).token });
+      expect(asMember.body.config).not.toHaveProperty('auto_import_matches');
       const version = await fresh.call('GET', '/api/version');
       expect(version.body).toEqual({ success: true, version: expect.any(String) });
     } finally {
@@ -132,6 +136,7 @@ describe('team configuration', () => {
       config: { team_id: 80, team_name: '1. FC Union Berlin', site_title: 'Eiserne Fans', theme_color: '#c8102e' },
     });
     expect((await t.call('GET', '/api/config')).body.config).toMatchObject({ team_id: 80, site_title: 'Eiserne Fans' });
+    expect((await t.call('GET', '/api/config', { token: admin })).body.config.auto_import_matches).toBe(false);
 
     const on = await t.call('PUT', '/api/config', { token: admin, body: { ...VALID, auto_import_matches: true } });
     expect(on.body.config.auto_import_matches).toBe(true);

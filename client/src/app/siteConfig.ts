@@ -28,7 +28,6 @@ const DEFAULTS: SiteConfig = {
   site_title: DEFAULT_SITE_TITLE,
   theme_color: DEFAULT_THEME_COLOR,
   logo_filename: null,
-  auto_import_matches: false,
   time_zone: DEFAULT_TIME_ZONE,
 };
 const UPLOAD_NAME = /^[a-zA-Z0-9_-]{8,80}\.(?:jpg|jpeg|png|gif|webp)$/;
@@ -43,7 +42,6 @@ function sanitize(value: unknown): SiteConfig {
     site_title: text(raw.site_title, DEFAULTS.site_title),
     theme_color: isHexColour(raw.theme_color) ? raw.theme_color : DEFAULTS.theme_color,
     logo_filename: typeof raw.logo_filename === 'string' && UPLOAD_NAME.test(raw.logo_filename) ? raw.logo_filename : null,
-    auto_import_matches: raw.auto_import_matches === true,
     time_zone: typeof raw.time_zone === 'string' && isTimeZone(raw.time_zone) ? raw.time_zone : DEFAULTS.time_zone,
   };
 }
@@ -117,6 +115,10 @@ export function applySiteConfig(value: unknown): void {
   apply(next);
 }
 
+/** A tab that comes back after this long asks for the configuration again. */
+const VISIBLE_REFRESH_MS = 60_000;
+let lastRefresh = 0;
+
 /** Applies the cached configuration at once and refreshes it from the server in the background. */
 export function startSiteConfig(): void {
   apply(readCached());
@@ -132,10 +134,6 @@ export function startSiteConfig(): void {
     if (document.visibilityState === 'visible' && Date.now() - lastRefresh > VISIBLE_REFRESH_MS) void refreshSiteConfig();
   });
 }
-
-/** A tab that comes back after this long asks for the configuration again. */
-const VISIBLE_REFRESH_MS = 60_000;
-let lastRefresh = 0;
 
 let refreshing: Promise<void> | null = null;
 let again = false;

@@ -14,10 +14,13 @@ import { readUploadedFile } from './upload.js';
 
 const tag = 'Config';
 
-/** The REST shape of the configuration (SPEC 3 Config) with the club's time zone. */
-function toRestConfig(config: SiteConfig, timeZone: string): SiteConfigView {
-  const { logo_size: _size, ...rest } = config;
-  return { ...rest, time_zone: timeZone };
+/**
+ * The REST shape of the configuration (SPEC 3 Config) with the club's time zone; the daily import
+ * switch only for admins (the form shows it; it is nobody else's business).
+ */
+function toRestConfig(config: SiteConfig, timeZone: string, forAdmin: boolean): SiteConfigView {
+  const { logo_size: _size, auto_import_matches, ...rest } = config;
+  return { ...rest, ...(forAdmin ? { auto_import_matches } : {}), time_zone: timeZone };
 }
 
 /** The web app manifest's fixed part: what an installed app is, whatever the club. */
@@ -82,7 +85,7 @@ export function webManifest(config: SiteConfig) {
  */
 export function configRoutes(app: Api, deps: AppDeps): void {
   const uploads = UploadStore.inDataDir(deps.config.dataDir);
-  const rest = (config: SiteConfig) => toRestConfig(config, deps.config.clubTimeZone);
+  const rest = (config: SiteConfig, forAdmin = true) => toRestConfig(config, deps.config.clubTimeZone, forAdmin);
 
   // The writes are admin-only: a member learns that before anything about the body.
   const adminBeforeInput: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -97,10 +100,13 @@ export function configRoutes(app: Api, deps: AppDeps): void {
       method: 'get',
       path: '/api/config',
       tag,
-      summary: 'Team id and name, site title, theme colour, logo, daily import switch and time zone (public)',
+      summary: 'Team id and name, site title, theme colour, logo and time zone (public; admins also get the daily import switch)',
       access: 'public',
     }),
-    async (c) => c.json({ success: true, config: rest(await getSiteConfig(deps.store.db)) }, 200),
+    async (c) => {
+      const forAdmin = c.get('user')?.scope === 'admin';
+      return c.json({ success: true, config: rest(await getSiteConfig(deps.store.db), forAdmin) }, 200);
+    },
   );
 
   app.openapi(

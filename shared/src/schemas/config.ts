@@ -23,8 +23,8 @@ export interface SiteConfigView {
   site_title: string;
   theme_color: string;
   logo_filename: string | null;
-  /** The daily automatic match import (setting auto_import_matches). */
-  auto_import_matches: boolean;
+  /** The daily automatic match import (setting auto_import_matches): in admins' answers only. */
+  auto_import_matches?: boolean;
   /** The club's time zone: its calendar day decides which events are past. */
   time_zone: string;
 }

@@ -10,8 +10,16 @@ import {
 import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../api/client.js';
-import { deleteLogo, fetchVersion, saveSiteConfig, uploadLogo, type SiteConfig } from '../../api/config.js';
-import { applySiteConfig, refreshSiteConfig, useSiteConfig } from '../../app/siteConfig.js';
+import {
+  deleteLogo,
+  fetchAdminSiteConfig,
+  fetchVersion,
+  saveSiteConfig,
+  uploadLogo,
+  type AdminSiteConfig,
+  type SiteConfig,
+} from '../../api/config.js';
+import { applySiteConfig, useSiteConfig } from '../../app/siteConfig.js';
 import { useSyncStatus } from '../../data/index.js';
 import { i18next, messageText } from '../../i18n/index.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
@@ -28,12 +36,12 @@ interface FormValues {
   auto_import_matches: boolean;
 }
 
-const valuesOf = (config: SiteConfig): FormValues => ({
+const valuesOf = (config: SiteConfig, autoImport: boolean): FormValues => ({
   team_id: String(config.team_id),
   team_name: config.team_name,
   site_title: config.site_title,
   theme_color: config.theme_color,
-  auto_import_matches: config.auto_import_matches,
+  auto_import_matches: autoImport,
 });
 
 const FIELDS: readonly TeamConfigField[] = ['team_id', 'team_name', 'site_title', 'theme_color'];
@@ -62,17 +70,20 @@ export function TeamConfigForm() {
   const formRef = useRef<HTMLFormElement>(null);
   const finderRef = useRef<HTMLDetailsElement>(null);
   const colourId = useId();
-  const [values, setValues] = useState<FormValues>(() => valuesOf(live));
+  const [values, setValues] = useState<FormValues>(() => valuesOf(live, false));
+  // Something typed and not saved yet: what arrives from the server does not overwrite it.
   const [dirty, setDirty] = useState(false);
+  const dirtyRef = useRef(false);
+  dirtyRef.current = dirty;
+  // The daily import switch comes only with the admin's answer.
+  const [loaded, setLoaded] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<TeamConfigField, MessageCode>>>({});
   const [saving, setSaving] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const [version, setVersion] = useState<string | null>(null);
 
-  // The newest configuration from the server; while nothing is typed, the form follows it (another admin saved).
   useEffect(() => {
-    void refreshSiteConfig();
     let stopped = false;
     fetchVersion().then(
       (answer) => !stopped && setVersion(answer.version),
@@ -82,8 +93,26 @@ export function TeamConfigForm() {
       stopped = true;
     };
   }, []);
+
+  // The newest configuration from the server, read again whenever it changes (another admin saved:
+  // the change stream told this device). While something is typed, the form keeps it.
+  const takeAnswer = (config: AdminSiteConfig) => {
+    applySiteConfig(config);
+    setValues(valuesOf(config, config.auto_import_matches));
+    setLoaded(true);
+  };
   useEffect(() => {
-    if (!dirty) setValues(valuesOf(live));
+    if (dirty) return;
+    let stopped = false;
+    fetchAdminSiteConfig().then(
+      (answer) => {
+        if (!stopped && !dirtyRef.current) takeAnswer(answer.config);
+      },
+      () => undefined,
+    );
+    return () => {
+      stopped = true;
+    };
   }, [live, dirty]);
 
   // The saved notice clears after 3 seconds (SPEC 8).
@@ -114,8 +143,8 @@ export function TeamConfigForm() {
     setSaving(true);
     try {
       const answer = await saveSiteConfig({ ...checked.value, auto_import_matches: values.auto_import_matches });
-      applySiteConfig(answer.config);
-      setValues(valuesOf(answer.config));
+      dirtyRef.current = false;
+      takeAnswer(answer.config);
       setDirty(false);
       setSaved(true);
     } catch (error) {
@@ -141,7 +170,8 @@ export function TeamConfigForm() {
 
   return (
     <div className="team-config">
-      <h2>{t('config.team.title')}</h2>
+      {/* The tab above shows the name; the heading is for the outline. */}
+      <h2 className="sr-only">{t('config.team.title')}</h2>
       {online ? null : <p className="offline-hint">{t('config.team.offline')}</p>}
       <form ref={formRef} className="form card" noValidate onSubmit={(event) => void submit(event)}>
         <div className="field-row team-config-club">
@@ -211,6 +241,7 @@ export function TeamConfigForm() {
             type="checkbox"
             name="auto_import_matches"
             checked={values.auto_import_matches}
+            disabled={!loaded}
             onChange={(event) => set('auto_import_matches', event.target.checked)}
           />
           <span>
@@ -220,7 +251,7 @@ export function TeamConfigForm() {
         </label>
         <FormError message={failure} />
         <div className="team-config-actions">
-          <button type="submit" className="button button-primary" disabled={saving || !online}>
+          <button type="submit" className="button button-primary" disabled={saving || !online || !loaded}>
             {saving ? t('config.team.saving') : t('config.team.save')}
           </button>
           <p className="team-config-saved" role="status">

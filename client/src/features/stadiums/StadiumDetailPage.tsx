@@ -51,7 +51,7 @@ function StadiumDetail() {
   // The events come from the local database: they show offline too.
   const { upcoming, recent } = useMemo(() => eventsAtStadium(events ?? [], id, today), [events, id, today]);
   const back = (
-    <Link to="/config" className="back-link">
+    <Link to="/config?tab=stadiums" className="back-link">
       ← {t('stadiums.backToConfig')}
     </Link>
   );
