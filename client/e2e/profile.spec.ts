@@ -64,8 +64,8 @@ test('the profile at 360 px in German and English: every section, nothing wider 
   await expect(facts.getByText(member.username, { exact: true })).toBeVisible();
   await expect(facts.getByText(`${member.username}@example.org`)).toBeVisible();
   await expect(facts.getByText('Mitglied', { exact: true })).toBeVisible();
-  // Member since: today, as a German date.
-  await expect(facts.getByText(new RegExp(`^\\d{1,2}\\. \\S+ ${new Date().getFullYear()}$`))).toBeVisible();
+  // Member since: today, as a German date (the app's one date format, client/src/i18n/dates.ts).
+  await expect(facts.getByText(new RegExp(`^\\d{2}\\.\\d{2}\\.${new Date().getFullYear()}$`))).toBeVisible();
   await expect(page.getByRole('link', { name: 'Passwort ändern' })).toHaveAttribute('href', '/change-password');
   await expect(page.getByText('Dieses Gerät')).toBeVisible();
   await noHorizontalOverflow(page);
