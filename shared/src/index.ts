@@ -1,6 +1,7 @@
 export * from './constants.js';
 export * from './messages.js';
 export * from './money.js';
+export * from './matchImport.js';
 export * from './dates.js';
 export * from './ids.js';
 export * from './rules/password.js';

@@ -52,6 +52,7 @@ export function onApiMustChangePassword(listener: Listener): () => void {
 
 export interface ApiOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Sent as JSON; a FormData (file uploads) goes as multipart, as it is. */
   body?: unknown;
   /** Overrides the stored token (null: send none). */
   token?: string | null;
@@ -68,7 +69,8 @@ export async function api<T extends object = Record<string, unknown>>(
 ): Promise<ApiAnswer<T>> {
   const token = options.token === undefined ? readToken() : options.token;
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  const multipart = options.body instanceof FormData;
+  if (options.body !== undefined && !multipart) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
 
   let response: Response;
@@ -76,7 +78,7 @@ export async function api<T extends object = Record<string, unknown>>(
     response = await fetch(path, {
       method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: options.body === undefined ? undefined : multipart ? (options.body as FormData) : JSON.stringify(options.body),
       signal: options.signal,
       cache: 'no-store',
     });

@@ -1,5 +1,5 @@
 import type { AttendanceStatus, TransferStatus } from '@fankurve/shared';
-import { api, ApiError, readToken } from './client.js';
+import { api } from './client.js';
 
 /**
  * The online REST calls of the event detail screen (admin work, and event edit / delete / image by the
@@ -28,35 +28,11 @@ export const clearUpdated = (eventId: string) => api(`/api/events/${id(eventId)}
 
 export const deleteEventImage = (eventId: string) => api(`/api/events/${id(eventId)}/image`, { method: 'DELETE' });
 
-/** POST /api/events/{id}/image as multipart (field `image`); the JSON client cannot send files. */
+/** POST /api/events/{id}/image as multipart (field `image`). */
 export async function uploadEventImage(eventId: string, file: File): Promise<void> {
   const form = new FormData();
   form.append('image', file);
-  const token = readToken();
-  let response: Response;
-  try {
-    response = await fetch(`/api/events/${id(eventId)}/image`, {
-      method: 'POST',
-      headers: token ? { Authorization: `Bearer ${token}`, Accept: 'application/json' } : { Accept: 'application/json' },
-      body: form,
-      cache: 'no-store',
-    });
-  } catch {
-    throw new ApiError({ status: 0, code: null, message: 'Network request failed', offline: true });
-  }
-  let record: Record<string, unknown> | null = null;
-  try {
-    const payload: unknown = await response.json();
-    record = payload !== null && typeof payload === 'object' ? (payload as Record<string, unknown>) : null;
-  } catch {
-    record = null;
-  }
-  if (response.ok && record?.success !== false) return;
-  throw new ApiError({
-    status: response.ok ? 500 : response.status,
-    code: typeof record?.code === 'string' ? record.code : null,
-    message: typeof record?.message === 'string' ? record.message : response.statusText,
-  });
+  await api(`/api/events/${id(eventId)}/image`, { method: 'POST', body: form });
 }
 
 export interface StadiumOption {

@@ -5,6 +5,7 @@ import {
   type CommentAction,
   type CommentState,
   type MessageCode,
+  type PendingComment,
 } from '@fankurve/shared';
 import type { Kysely, Selectable } from 'kysely';
 import type { CommentsTable, Database } from '../db/schema.js';
@@ -269,17 +270,6 @@ export async function listEventComments(db: Kysely<Database>, eventId: string): 
     .orderBy('c.created_at')
     .orderBy('c.id')
     .execute();
-}
-
-/** SPEC 3 Pending comment: one that requires an answer and is not resolved, on a live event. */
-export interface PendingComment {
-  id: string;
-  username: string | null;
-  event_id: string;
-  event_title: string;
-  event_date: string;
-  comment: string;
-  created_at: string;
 }
 
 function pendingCommentsQuery(db: Kysely<Database>) {

@@ -2,7 +2,8 @@ import { todayIn } from '@fankurve/shared';
 import type { Config } from '../config.js';
 import { write, type Store } from '../db/store.js';
 import { SYSTEM_ACTOR } from '../domain/actor.js';
-import { importMatches, type MatchImportResult } from './importMatches.js';
+import type { MatchImportResult } from '@fankurve/shared';
+import { importMatches } from './importMatches.js';
 import { OpenLigaDb } from './openLigaDb.js';
 
 /*

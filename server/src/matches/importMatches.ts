@@ -7,8 +7,10 @@ import {
   seasonOf,
   stadiumInput,
   todayIn,
-  type MessageCode,
+  type MatchImportIssue,
+  type MatchImportResult,
   type UpdateEventInput,
+  type VanishedMatch,
 } from '@fankurve/shared';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -49,33 +51,6 @@ import { FeedError, type FeedMatch, type FeedTeam, type InvalidFeedMatch, type O
  * - Failures of the service (unreachable, 5xx, no JSON, unknown team) throw a FeedError before
  *   anything is written; a single match of another shape is counted as an error and the rest imports.
  */
-
-/** One problem of an import that did not stop it (a match that could not be imported). */
-export interface MatchImportIssue {
-  code: MessageCode;
-  /** The English text with the details after `: ` (the client translates the part before by code). */
-  message: string;
-  matchId: number | null;
-}
-
-/** An imported match of the season that the feed no longer lists (its event is kept). */
-export interface VanishedMatch {
-  matchId: number;
-  eventId: string;
-  title: string;
-  date: string;
-}
-
-export interface MatchImportResult {
-  /** The season imported, `2025/26`. */
-  season: string;
-  teamId: number;
-  created: number;
-  updated: number;
-  skipped: number;
-  errors: MatchImportIssue[];
-  vanished: VanishedMatch[];
-}
 
 export interface MatchImportOptions {
   feed: OpenLigaDb;

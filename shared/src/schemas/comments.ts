@@ -20,3 +20,14 @@ export type CreateCommentInput = z.infer<typeof createCommentInput>;
 /** PUT /api/comments/{id}: the new text (only the author, only while unresolved). */
 export const updateCommentInput = z.object({ comment: commentText });
 export type UpdateCommentInput = z.infer<typeof updateCommentInput>;
+
+/** SPEC 3 Pending comment: one that requires an answer and is not resolved, on a live event (GET /api/comments/pending). */
+export interface PendingComment {
+  id: string;
+  username: string | null;
+  event_id: string;
+  event_title: string;
+  event_date: string;
+  comment: string;
+  created_at: string;
+}

@@ -1,4 +1,4 @@
-import type { Language } from '@fankurve/shared';
+import type { Language, PendingComment } from '@fankurve/shared';
 import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUser } from '../../app/session.js';
@@ -17,7 +17,6 @@ import {
   fetchPendingUsers,
   fetchReceivedRequests,
   tasksChanged,
-  type PendingComment,
   type PendingRequest,
   type PendingUser,
 } from './api.js';

@@ -1,4 +1,4 @@
-import type { Language, Scope } from '@fankurve/shared';
+import type { Language, PendingComment, Scope } from '@fankurve/shared';
 import { api } from '../../api/client.js';
 
 /** The admin's REST calls (online only: tasks and user administration are not on the device). */
@@ -21,17 +21,6 @@ export interface PendingRequest {
   /** Euros; 0 when the price is not known yet. */
   price: number;
   request_date: string;
-}
-
-/** SPEC 3 Pending comment: requires an answer and is not resolved (issue 9). */
-export interface PendingComment {
-  id: string;
-  username: string | null;
-  event_id: string;
-  event_title: string;
-  event_date: string;
-  comment: string;
-  created_at: string;
 }
 
 export interface AdminUser {

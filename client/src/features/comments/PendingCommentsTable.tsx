@@ -1,7 +1,7 @@
 import type { Language } from '@fankurve/shared';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { PendingComment } from '../admin/api.js';
+import type { PendingComment } from '@fankurve/shared';
 import { formatEventDate } from '../events/format.js';
 import './comments.css';
 import { excerpt, formatCommentDate } from './format.js';

@@ -1,3 +1,4 @@
+import type { MatchImportResult } from '@fankurve/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUser } from '../../app/session.js';
@@ -5,10 +6,10 @@ import { useSyncStatus } from '../../data/index.js';
 import { currentLanguage, errorText, messageText } from '../../i18n/index.js';
 import { Modal } from '../../ui/Dialog.js';
 import { formatEventDate } from '../events/format.js';
-import { syncMatches, type MatchSyncResult } from './api.js';
+import { syncMatches } from './api.js';
 import './matches.css';
 
-type Outcome = { ok: true; result: MatchSyncResult } | { ok: false; text: string };
+type Outcome = { ok: true; result: MatchImportResult } | { ok: false; text: string };
 
 /**
  * The admin's "Sync matches" button on /events (SPEC 6, 7): imports the club's fixtures from the

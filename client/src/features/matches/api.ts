@@ -1,3 +1,4 @@
+import type { MatchImportResult } from '@fankurve/shared';
 import { api } from '../../api/client.js';
 
 /*
@@ -5,34 +6,8 @@ import { api } from '../../api/client.js';
  * events an import creates or changes reach every device through sync by themselves.
  */
 
-/** A match that could not be imported, or (on a failed import) the service's failure. */
-export interface MatchImportIssue {
-  code: string;
-  message: string;
-  matchId: number | null;
-}
-
-/** An imported match of the season that the feed no longer lists (its event is kept). */
-export interface VanishedMatch {
-  matchId: number;
-  eventId: string;
-  title: string;
-  date: string;
-}
-
-/** The answer of POST /api/events/sync-matches. */
-export interface MatchSyncResult {
-  season: string;
-  teamId: number;
-  created: number;
-  updated: number;
-  skipped: number;
-  errors: MatchImportIssue[];
-  vanished: VanishedMatch[];
-}
-
 /** Imports the configured team's matches of the current season. A failure of the service throws (502): nothing was written. */
-export const syncMatches = () => api<MatchSyncResult>('/api/events/sync-matches', { method: 'POST' });
+export const syncMatches = () => api<MatchImportResult>('/api/events/sync-matches', { method: 'POST' });
 
 /** A team of a league at the match service (OpenLigaDB's teamId is what the team configuration stores). */
 export interface LeagueTeam {
