@@ -82,3 +82,25 @@ test('English chosen on the registration page is kept: on the device and in the 
   const pending = (await admin.get('/api/auth/users/pending')).users.find((u: { username: string }) => u.username === username);
   expect(pending.language).toBe('en');
 });
+
+test('an over-long username or email is answered with the field and its limit, in German and English', async ({ page }) => {
+  await page.goto('/register');
+  await expect(page.getByRole('heading', { name: 'Registrieren', level: 1 })).toBeVisible();
+  const name = uniqueName('long');
+  await page.getByLabel('Benutzername').fill('u'.repeat(5000));
+  await page.getByLabel('E-Mail').fill(`${name}@example.org`);
+  await page.getByLabel('Passwort').fill('geheim123');
+  await page.getByRole('button', { name: 'Registrieren' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Der Benutzername darf höchstens 50 Zeichen lang sein');
+
+  // The email's limit is the server's: its answer is translated by code.
+  await page.getByLabel('Benutzername').fill(name);
+  await page.getByLabel('E-Mail').fill(`${'m'.repeat(200)}@example.org`);
+  await page.getByRole('button', { name: 'Registrieren' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Die E-Mail-Adresse darf höchstens 200 Zeichen lang sein');
+
+  await page.getByLabel('Sprache').selectOption('en');
+  await page.getByLabel('Username').fill('u'.repeat(5000));
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Username must be at most 50 characters');
+});

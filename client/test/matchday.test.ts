@@ -54,6 +54,13 @@ describe('home / away / other in the create dialog', () => {
     expect(toNewEvent(form({ title: ' Derby ', kind: 'home' }))).toMatchObject({ ok: true, body: { title: 'Derby (H)' } });
     expect(toNewEvent(form({ title: 'Derby (A)' }))).toMatchObject({ ok: true, body: { title: 'Derby (A)' } });
   });
+
+  it('refuses control and direction characters in title and place, as the server does (rules/freeText.ts)', () => {
+    expect(toNewEvent(form({ title: 'Der\u202Eby (H)', location: 'Ber\u0000lin' }))).toEqual({
+      ok: false,
+      errors: { title: 'textHasControlCharacters', location: 'textHasControlCharacters' },
+    });
+  });
 });
 
 describe('transport departure', () => {

@@ -108,6 +108,23 @@ describe('registration and approval (SPEC 4 Registration)', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, message: 'Password must be at least 4 characters long' });
   });
+
+  it('names the field and its limit for an over-long username, password or email, writing nothing', async () => {
+    const before = await countRows(t, 'users');
+    const cases: Array<[string, string, string, string, RegExp]> = [
+      ['u'.repeat(5000), 'long-1@example.org', 'secret-1', 'usernameTooLong', /^Username must be at most 50 characters$/],
+      ['u'.repeat(51), 'long-2@example.org', 'secret-1', 'usernameTooLong', /^Username must be at most 50 characters$/],
+      ['long-pass', 'long-3@example.org', 'p'.repeat(201), 'passwordTooLong', /^Password must be at most 200 characters$/],
+      ['long-mail', `${'m'.repeat(200)}@example.org`, 'secret-1', 'emailTooLong', /^Email must be at most 200 characters$/],
+    ];
+    for (const [username, email, password, code, message] of cases) {
+      const res = await register(username, email, password);
+      expect(res.status, code).toBe(400);
+      expect(res.body.code).toBe(code);
+      expect(res.body.message).toMatch(message);
+    }
+    expect(await countRows(t, 'users')).toBe(before);
+  });
 });
 
 describe('login throttling', () => {

@@ -50,7 +50,7 @@ const ROUTES: BodyRoute[] = [
       ['username a number', { username: 12, email: 'a@example.org', password: 'abcd' }, MESSAGES.invalidInput],
       ['email not an email', { username: 'abc', email: 'not-an-email', password: 'abcd' }, MESSAGES.invalidInput],
       ['username blank', { username: '  ', email: 'a@example.org', password: 'abcd' }, MESSAGES.invalidInput],
-      ['username too long', { username: 'u'.repeat(51), email: 'a@example.org', password: 'abcd' }, MESSAGES.invalidInput],
+      ['username too long', { username: 'u'.repeat(51), email: 'a@example.org', password: 'abcd' }, MESSAGES.usernameTooLong],
       ['password short', { username: 'abc', email: 'a@example.org', password: 'abc' }, MESSAGES.passwordTooShort],
       ['password a number', { username: 'abc', email: 'a@example.org', password: 12345678 }, MESSAGES.passwordTooShort],
       ['password missing', { username: 'abc', email: 'a@example.org' }, MESSAGES.passwordTooShort],

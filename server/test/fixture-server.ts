@@ -8,7 +8,8 @@ import path from 'node:path';
  * real node:http server that answers recorded answers (server/test/fixtures/openligadb/*.json,
  * hand-made in the service's real shape: a season of 1. FC Union Berlin, OpenLigaDB team 80, in the
  * 1. Bundesliga and the DFB-Pokal 2025/26, and the teams of the Bundesliga) and, on demand, failures:
- * an error status, garbage, a dropped connection or no answer at all. It records every path asked.
+ * an error status, garbage, a redirect, a dropped connection or no answer at all. It records every
+ * path asked.
  */
 
 export const FIXTURE_DIR = path.join(import.meta.dirname, 'fixtures', 'openligadb');
@@ -25,6 +26,8 @@ export function recorded<T = any>(name: string): T {
 export type FixtureAnswer =
   | { status?: number; json: unknown }
   | { status?: number; text: string; contentType?: string }
+  /** Redirects (302 unless told) to `location`, a path or an absolute URL. */
+  | { status?: number; redirect: string }
   /** Closes the connection without an answer. */
   | { drop: true }
   /** Never answers (the client's timeout must end the call). */
@@ -57,6 +60,11 @@ export async function startFixtureServer(options: { port?: number; unref?: boole
     }
     if ('drop' in answer) {
       req.socket.destroy();
+      return;
+    }
+    if ('redirect' in answer) {
+      res.writeHead(answer.status ?? 302, { Location: answer.redirect, 'Content-Length': 0 });
+      res.end();
       return;
     }
     const body = 'json' in answer ? JSON.stringify(answer.json) : answer.text;

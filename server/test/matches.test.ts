@@ -1,11 +1,11 @@
-import { MESSAGES } from '@fankurve/shared';
+import { freeTextProblem, MESSAGES } from '@fankurve/shared';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { write } from '../src/db/store.js';
 import type { DomainEvent } from '../src/domain/domainEvents.js';
 import { AUTO_IMPORT_LAST_DAY, AUTO_IMPORT_SETTING, DailyMatchImport } from '../src/matches/dailyImport.js';
 import { mapMatch, seasonStartYear, seasonWindow } from '../src/matches/importMatches.js';
-import { FeedError, feedMatchSchema, OpenLigaDb, type FeedMatch } from '../src/matches/openLigaDb.js';
+import { FeedError, feedMatchSchema, MAX_FEED_REDIRECTS, OpenLigaDb, type FeedMatch } from '../src/matches/openLigaDb.js';
 import { recorded, RECORDED_TEAM_ID, startFixtureServer, type FixtureServer } from './fixture-server.js';
 import { createTestApp, type TestApp } from './helpers.js';
 
@@ -267,6 +267,73 @@ describe('fixture import from OpenLigaDB (POST /api/events/sync-matches)', () =>
     expect((await events()).some((e) => e.title === '1. FC Köln (H)')).toBe(true);
   });
 
+  it('cleans and cuts what a hostile feed says, like typed free text', async () => {
+    const template = () => recorded<FeedMatch>('match-dfb-2025-round-2');
+    const opponent = (teamName: string) => ({ teamId: 99, teamName, shortName: null, teamIconUrl: null, teamGroupName: null });
+    const formula = {
+      ...template(),
+      matchID: 78110,
+      team2: opponent('=HYPERLINK("http://evil.example","Tickets")\u0007\u001B[31m\u202E'),
+      location: { locationID: 1, locationCity: '\u0000\u0000\u0000', locationStadium: null },
+    };
+    const long = {
+      ...template(),
+      matchID: 78111,
+      team2: opponent(`\u2066${'Ü'.repeat(5000)}`),
+      location: { locationID: 2, locationCity: 'Köpenick\u0000', locationStadium: `Arena\u202E\r\n${'S'.repeat(5000)}` },
+    };
+    serve([...current, formula, long]);
+    const res = await sync();
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ created: 2, updated: 0, errors: [] });
+
+    const db = anyDb(t);
+    const stored = await db
+      .selectFrom('events')
+      .select(['title', 'location', 'stadium_id'])
+      .where('external_match_id', 'in', ['78110', '78111'])
+      .orderBy('external_match_id')
+      .execute();
+    // A formula-looking title is legal text (the CSV export guards against it); its controls are gone.
+    expect(stored[0]).toEqual({
+      title: '=HYPERLINK("http://evil.example","Tickets")[31m (H)',
+      location: '1. FC Union Berlin',
+      stadium_id: null,
+    });
+    // A name of 5,000 characters is cut so that the title, "(H)" included, has the typed limit of 200.
+    expect(stored[1]!.title).toBe(`${'Ü'.repeat(196)} (H)`);
+    expect(stored[1]!.location).toBe('Köpenick');
+    const stadium = await db.selectFrom('stadiums').selectAll().where('id', '=', stored[1]!.stadium_id).executeTakeFirstOrThrow();
+    expect(stadium).toMatchObject({
+      team_name: '1. FC Union Berlin',
+      stadium_name: `Arena ${'S'.repeat(194)}`,
+      city: 'Köpenick',
+    });
+
+    // Nothing the import wrote has a control or direction character, and nothing is longer than typed text may be.
+    const texts = [
+      ...(await db.selectFrom('events').select(['title', 'location']).execute()).flatMap((row) => [row.title, row.location]),
+      ...(await db.selectFrom('stadiums').select(['team_name', 'stadium_name', 'city']).execute()).flatMap((row) => [
+        row.team_name,
+        row.stadium_name,
+        row.city,
+      ]),
+      ...(await db.selectFrom('match_imports').select(['title', 'location', 'stadium_name']).execute()).flatMap((row) => [
+        row.title,
+        row.location,
+        row.stadium_name ?? '',
+      ]),
+    ];
+    for (const text of texts) {
+      expect(freeTextProblem(text), JSON.stringify(text)).toBeNull();
+      expect(text.length).toBeLessThanOrEqual(200);
+    }
+    // A second import of the same feed changes nothing: the cleaned texts are what was imported.
+    const again = await sync();
+    expect(again.body).toMatchObject({ created: 0, updated: 0, errors: [] });
+    current = [...current, formula, long];
+  });
+
   describe('service failures write nothing', () => {
     const failures: [string, () => void, string, RegExp][] = [
       [
@@ -338,6 +405,26 @@ describe('fixture import from OpenLigaDB (POST /api/events/sync-matches)', () =>
         expect(await databaseState(t)).toEqual(before);
       } finally {
         config.footballDataUrl = url;
+      }
+    });
+
+    it('a redirect to another host is not followed', async () => {
+      const elsewhere = await startFixtureServer();
+      try {
+        elsewhere.answer(MATCHES_PATH, { json: SEASON() });
+        const port = new URL(elsewhere.url).port;
+        for (const target of [`http://localhost:${port}`, `http://127.0.0.1:${port}`]) {
+          feed.answer(MATCHES_PATH, (pathname) => ({ redirect: `${target}${pathname}` }));
+          const before = await databaseState(t);
+          const res = await sync();
+          expect(res.status, JSON.stringify(res.body)).toBe(502);
+          expect(res.body).toMatchObject({ success: false, code: 'matchServiceRedirected', created: 0, updated: 0, skipped: 0 });
+          expect(res.body.message).toBe(`${MESSAGES.matchServiceRedirected}: HTTP 302 to ${target}`);
+          expect(await databaseState(t)).toEqual(before);
+        }
+        expect(elsewhere.requests).toEqual([]);
+      } finally {
+        await elsewhere.close();
       }
     });
   });
@@ -481,6 +568,33 @@ describe('the wire module (matches/openLigaDb.ts) on recorded answers', () => {
     const error = await client.matchesOfTeam(80, 1, 1).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FeedError);
     expect(error).toMatchObject({ code: 'matchServiceUnreachable', detail: 'no answer within 300 ms' });
+  });
+
+  it('follows a redirect within the service (a moved path), a few hops at most', async () => {
+    const [good] = SEASON();
+    feed.answer('/v2/getmatchesbyteamid/', { json: [good] });
+    feed.answer('/v1/getmatchesbyteamid/', (pathname) => ({ status: 308, redirect: pathname.replace('/v1/', '/v2/') }));
+    const moved = await new OpenLigaDb({ baseUrl: `${feed.url}/v1` }).matchesOfTeam(80, 2, 3);
+    expect(moved.matches.map((m) => m.matchID)).toEqual([77991]);
+    expect(feed.requests.slice(-2)).toEqual(['/v1/getmatchesbyteamid/80/2/3', '/v2/getmatchesbyteamid/80/2/3']);
+
+    feed.answer('/loop/', (pathname) => ({ redirect: `${feed.url}${pathname}` }));
+    const asked = feed.requests.length;
+    const error = await new OpenLigaDb({ baseUrl: `${feed.url}/loop` }).matchesOfTeam(80, 2, 3).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'matchServiceError', detail: `more than ${MAX_FEED_REDIRECTS} redirects` });
+    expect(feed.requests.length - asked).toBe(MAX_FEED_REDIRECTS + 1);
+  });
+
+  it('cleans the texts of the feed: control and direction characters removed', () => {
+    const [base] = SEASON();
+    const parsed = feedMatchSchema.parse({
+      ...base,
+      team2: { ...base!.team2, teamName: '\u202EVfB\u0000 Stutt\tgart\u2069' },
+      location: { locationID: 1, locationCity: '\u0000', locationStadium: 'Neckar\r\nstadion' },
+    });
+    expect(parsed.team2.teamName).toBe('VfB Stutt gart');
+    expect(parsed.location).toMatchObject({ locationCity: '', locationStadium: 'Neckar stadion' });
+    expect(feedMatchSchema.safeParse({ ...base, team2: { ...base!.team2, teamName: '\u0000\u202E' } }).success).toBe(false);
   });
 
   it('keeps a base path of FOOTBALL_DATA_URL and reports matches of another shape apart', async () => {

@@ -120,6 +120,28 @@ describe('who a comment names', () => {
   });
 });
 
+describe('at most MENTIONS_PER_COMMENT (20) members a comment', () => {
+  it('notifies the first 20 distinct members named; further @names notify nobody, an edit included', async () => {
+    const crowdName = (n: number) => `Crowd ${String(n).padStart(2, '0')}`;
+    const crowd: User[] = [];
+    for (let n = 1; n <= 25; n++) crowd.push(await member(crowdName(n)));
+    const named = (numbers: number[]) => numbers.map((n) => `@${crowdName(n)}`).join(' ');
+    const oneTo25 = crowd.map((_, i) => i + 1);
+    // Each named twice: the first 20 distinct ones get a mention.
+    const id = await comment(author.token, `${named(oneTo25)} ${named(oneTo25)}`);
+    expect(await mentioned(id)).toEqual(sorted(...crowd.slice(0, 20)));
+    expect(await countOf(crowd[20]!)).toBe(0);
+    // An edit naming Zoë first and the crowd backwards keeps the 20 it has and adds nobody.
+    const edit = await t.call('PUT', `/api/comments/${id}`, {
+      token: author.token,
+      body: { comment: `@Zoë ${named([...oneTo25].reverse())}` },
+    });
+    expect(edit.status).toBe(200);
+    const live = await mentioned(id);
+    expect(live).toEqual(sorted(...crowd.slice(0, 20)));
+  });
+});
+
 describe('editing a comment', () => {
   it('keeps a kept mention as it is, adds new names and tombstones the dropped ones', async () => {
     const id = await comment(author.token, 'Wer fährt? @Max');

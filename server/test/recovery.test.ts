@@ -200,7 +200,7 @@ describe('password recovery by mail', () => {
     const cases: Array<[() => Promise<{ status: number; body: any }>, string]> = [
       [() => forgot(t, 'not-an-email'), MESSAGES.invalidInput],
       [() => forgot(t, 42), MESSAGES.invalidInput],
-      [() => forgot(t, 'x'.repeat(300) + '@example.org'), MESSAGES.invalidInput],
+      [() => forgot(t, 'x'.repeat(300) + '@example.org'), MESSAGES.emailTooLong],
       [() => t.call('POST', '/api/auth/forgot-password', { body: {} }), MESSAGES.invalidInput],
       [() => t.call('POST', '/api/auth/forgot-password', { raw: '{"email":' }), MESSAGES.malformedJson],
       [() => reset(t, token, 'abc'), MESSAGES.passwordTooShort],
@@ -227,6 +227,49 @@ describe('password recovery by mail', () => {
     expect(Number(row.used)).toBe(0);
     // The token still works after all that.
     expect((await reset(t, token, 'dora-new')).status).toBe(200);
+  });
+
+  it('using one of three mailed links ends the other two; a password change ends an open link', async () => {
+    await t.member('rec-fritz', 'fritz-pass');
+    for (let i = 1; i <= 3; i++) expect((await forgot(t, 'rec-fritz@example.org')).status).toBe(200);
+    const tokens = [1, 2, 3].map(() => '');
+    for (let i = 1; i <= 3; i++) tokens[i - 1] = tokenOf(await smtp.waitFor('rec-fritz@example.org', i));
+    expect(new Set(tokens).size).toBe(3);
+    const [first, second, third] = tokens as [string, string, string];
+
+    expect((await reset(t, second, 'fritz-new')).status).toBe(200);
+    for (const other of [first, third]) {
+      const res = await reset(t, other, 'fritz-attacker');
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('invalidResetToken');
+    }
+    expect(await loginStatus(t, 'rec-fritz', 'fritz-attacker')).toBe(401);
+    expect(await loginStatus(t, 'rec-fritz', 'fritz-new')).toBe(200);
+
+    // Own password change: a link mailed before it no longer works (3 mails per address an hour,
+    // so another member).
+    const gina = await t.member('rec-gina', 'gina-pass');
+    await forgot(t, 'rec-gina@example.org');
+    const beforeOwnChange = tokenOf(await smtp.waitFor('rec-gina@example.org'));
+    const changed = await t.call('POST', '/api/auth/change-password', {
+      token: gina.token,
+      body: { currentPassword: 'gina-pass', newPassword: 'gina-own' },
+    });
+    expect(changed.status).toBe(200);
+    expect((await reset(t, beforeOwnChange, 'gina-attacker')).body.code).toBe('invalidResetToken');
+    expect(await loginStatus(t, 'rec-gina', 'gina-own')).toBe(200);
+
+    // An admin setting the password: the same.
+    await forgot(t, 'rec-gina@example.org');
+    const beforeAdminSet = tokenOf(await smtp.waitFor('rec-gina@example.org', 2));
+    const set = await t.call('PUT', `/api/auth/users/${gina.id}/password`, {
+      token: await t.adminToken(),
+      body: { newPassword: 'gina-admin' },
+    });
+    expect(set.status).toBe(200);
+    expect((await reset(t, beforeAdminSet, 'gina-attacker')).body.code).toBe('invalidResetToken');
+    expect(await loginStatus(t, 'rec-gina', 'gina-attacker')).toBe(401);
+    expect(await loginStatus(t, 'rec-gina', 'gina-admin')).toBe(200);
   });
 
   it('limits reset mails per email address and per client address (429)', async () => {

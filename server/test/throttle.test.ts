@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { HashGate } from '../src/auth/passwords.js';
 import { GuessThrottle, RateLimit, type GuessTicket } from '../src/auth/throttle.js';
 import { DomainError } from '../src/domain/errors.js';
+import { createTestApp } from './helpers.js';
 
 const WINDOW = 15 * 60 * 1000;
 
@@ -149,3 +150,81 @@ describe('HashGate', () => {
     expect(gate.peak).toBe(2);
   });
 });
+
+describe('trusted sign-ins', () => {
+  it('trusts a device that signed in to the account before, from any address, like a known address', () => {
+    const throttle = new GuessThrottle();
+    const now = 4_000_000;
+    const first = throttle.begin('fan', { address: '10.0.0.1', device: 'phone' }, now);
+    expect(first.trusted).toBe(false);
+    first.succeeded();
+    const sameAddress = throttle.begin('fan', { address: '10.0.0.1' }, now);
+    expect(sameAddress.trusted).toBe(true);
+    sameAddress.cancelled();
+    // Others guess on the account from elsewhere: the phone on a new network is neither delayed nor distrusted.
+    for (let i = 0; i < 5; i++) (throttle.begin('fan', `10.6.6.${i}`, now) as GuessTicket).failed(now);
+    expect(outcome(() => throttle.begin('fan', { address: '10.6.6.99' }, now + 10))).toBe('signInDelayed:429');
+    const phone = throttle.begin('fan', { address: '172.16.0.9', device: 'phone' }, now + 10);
+    expect(phone.trusted).toBe(true);
+    // The device is the account's only: on another account it is a stranger.
+    expect(throttle.begin('other', { address: '172.16.0.9', device: 'phone' }, now + 10).trusted).toBe(false);
+  });
+
+  it('HashGate: a trusted computation goes ahead of every waiting one and has places beyond the full queue', async () => {
+    const gate = new HashGate(2, 4, 1);
+    const order: string[] = [];
+    const releases: Array<() => void> = [];
+    const task = (name: string) => () =>
+      new Promise<string>((resolve) => {
+        releases.push(() => {
+          order.push(name);
+          resolve(name);
+        });
+      });
+    const refused = (error: DomainError) => `${error.code}:${error.status}`;
+    const strangers = Array.from({ length: 7 }, (_, i) => gate.run(task(`stranger-${i}`)).catch(refused));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(gate.queued).toBe(4);
+    const owner = gate.run(task('owner'), 'trusted').catch(refused);
+    const second = await gate.run(task('second owner'), 'trusted').catch(refused);
+    expect(second).toBe('serverBusy:429');
+    // One of the two running ends: the owner runs next, before the four strangers who waited longer.
+    releases.shift()!();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    while (releases.length > 0) {
+      releases.shift()!();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(await owner).toBe('owner');
+    expect(order.slice(0, 3)).toEqual(['stranger-0', 'stranger-1', 'owner']);
+    const results = await Promise.all(strangers);
+    expect(results.filter((r) => r === 'serverBusy:429')).toHaveLength(1);
+  });
+});
+
+describe('X-Forwarded-For without TRUST_PROXY', () => {
+  it('warns once per process that the server is likely behind a proxy and should set TRUST_PROXY', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const t = await createTestApp();
+    try {
+      const login = (headers: Record<string, string>) =>
+        t.call('POST', '/api/auth/login', { body: { username: 'nobody', password: 'whatever' }, headers });
+      await login({});
+      expect(proxyWarnings(warn.mock.calls)).toHaveLength(0);
+      for (const address of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) await login({ 'x-forwarded-for': address });
+      await t.call('POST', '/api/auth/forgot-password', {
+        body: { email: 'nobody@example.org' },
+        headers: { 'x-forwarded-for': '203.0.113.4' },
+      });
+      const warnings = proxyWarnings(warn.mock.calls);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/behind a reverse proxy/);
+    } finally {
+      warn.mockRestore();
+      await t.close();
+    }
+  });
+});
+
+const proxyWarnings = (calls: unknown[][]) =>
+  calls.map((args) => String(args[0])).filter((text) => text.includes('X-Forwarded-For') && text.includes('TRUST_PROXY'));

@@ -1,12 +1,19 @@
 import SQLite from 'better-sqlite3';
 import { MESSAGES } from '@fankurve/shared';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as initial from '../src/db/migrations/001_initial.js';
 import * as noticeContext from '../src/db/migrations/002_notice_context.js';
 import * as usernameKeyMigration from '../src/db/migrations/003_username_key.js';
 import { usernameKeys } from '../src/db/migrations/003_username_key.js';
+import * as sessionsMigration from '../src/db/migrations/004_sessions.js';
+import * as eventArchive from '../src/db/migrations/005_event_archive.js';
+import * as push from '../src/db/migrations/006_push.js';
+import * as comments from '../src/db/migrations/007_comments.js';
+import * as matchImports from '../src/db/migrations/008_match_imports.js';
+import * as usernameSkeletonMigration from '../src/db/migrations/009_username_skeleton.js';
+import { usernameSkeleton } from '../src/domain/usernameSkeleton.js';
 import { countRows, createTestApp, testDatabase, type TestApp } from './helpers.js';
 
 /** Usernames compared by a key folded in code, and the characters a name may not have (issue 7). */
@@ -134,6 +141,64 @@ describe('admin renames', () => {
   });
 });
 
+describe('look-alike names in another script (confusable skeleton)', () => {
+  const looksTaken = { success: false, code: 'usernameLooksTaken', message: MESSAGES.usernameLooksTaken };
+
+  it('refuses Cyrillic сосо beside coco and раураӏ beside paypal at registration, writing nothing', async () => {
+    expect((await register('coco')).status).toBe(201);
+    expect((await register('PayPal')).status).toBe(201);
+    for (const name of ['\u0441\u043e\u0441\u043e', '\u0440\u0430\u0443\u0440\u0430\u04cf', '\u0421\u041e\u0421\u041e']) {
+      const before = await countRows(t, 'users');
+      const res = await register(name);
+      expect(res.status, name).toBe(409);
+      expect(res.body, name).toEqual(looksTaken);
+      expect(await countRows(t, 'users')).toBe(before);
+    }
+  });
+
+  it('refuses a look-alike when an admin creates a user or renames one', async () => {
+    const created = await t.call('POST', '/api/auth/users', {
+      token: admin,
+      body: { username: '\u0441\u043e\u0441\u043e', email: 'coco-cyr@example.org' },
+    });
+    expect(created.status).toBe(409);
+    expect(created.body).toEqual(looksTaken);
+    const other = await register('Bernd');
+    const renamed = await t.call('PUT', `/api/auth/users/${other.body.user.id}`, {
+      token: admin,
+      body: { username: '\u0440\u0430\u0443\u0440\u0430\u04cf' },
+    });
+    expect(renamed.status).toBe(409);
+    expect(renamed.body).toEqual(looksTaken);
+    expect((await userRow(other.body.user.id)).username).toBe('Bernd');
+  });
+
+  it('lets different names live side by side and a user rename to a look-alike of their own name', async () => {
+    const anna = await register('anna');
+    expect(anna.status).toBe(201);
+    expect((await register('anja')).status).toBe(201);
+    expect((await register('\u0410\u043d\u044f')).status).toBe(201);
+    const own = await t.call('PUT', `/api/auth/users/${anna.body.user.id}`, { token: admin, body: { username: 'ANNA' } });
+    expect(own.status).toBe(200);
+    expect((await userRow(anna.body.user.id)).username_skeleton).toBe(usernameSkeleton('anna'));
+  });
+
+  it('the skeleton: one for look-alikes, apart for different names; rn and m are known look-alikes', () => {
+    expect(usernameSkeleton('\u0441\u043e\u0441\u043e')).toBe(usernameSkeleton('coco'));
+    expect(usernameSkeleton('\u0440\u0430\u0443\u0440\u0430\u04cf')).toBe(usernameSkeleton('paypal'));
+    expect(usernameSkeleton('COCO')).toBe(usernameSkeleton('coco'));
+    expect(usernameSkeleton('anna')).not.toBe(usernameSkeleton('anja'));
+    expect(usernameSkeleton('Jürgen')).not.toBe(usernameSkeleton('Jurgen'));
+    expect(usernameSkeleton('rn')).toBe(usernameSkeleton('m'));
+  });
+
+  it('every user has a skeleton, the admin created at start-up included', async () => {
+    const rows = await t.runtime.deps.store.db.selectFrom('users').select(['username', 'username_skeleton', 'scope']).execute();
+    expect(rows.some((row) => row.scope === 'admin')).toBe(true);
+    for (const row of rows) expect(row.username_skeleton, row.username).toBe(usernameSkeleton(row.username));
+  });
+});
+
 describe('migration 003: username_key backfill', () => {
   it('gives the oldest of colliding live users the plain key, later ones <key>#<id>', () => {
     const keys = usernameKeys([
@@ -195,6 +260,59 @@ describe('migration 003: username_key backfill', () => {
   });
 });
 
+describe('migration 009: username_skeleton backfill', () => {
+  it('gives every user of a database at 008 their skeleton, look-alikes kept, and indexes it', async () => {
+    const scratch = await scratchDatabase();
+    try {
+      const migrator = (migrations: Record<string, Migration>) =>
+        new Migrator({ db: scratch.db, provider: { getMigrations: async () => migrations } });
+      const at008 = {
+        '001_initial': initial,
+        '002_notice_context': noticeContext,
+        '003_username_key': usernameKeyMigration,
+        '004_sessions': sessionsMigration,
+        '005_event_archive': eventArchive,
+        '006_push': push,
+        '007_comments': comments,
+        '008_match_imports': matchImports,
+      };
+      expect((await migrator(at008).migrateToLatest()).error).toBeUndefined();
+      const user = (id: string, username: string, username_key: string) => ({
+        id,
+        username,
+        username_key,
+        email: `${id}@example.org`,
+        password_hash: 'x',
+        created_at: '2024-01-01T00:00:00.000Z',
+        updated_at: '2024-01-01T00:00:00.000Z',
+        seq: 1,
+        deleted: 0,
+      });
+      await scratch.db
+        .insertInto('users')
+        .values([
+          user('u-latin', 'coco', 'coco'),
+          user('u-cyrillic', '\u0441\u043e\u0441\u043e', '\u0441\u043e\u0441\u043e'),
+          user('u-anna', 'Anna', 'anna'),
+        ])
+        .execute();
+      const result = await migrator({ ...at008, '009_username_skeleton': usernameSkeletonMigration }).migrateToLatest();
+      expect(result.error).toBeUndefined();
+      const rows = await scratch.db.selectFrom('users').select(['id', 'username_skeleton']).orderBy('id').execute();
+      expect(
+        Object.fromEntries(rows.map((row: { id: string; username_skeleton: string }) => [row.id, row.username_skeleton])),
+      ).toEqual({
+        'u-anna': 'anna',
+        'u-cyrillic': 'coco',
+        'u-latin': 'coco',
+      });
+      expect(await indexNames(scratch.db)).toContain('users_username_skeleton_live');
+    } finally {
+      await scratch.close();
+    }
+  });
+});
+
 describe('accounts the migration gave a <key>#<id> key', () => {
   it('sign in by their exact name, and keep the folded name taken', async () => {
     const early = { id: await member('Weiß', 'early-pass') };
@@ -217,6 +335,14 @@ describe('accounts the migration gave a <key>#<id> key', () => {
     expect((await register('WeiSS')).status).toBe(201);
   });
 });
+
+/** The names of the database's indexes, on SQLite or PostgreSQL (scratchDatabase's kind). */
+async function indexNames(db: Kysely<any>): Promise<string[]> {
+  const query = process.env.TEST_DATABASE_URL
+    ? sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema()`
+    : sql<{ name: string }>`select name from sqlite_master where type = 'index'`;
+  return (await query.execute(db)).rows.map((row) => row.name);
+}
 
 /** An empty database of the kind under test: SQLite in memory, or a fresh PostgreSQL database. */
 async function scratchDatabase(): Promise<{ db: Kysely<any>; close(): Promise<void> }> {

@@ -13,6 +13,7 @@ export * from './rules/events.js';
 export * from './rules/guests.js';
 export * from './rules/tickets.js';
 export * from './rules/usernames.js';
+export * from './rules/freeText.js';
 export * from './rules/comments.js';
 export * from './schemas/common.js';
 export * from './schemas/auth.js';

@@ -74,7 +74,7 @@ describe('usernameProblem and checkUsername', () => {
 
   it('refuses empty and over-long names with invalidInput', () => {
     expect(checkUsername('   ')).toEqual({ ok: false, code: 'invalidInput' });
-    expect(checkUsername('x'.repeat(51))).toEqual({ ok: false, code: 'invalidInput' });
+    expect(checkUsername('x'.repeat(51))).toEqual({ ok: false, code: 'usernameTooLong' });
     expect(checkUsername('x'.repeat(50)).ok).toBe(true);
   });
 });

@@ -18,7 +18,9 @@ import { tooManyRequests } from '../domain/errors.js';
  * - account alone (any address): after SIGN_IN_FREE_FAILURES, one attempt at a time with a delay that
  *   doubles per failure up to SIGN_IN_DELAY_MAX_MS. Never a lock: a victim waits a minute at most,
  *   and an address that signed in to the account before is not delayed at all.
- * In memory, like the change stream: one server process.
+ * A device that signed in to the account before (its device cookie, http/auth.ts) is trusted like
+ * such an address, and a trusted attempt's ticket says so: its password check goes first
+ * (HashGate in passwords.ts). In memory, like the change stream: one server process.
  */
 export class GuessThrottle {
   private readonly pairs = new Counter();
@@ -37,18 +39,20 @@ export class GuessThrottle {
   ) {}
 
   /**
-   * Admits one attempt for `account` (already normalised by the caller) from `address`, or throws
-   * 429. The attempt must be settled with `succeeded` or `failed` on the returned ticket.
+   * Admits one attempt for `account` (already normalised by the caller) from `origin` (an address,
+   * or an address and the id of the device's cookie), or throws 429. The attempt must be settled
+   * with `succeeded` or `failed` on the returned ticket.
    */
-  begin(account: string, address: string, now = Date.now()): GuessTicket {
+  begin(account: string, origin: string | SignInOrigin, now = Date.now()): GuessTicket {
+    const { address, device } = typeof origin === 'string' ? { address: origin, device: undefined } : origin;
     this.sweep(now);
     const { windowMs } = this.limits;
     const pair = `${account}|${address}`;
     if (this.pairs.count(pair, now, windowMs) >= this.limits.pairMax) throw tooManyRequests('tooManyLoginAttempts', windowMs);
     const state = this.accountState(account);
-    // An address that signed in to this account before is its owner's: neither others' guessing on the
-    // account nor the address's own spraying (a shared NAT, a stadium Wi-Fi) holds them up.
-    const trusted = state.trusted.has(address);
+    // An address or device that signed in to this account before is its owner's: neither others' guessing
+    // on the account nor the address's own spraying (a shared NAT, a stadium Wi-Fi) holds them up.
+    const trusted = state.trusted.has(address) || (device !== undefined && state.trustedDevices.has(device));
     if (!trusted && this.addresses.count(address, now, windowMs) >= this.limits.addressMax) {
       throw tooManyRequests('tooManyLoginAttempts', windowMs);
     }
@@ -64,14 +68,15 @@ export class GuessThrottle {
     };
     state.running += 1;
     return {
+      trusted,
       succeeded: () => {
         if (!settle()) return;
         pairTicket.done();
         this.pairs.forget(pair);
         addressTicket.done();
         state.failures = [];
-        state.trusted.add(address);
-        if (state.trusted.size > 20) state.trusted.delete(state.trusted.values().next().value!);
+        remember(state.trusted, address);
+        if (device !== undefined) remember(state.trustedDevices, device);
       },
       failed: (at = Date.now()) => {
         if (!settle()) return;
@@ -101,7 +106,7 @@ export class GuessThrottle {
   private accountState(account: string): AccountState {
     let state = this.accounts.get(account);
     if (!state) {
-      state = { failures: [], lastFailure: 0, running: 0, trusted: new Set() };
+      state = { failures: [], lastFailure: 0, running: 0, trusted: new Set(), trustedDevices: new Set() };
       this.accounts.set(account, state);
     }
     return state;
@@ -120,12 +125,30 @@ export class GuessThrottle {
     this.addresses.sweep(now, this.limits.windowMs);
     for (const [account, state] of this.accounts) {
       state.failures = state.failures.filter((at) => now - at < this.limits.windowMs);
-      if (state.failures.length === 0 && state.running === 0 && state.trusted.size === 0) this.accounts.delete(account);
+      const remembers = state.trusted.size + state.trustedDevices.size > 0;
+      if (state.failures.length === 0 && state.running === 0 && !remembers) this.accounts.delete(account);
     }
   }
 }
 
+/** Where a sign-in comes from: the client's address and, when it sent one, its device cookie's id. */
+export interface SignInOrigin {
+  address: string;
+  device?: string;
+}
+
+/** The most trusted addresses, and devices, kept per account (the oldest goes first). */
+const TRUSTED_PER_ACCOUNT = 20;
+
+function remember(trusted: Set<string>, key: string): void {
+  trusted.delete(key);
+  trusted.add(key);
+  if (trusted.size > TRUSTED_PER_ACCOUNT) trusted.delete(trusted.values().next().value!);
+}
+
 export interface GuessTicket {
+  /** The address or device signed in to the account before: not delayed, and checked first. */
+  readonly trusted: boolean;
   succeeded(): void;
   failed(at?: number): void;
   cancelled(): void;
@@ -137,6 +160,8 @@ interface AccountState {
   running: number;
   /** Addresses that signed in to this account successfully: not delayed by others' guessing. */
   trusted: Set<string>;
+  /** Device cookie ids that signed in to this account successfully: trusted like those addresses. */
+  trustedDevices: Set<string>;
 }
 
 /** Attempts per key: failures within the window plus the ones still running. */

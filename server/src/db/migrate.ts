@@ -8,6 +8,7 @@ import * as eventArchive from './migrations/005_event_archive.js';
 import * as push from './migrations/006_push.js';
 import * as comments from './migrations/007_comments.js';
 import * as matchImports from './migrations/008_match_imports.js';
+import * as usernameSkeleton from './migrations/009_username_skeleton.js';
 
 /** A static import map (no folder scan), so bundling or moving files cannot lose a migration. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '006_push': push,
   '007_comments': comments,
   '008_match_imports': matchImports,
+  '009_username_skeleton': usernameSkeleton,
 };
 
 /** Kysely runs migrations in a transaction only where DDL is transactional by its account; SQLite is, so wrap there too. */

@@ -21,6 +21,8 @@ export interface UsersTable extends Replicated {
   username: string;
   /** usernameKey(username) (shared rules/usernames.ts), unique among live users; see migration 003. */
   username_key: string;
+  /** usernameSkeleton(username) (domain/usernameSkeleton.ts): look-alike names share it; see migration 009. */
+  username_skeleton: string;
   email: string;
   password_hash: string;
   scope: 'admin' | 'user';

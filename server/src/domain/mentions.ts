@@ -38,12 +38,20 @@ async function tombstoneMention(w: WriteContext, id: string): Promise<void> {
 }
 
 /**
+ * A comment notifies at most this many members (docs/architecture.md, "Sessions, throttles and
+ * limits"): further @names in it stay text and notify nobody.
+ */
+export const MENTIONS_PER_COMMENT = 20;
+
+/**
  * Brings the mentions of a comment in line with its (saved) text: a new mention for every member it
  * names who has none yet (recording `mention.created`), a tombstone for every one it no longer names.
+ * At most MENTIONS_PER_COMMENT live at once: those it has and still names stay, then the newly named
+ * in the order the text names them.
  */
 export async function updateMentionsOf(w: WriteContext, actor: Actor, comment: CommentRow): Promise<void> {
   const candidates = comment.comment.includes('@') ? await mentionCandidates(w.db, comment.user_id) : [];
-  const named = new Set(findMentions(comment.comment, candidates));
+  const named = findMentions(comment.comment, candidates);
   const existing = await w.db
     .selectFrom('mentions')
     .select(['id', 'user_id'])
@@ -51,9 +59,10 @@ export async function updateMentionsOf(w: WriteContext, actor: Actor, comment: C
     .where('deleted', '=', 0)
     .execute();
   const had = new Set(existing.map((mention) => mention.user_id));
-  for (const mention of existing) if (!named.has(mention.user_id)) await tombstoneMention(w, mention.id);
-  for (const userId of named) {
-    if (had.has(userId)) continue;
+  for (const mention of existing) if (!named.includes(mention.user_id)) await tombstoneMention(w, mention.id);
+  const kept = named.filter((userId) => had.has(userId)).length;
+  const added = named.filter((userId) => !had.has(userId)).slice(0, Math.max(0, MENTIONS_PER_COMMENT - kept));
+  for (const userId of added) {
     const row: MentionRow = {
       id: newId(),
       comment_id: comment.id,

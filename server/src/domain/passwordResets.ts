@@ -8,10 +8,12 @@ import { endAllSessions } from './sessions.js';
 import type { PreparedPassword } from './users.js';
 
 /*
- * Password recovery by mail (issue 8, SPEC 2 and 7). A reset token is 32 random bytes (base64url)
- * sent only in the mail; the database keeps its sha256, so a leaked database or backup opens no
- * account. A token is valid for RESET_TOKEN_TTL_MS and usable once. Using it sets the password,
- * ends every session of the user (their change streams close on `password.changed`) and records it.
+ * Password recovery by mail (docs/architecture.md, Mail). A reset token is 32 random bytes
+ * (base64url) sent only in the mail; the database keeps its sha256, so a leaked database or backup
+ * opens no account. A token is valid for RESET_TOKEN_TTL_MS and usable once. Using it sets the
+ * password, ends every session of the user (their change streams close on `password.changed`) and
+ * every other open reset link of theirs, and records it. Any other password change (own, by an
+ * admin) ends the open links too (`endOpenResets`).
  */
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
@@ -36,8 +38,8 @@ export async function findUserByEmail(db: Kysely<Database>, email: string): Prom
 
 /**
  * Issues a reset token for the account of `email`; null when there is none (the caller answers the
- * same either way). Earlier tokens of the user stay valid until they expire or one is used; the
- * user's expired and used ones are cleared.
+ * same either way). Earlier tokens of the user stay valid until they expire, one of them is used or
+ * the password changes; the user's expired and used ones are cleared.
  */
 export async function issuePasswordReset(w: WriteContext, email: string): Promise<IssuedReset | null> {
   const user = await findUserByEmail(w.db, email);
@@ -98,6 +100,7 @@ export async function resetPassword(w: WriteContext, token: string, password: Pr
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) throw badInput('invalidResetToken');
   const userId = reset.user_id;
+  await endOpenResets(w, userId);
   await w.db
     .updateTable('users')
     .set((eb) => ({
@@ -111,4 +114,12 @@ export async function resetPassword(w: WriteContext, token: string, password: Pr
   await endAllSessions(w, userId, userId);
   w.record({ type: 'password.changed', userId, actorId: userId });
   return userId;
+}
+
+/**
+ * Ends every open reset link of a user: once the password has changed (by a link, by the user, by an
+ * admin), no link mailed before may change it again.
+ */
+export async function endOpenResets(w: WriteContext, userId: string): Promise<void> {
+  await w.db.updateTable('password_resets').set({ used: 1 }).where('user_id', '=', userId).where('used', '=', 0).execute();
 }

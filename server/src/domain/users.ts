@@ -4,18 +4,22 @@ import {
   DEFAULT_LANGUAGE,
   newId,
   normaliseUsername,
+  summarizeDebts,
   usernameKey,
   type LoginInput,
   type RegisterInput,
   type UpdateUserInput,
 } from '@fankurve/shared';
 import { sql, type Kysely } from 'kysely';
-import { hashPassword, randomPassword, verifyPassword } from '../auth/passwords.js';
+import { hashPassword, randomPassword, verifyPassword, type HashPriority } from '../auth/passwords.js';
 import type { Database, UserRow } from '../db/schema.js';
 import { toBool, type WriteContext } from '../db/store.js';
 import { isAdmin, requireAdmin, SYSTEM_ACTOR, type Actor } from './actor.js';
 import { badInput, conflict, DomainError, forbidden, notFound } from './errors.js';
+import { endOpenResets } from './passwordResets.js';
 import { endAllSessions } from './sessions.js';
+import { ticketRowOf } from './tickets.js';
+import { usernameSkeleton } from './usernameSkeleton.js';
 
 /** A user as the API shows it (never the password hash). */
 export interface PublicUser {
@@ -90,6 +94,14 @@ async function assertNamesFree(db: Kysely<Database>, username: string | undefine
     // A folded name stays taken while any account of its key lives, a `<key>#<id>` one included.
     const taken = await usersWithKey(db, usernameKey(username));
     if (taken.some((row) => row.id !== exceptId)) throw conflict('usernameTaken');
+    // Nor may it look like another live user's name ('сосо' beside 'coco'): compared by skeleton.
+    const lookalike = await db
+      .selectFrom('users')
+      .select('id')
+      .where('username_skeleton', '=', usernameSkeleton(username))
+      .where('deleted', '=', 0)
+      .execute();
+    if (lookalike.some((row) => row.id !== exceptId)) throw conflict('usernameLooksTaken');
   }
   if (email !== undefined) {
     const taken = await db
@@ -123,6 +135,7 @@ export async function register(w: WriteContext, input: RegisterInput, password: 
     id: newId(),
     username: input.username,
     username_key: usernameKey(input.username),
+    username_skeleton: usernameSkeleton(input.username),
     email: input.email,
     password_hash: password.hash,
     scope: 'user',
@@ -140,8 +153,12 @@ export async function register(w: WriteContext, input: RegisterInput, password: 
   return toPublicUser(row);
 }
 
-/** Checks credentials; a pending account gets its own clear refusal. Throttling is the caller's (per IP). */
-export async function authenticate(db: Kysely<Database>, input: LoginInput): Promise<UserRow> {
+/**
+ * Checks credentials; a pending account gets its own clear refusal. Throttling is the caller's (per
+ * IP); so is `priority`: 'trusted' for a sign-in from an address or device that signed in to the
+ * account before, whose password check goes ahead of others' (auth/passwords.ts HashGate).
+ */
+export async function authenticate(db: Kysely<Database>, input: LoginInput, priority: HashPriority = 'normal'): Promise<UserRow> {
   const user = await findByUsername(db, input.username);
   // Verify against a dummy hash when the user is unknown, so timing does not tell which names exist.
   // A refused computation (server busy) must not stay remembered as the dummy.
@@ -149,7 +166,7 @@ export async function authenticate(db: Kysely<Database>, input: LoginInput): Pro
     dummyHash = undefined;
     throw error;
   });
-  const ok = await verifyPassword(user?.password_hash ?? (await dummyHash), input.password);
+  const ok = await verifyPassword(user?.password_hash ?? (await dummyHash), input.password, priority);
   if (!user || !ok) throw new DomainError('invalidCredentials', 401);
   if (user.status !== 'active') throw new DomainError('accountPending', 403);
   return user;
@@ -175,6 +192,7 @@ export async function changePassword(w: WriteContext, actor: Actor, password: Pr
     updated_at: w.now,
   };
   await w.db.updateTable('users').set(fields).where('id', '=', user.id).execute();
+  await endOpenResets(w, user.id);
   await endAllSessions(w, user.id, actor.id);
   w.record({ type: 'password.changed', userId: user.id, actorId: actor.id });
   return { ...user, ...fields };
@@ -251,7 +269,7 @@ export async function updateUser(w: WriteContext, actor: Actor, id: string, inpu
   await assertNamesFree(w.db, renamed, input.email, id);
   const fields = {
     ...input,
-    ...(renamed !== undefined ? { username_key: usernameKey(renamed) } : {}),
+    ...(renamed !== undefined ? { username_key: usernameKey(renamed), username_skeleton: usernameSkeleton(renamed) } : {}),
     updated_at: w.now,
     seq: await w.nextSeq('members'),
   };
@@ -284,6 +302,7 @@ export async function ensureBootstrapAdmin(
       id,
       username,
       username_key: usernameKey(username),
+      username_skeleton: usernameSkeleton(username),
       email: `${options.username}@localhost`,
       password_hash: options.password.hash,
       scope: 'admin',
@@ -311,31 +330,42 @@ export async function hasAdmin(db: Kysely<Database>): Promise<boolean> {
 /** A user in the admin's user table: the public fields plus what they owe (SPEC 3, User). */
 export interface AdminUserView extends PublicUser {
   unpaid_count: number;
-  /** Integer cents; the REST edge speaks euros. */
+  /** Integer cents of the known prices; the REST edge speaks euros. */
   total_debt_cents: number;
+  /** Unpaid tickets whose price is still open (not in the total). */
+  open_price_count: number;
 }
+
+type UserDebt = { count: number; cents: number; openPriceCount: number };
 
 /**
  * Every debtor's unpaid tickets: bought and not paid, owed by the attendee or for a guest by the
- * member who brought them (shared rules isDebt / debtorOf). Rows of archived events count: their
- * tickets are still debts. A price not yet known counts 0.
+ * member who brought them. Rows of archived events count: their tickets are still debts. The SQL
+ * narrows to bought, unpaid rows; the shared rule `summarizeDebts` decides (a price still open is
+ * counted apart), as for /debts and /my-tickets.
  */
-async function debtsByUser(db: Kysely<Database>): Promise<Map<string, { count: number; cents: number }>> {
+async function debtsByUser(db: Kysely<Database>): Promise<Map<string, UserDebt>> {
   const rows = await db
     .selectFrom('attendees')
-    .select((eb) => [
-      eb.fn.coalesce('user_id', 'brought_by').as('debtor'),
-      eb.fn.countAll<number | string>().as('n'),
-      eb.fn.sum<number | string | null>(eb.fn.coalesce('price_cents', sql.lit(0))).as('cents'),
-    ])
+    .selectAll()
     .where('deleted', '=', 0)
     .where('bought', '=', 1)
     .where('paid', '=', 0)
-    .groupBy(sql`coalesce(user_id, brought_by)`)
     .execute();
-  const debts = new Map<string, { count: number; cents: number }>();
-  for (const row of rows) if (row.debtor) debts.set(row.debtor, { count: Number(row.n), cents: Number(row.cents ?? 0) });
+  const debts = new Map<string, UserDebt>();
+  for (const debt of summarizeDebts(rows.map(ticketRowOf))) {
+    debts.set(debt.debtorId, { count: debt.unpaidCount, cents: debt.totalCents, openPriceCount: debt.openPriceCount });
+  }
   return debts;
+}
+
+function debtView(user: UserRow, debt: UserDebt | undefined): AdminUserView {
+  return {
+    ...toPublicUser(user),
+    unpaid_count: debt?.count ?? 0,
+    total_debt_cents: debt?.cents ?? 0,
+    open_price_count: debt?.openPriceCount ?? 0,
+  };
 }
 
 /**
@@ -353,7 +383,7 @@ export async function listUsersWithDebts(
   const [rows, debts] = await Promise.all([query.orderBy('username_key').orderBy('id').execute(), debtsByUser(db)]);
   return rows.map((row) => {
     const debt = debts.get(row.id);
-    return { ...toPublicUser(row), unpaid_count: debt?.count ?? 0, total_debt_cents: debt?.cents ?? 0 };
+    return debtView(row, debt);
   });
 }
 
@@ -363,7 +393,7 @@ export async function getUserForAdmin(db: Kysely<Database>, actor: Actor, id: st
   const user = await findLiveUser(db, id);
   if (!user) throw notFound('userNotFound');
   const debt = (await debtsByUser(db)).get(id);
-  return { ...toPublicUser(user), unpaid_count: debt?.count ?? 0, total_debt_cents: debt?.cents ?? 0 };
+  return debtView(user, debt);
 }
 
 export interface CreateUserInput {
@@ -391,6 +421,7 @@ export async function createUser(
     id: newId(),
     username: checked.value,
     username_key: usernameKey(checked.value),
+    username_skeleton: usernameSkeleton(checked.value),
     email: input.email,
     password_hash: password.hash,
     scope: input.scope ?? 'user',
@@ -428,6 +459,7 @@ export async function setUserPassword(
     updated_at: w.now,
   };
   await w.db.updateTable('users').set(fields).where('id', '=', id).execute();
+  await endOpenResets(w, id);
   await endAllSessions(w, id, actor.id);
   w.record({ type: 'password.changed', userId: id, actorId: actor.id });
   return toPublicUser({ ...user, ...fields });

@@ -11,6 +11,7 @@ import {
   toPublicUser,
   updateUser,
 } from '../domain/users.js';
+import { deviceIdOf, newDeviceId, setDeviceCookie } from '../auth/deviceCookie.js';
 import { deviceNameOf } from '../auth/deviceName.js';
 import type { GuessTicket } from '../auth/throttle.js';
 import { write } from '../db/store.js';
@@ -46,8 +47,13 @@ export function authRoutes(app: Api, deps: AppDeps): void {
     apiRoute({ method: 'post', path: '/api/auth/login', tag, summary: 'Sign in', body: loginInput, access: 'public' }),
     async (c) => {
       const input = c.req.valid('json');
-      const attempt = deps.throttle.begin(usernameKey(input.username), clientAddress(c, deps.config.trustProxy));
-      const user = await settled(attempt, () => authenticate(deps.store.db, input));
+      // A device (its cookie; a new one gets an id now) or address that signed in to the account
+      // before is trusted: not delayed by others' guessing and checked first when the server is busy.
+      const device = deviceIdOf(c) ?? newDeviceId();
+      const address = clientAddress(c, deps.config.trustProxy);
+      const attempt = deps.throttle.begin(usernameKey(input.username), { address, device });
+      const user = await settled(attempt, () => authenticate(deps.store.db, input, attempt.trusted ? 'trusted' : 'normal'));
+      setDeviceCookie(c, device, deps.config.publicUrl);
       const session = await write(deps.store, (w) => startSession(w, user.id, deviceNameOf(c.req.header('user-agent'))));
       const token = await deps.tokens.sign(user.id, user.token_version, session.id);
       return c.json({ success: true, token, sessionId: session.id, user: toPublicUser(user) }, 200);

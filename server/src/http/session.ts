@@ -51,10 +51,30 @@ export function requireActor(c: Context<AppEnv>, options: { allowPasswordChangeP
 export function clientAddress(c: Context<AppEnv>, trustedProxies: number): string {
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
   const socket = incoming?.socket?.remoteAddress ?? 'local';
-  if (trustedProxies <= 0) return socket;
+  if (trustedProxies <= 0) {
+    if (c.req.header('x-forwarded-for') !== undefined) warnOfUntrustedProxy();
+    return socket;
+  }
   const forwarded = (c.req.header('x-forwarded-for') ?? '')
     .split(',')
     .map((part) => part.trim())
     .filter((part) => part !== '');
   return forwarded[forwarded.length - trustedProxies] ?? forwarded[0] ?? socket;
+}
+
+let warnedOfUntrustedProxy = false;
+
+/**
+ * Once per process: a request carried X-Forwarded-For while TRUST_PROXY is unset. Behind a reverse
+ * proxy every request comes from the proxy's address, so the throttles would count all members as
+ * one client (docs/architecture.md, "Sessions, throttles and limits").
+ */
+function warnOfUntrustedProxy(): void {
+  if (warnedOfUntrustedProxy) return;
+  warnedOfUntrustedProxy = true;
+  console.warn(
+    'Requests carry X-Forwarded-For but TRUST_PROXY is not set: the server is likely behind a reverse proxy, ' +
+      "so sign-in, registration and reset limits count everyone behind it as one address (the proxy's). " +
+      'Set TRUST_PROXY to the number of proxies in front of the server (e.g. TRUST_PROXY=1).',
+  );
 }

@@ -1,4 +1,13 @@
-import { centsToEuros, LANGUAGES, MESSAGES, MIN_PASSWORD_LENGTH, msg, SCOPES } from '@fankurve/shared';
+import {
+  centsToEuros,
+  emailSchema,
+  LANGUAGES,
+  MESSAGES,
+  MIN_PASSWORD_LENGTH,
+  msg,
+  PASSWORD_MAX_LENGTH,
+  SCOPES,
+} from '@fankurve/shared';
 import { randomPassword } from '../auth/passwords.js';
 import { write } from '../db/store.js';
 import {
@@ -18,8 +27,8 @@ const tag = 'Users';
 /** POST /api/auth/users: username and email required (SPEC 5); the username rules are the domain's (checkUsername). */
 const createUserInput = z
   .object({
-    username: z.string(msg('invalidInput')).max(200, msg('invalidInput')),
-    email: z.string(msg('invalidInput')).trim().email(msg('invalidInput')).max(200, msg('invalidInput')),
+    username: z.string(msg('invalidInput')).max(200, msg('usernameTooLong')),
+    email: emailSchema(),
     scope: z.enum(SCOPES, msg('invalidInput')).optional(),
     language: z.enum(LANGUAGES, msg('invalidInput')).optional(),
   })
@@ -31,7 +40,7 @@ const setPasswordInput = z
     newPassword: z
       .string(msg('passwordTooShort'))
       .min(MIN_PASSWORD_LENGTH, msg('passwordTooShort'))
-      .max(200, msg('invalidInput')),
+      .max(PASSWORD_MAX_LENGTH, msg('passwordTooLong')),
   })
   .strict();
 

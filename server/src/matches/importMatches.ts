@@ -1,10 +1,13 @@
 import {
   AWAY_SUFFIX,
   checkEventDate,
+  cleanFreeText,
   createEventInput,
+  EVENT_TEXT_MAX_LENGTH,
   HOME_SUFFIX,
   MESSAGES,
   seasonOf,
+  STADIUM_TEXT_MAX_LENGTH,
   stadiumInput,
   todayIn,
   type MatchImportIssue,
@@ -35,6 +38,9 @@ import { FeedError, type FeedMatch, type FeedTeam, type InvalidFeedMatch, type O
  *   kick-off (matchDateTimeUTC) as the club's wall-clock time, on the quarter hour; location is the
  *   match's city, else its stadium, else the home team's name; the stadium is found by name
  *   (ignoring case and spacing) or created for the home team.
+ * - Texts: team, stadium and place names are free text that nobody typed, so they are cleaned
+ *   rather than refused (rules/freeText.ts `cleanFreeText`: control and direction characters
+ *   removed) and cut to the fields' limits (an over-long opponent keeps its "(H)"/"(A)").
  * - Kick-off not fixed yet: OpenLigaDB has no flag for it. A match whose service-local time is 00:00
  *   (the "to be fixed" entry) keeps its day at 00:00 as the recognisable placeholder; when the feed
  *   gives the time, the event moves like any changed kick-off.
@@ -126,6 +132,13 @@ function wallClockIn(instant: Date, timeZone: string): string {
 
 type Mapping = { ok: true; value: MappedMatch } | { ok: false; issue: string } | { ok: false; notOurs: true };
 
+/**
+ * A text of the feed as one line of at most `maxLength` characters, cleaned like free text
+ * (rules/freeText.ts `cleanFreeText`); null when nothing is left.
+ */
+const fitted = (value: string | null | undefined, maxLength: number) =>
+  (value ? cleanFreeText(value, 'line', maxLength) : '') || null;
+
 /** The event a match becomes for the club's team, or why it cannot be one. */
 export function mapMatch(match: FeedMatch, teamId: number, timeZone: string): Mapping {
   const home = match.team1.teamId === teamId;
@@ -133,7 +146,10 @@ export function mapMatch(match: FeedMatch, teamId: number, timeZone: string): Ma
   if (!home && !away) return { ok: false, notOurs: true };
   if (home && away) return { ok: false, issue: 'the team plays itself' };
   const opponent: FeedTeam = home ? match.team2 : match.team1;
-  const title = `${opponent.teamName.trim()} ${home ? HOME_SUFFIX : AWAY_SUFFIX}`;
+  const suffix = home ? HOME_SUFFIX : AWAY_SUFFIX;
+  const opponentName = fitted(opponent.teamName, EVENT_TEXT_MAX_LENGTH - suffix.length - 1);
+  if (!opponentName) return { ok: false, issue: 'no opponent name' };
+  const title = `${opponentName} ${suffix}`;
 
   const local = match.matchDateTime?.trim() || null;
   const utc = match.matchDateTimeUTC?.trim() || null;
@@ -149,9 +165,11 @@ export function mapMatch(match: FeedMatch, teamId: number, timeZone: string): Ma
   const date = checkEventDate(wallClock);
   if (!date.ok) return { ok: false, issue: `kick-off ${utc ?? local}` };
 
-  const city = match.location?.locationCity?.trim() || null;
-  const stadiumName = match.location?.locationStadium?.trim() || null;
-  const location = city ?? stadiumName ?? match.team1.teamName.trim();
+  const city = fitted(match.location?.locationCity, STADIUM_TEXT_MAX_LENGTH);
+  const stadiumName = fitted(match.location?.locationStadium, STADIUM_TEXT_MAX_LENGTH);
+  const homeTeam = fitted(match.team1.teamName, STADIUM_TEXT_MAX_LENGTH);
+  if (!homeTeam) return { ok: false, issue: 'no home team name' };
+  const location = fitted(city ?? stadiumName ?? homeTeam, EVENT_TEXT_MAX_LENGTH)!;
   const fields = createEventInput.safeParse({ title, date: date.value, location });
   if (!fields.success) return { ok: false, issue: fields.error.issues[0]?.path.join('.') || 'fields' };
   return {
@@ -164,9 +182,9 @@ export function mapMatch(match: FeedMatch, teamId: number, timeZone: string): Ma
       date: date.value,
       timeFixed,
       location: fields.data.location,
-      stadiumName: stadiumName && stadiumName.length <= 200 ? stadiumName : null,
+      stadiumName,
       city,
-      homeTeam: match.team1.teamName.trim(),
+      homeTeam,
       sourceUpdatedAt: match.lastUpdateDateTime?.trim() || null,
     },
   };

@@ -1,4 +1,4 @@
-import type { MessageCode } from '@fankurve/shared';
+import { cleanFreeText, type MessageCode } from '@fankurve/shared';
 import { z } from 'zod';
 
 /*
@@ -38,12 +38,20 @@ import { z } from 'zod';
 export const FEED_TIMEOUT_MS = 10_000;
 /** Larger answers are refused (a season of one team is ~50 kB; a league ~1 MB). */
 const MAX_ANSWER_BYTES = 5 * 1024 * 1024;
+/** Redirects followed within the service's own address (a moved path); one to another address is refused. */
+export const MAX_FEED_REDIRECTS = 3;
 
-const text = z.string().nullish();
+/**
+ * A text of the feed, cleaned like free text (rules/freeText.ts): control and direction characters
+ * removed, tabs and line breaks made spaces, trimmed. Nobody can be asked to fix it, so it is not
+ * refused; the lengths of the fields it goes into are importMatches.ts's.
+ */
+const feedText = z.string().transform((value) => cleanFreeText(value, 'line', Number.MAX_SAFE_INTEGER));
+const text = feedText.nullish();
 
 export const feedTeamSchema = z.object({
   teamId: z.number().int().positive(),
-  teamName: z.string().trim().min(1),
+  teamName: feedText.pipe(z.string().min(1)),
   shortName: text,
   teamIconUrl: text,
   teamGroupName: text,
@@ -100,7 +108,7 @@ export interface InvalidFeedMatch {
 
 export type FeedFailure = Extract<
   MessageCode,
-  'matchServiceUnreachable' | 'matchServiceError' | 'matchServiceBadAnswer' | 'matchTeamUnknown'
+  'matchServiceUnreachable' | 'matchServiceError' | 'matchServiceBadAnswer' | 'matchServiceRedirected' | 'matchTeamUnknown'
 >;
 
 /** The service could not be asked or its answer not read: `code` says which, `detail` what exactly. */
@@ -172,19 +180,7 @@ export class OpenLigaDb {
 
   /** GETs a JSON array. An empty body counts as an empty array (the service answers so for "nothing"). */
   private async getArray(path: string, onNotFound: FeedFailure): Promise<unknown[]> {
-    const url = `${this.base}${path}`;
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        headers: { Accept: 'application/json' },
-        signal: AbortSignal.timeout(this.timeoutMs),
-        redirect: 'follow',
-      });
-    } catch (error) {
-      const reason =
-        error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : describe(error);
-      throw new FeedError('matchServiceUnreachable', reason);
-    }
+    const response = await this.fetchWithinService(new URL(`${this.base}${path}`));
     let body: string;
     try {
       body = await readLimited(response);
@@ -205,6 +201,44 @@ export class OpenLigaDb {
       throw new FeedError('matchServiceBadAnswer', `expected a list, got ${typeof json}`, response.status);
     return json;
   }
+
+  /**
+   * GETs a URL of the service, following at most MAX_FEED_REDIRECTS redirects that stay at its
+   * address (`mayFollow`). A redirect elsewhere is never followed ('matchServiceRedirected'): the
+   * server asks FOOTBALL_DATA_URL and no address the service, or whoever answers in its name, names.
+   */
+  private async fetchWithinService(url: URL): Promise<Response> {
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    let current = url;
+    for (let hops = 0; ; hops++) {
+      let response: Response;
+      try {
+        response = await fetch(current, { headers: { Accept: 'application/json' }, signal, redirect: 'manual' });
+      } catch (error) {
+        const reason =
+          error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : describe(error);
+        throw new FeedError('matchServiceUnreachable', reason);
+      }
+      if (!REDIRECT_STATUSES.has(response.status)) return response;
+      await response.body?.cancel();
+      const status = response.status;
+      const location = response.headers.get('location');
+      const next = location ? URL.parse(location, current.href) : null;
+      if (!next) throw new FeedError('matchServiceError', `HTTP ${status} without a readable Location`, status);
+      if (!mayFollow(current, next)) throw new FeedError('matchServiceRedirected', `HTTP ${status} to ${next.origin}`, status);
+      if (hops >= MAX_FEED_REDIRECTS)
+        throw new FeedError('matchServiceError', `more than ${MAX_FEED_REDIRECTS} redirects`, status);
+      current = next;
+    }
+  }
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** A redirect stays at the service: the same origin, or the same host name moving from http to https. */
+function mayFollow(from: URL, to: URL): boolean {
+  if (to.origin === from.origin) return true;
+  return to.hostname === from.hostname && from.protocol === 'http:' && to.protocol === 'https:' && to.port === '';
 }
 
 async function readLimited(response: Response): Promise<string> {

@@ -1,4 +1,5 @@
 import type { Scope } from '../constants.js';
+import { checkFreeText } from './freeText.js';
 import type { RuleResult } from './result.js';
 import { usernameKey } from './usernames.js';
 
@@ -43,12 +44,15 @@ export function mayChangeComment(actor: CommentActor, comment: CommentState, act
   }
 }
 
-/** A comment text as typed: trimmed, not blank, at most COMMENT_MAX_LENGTH characters. */
+/**
+ * A comment text as typed: trimmed, not blank, at most COMMENT_MAX_LENGTH characters, multi-line
+ * free text (line breaks and tabs kept, \r\n stored as \n, no control or direction characters).
+ */
 export function checkCommentText(input: string): RuleResult<string> {
   const text = input.trim();
   if (text === '') return { ok: false, code: 'commentEmpty' };
   if (text.length > COMMENT_MAX_LENGTH) return { ok: false, code: 'commentTooLong' };
-  return { ok: true, value: text };
+  return checkFreeText(text, 'multiline');
 }
 
 export interface MentionCandidate {

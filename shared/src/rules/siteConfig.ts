@@ -1,5 +1,6 @@
 import type { MessageCode } from '../messages.js';
 import { isHexColour } from './colour.js';
+import { freeTextProblem } from './freeText.js';
 import type { RuleResult } from './result.js';
 
 /*
@@ -36,6 +37,8 @@ function checkText(value: unknown, max: number, required: MessageCode, tooLong: 
   const trimmed = typeof value === 'string' ? value.trim() : '';
   if (!trimmed) return { ok: false, code: required };
   if ([...trimmed].length > max) return { ok: false, code: tooLong };
+  const problem = freeTextProblem(trimmed);
+  if (problem) return { ok: false, code: problem };
   return { ok: true, value: trimmed };
 }
 

@@ -50,7 +50,8 @@ const GREEK = /\p{Script=Greek}/u;
  * spaces and punctuation belong to no script and go with any.
  */
 export function usernameProblem(name: string): MessageCode | null {
-  if (name.length === 0 || name.length > USERNAME_MAX_LENGTH) return 'invalidInput';
+  if (name.length === 0) return 'invalidInput';
+  if (name.length > USERNAME_MAX_LENGTH) return 'usernameTooLong';
   if (FORBIDDEN.test(name)) return 'usernameInvalidCharacters';
   const scripts = [LATIN, CYRILLIC, GREEK].filter((script) => script.test(name)).length;
   if (scripts > 1) return 'usernameMixedScripts';

@@ -1,23 +1,40 @@
 import { z } from 'zod';
 import { LANGUAGES, MIN_PASSWORD_LENGTH, SCOPES } from '../constants.js';
+import { PASSWORD_MAX_LENGTH } from '../rules/password.js';
 import { checkUsername, normaliseUsername } from '../rules/usernames.js';
 import { msg } from './common.js';
 
-/** A new username: normalised (NFKC, trimmed), refused with the rule's message code (rules/usernames.ts). */
-const username = z
+/** The longest email address taken (MESSAGES.emailTooLong names it). */
+export const EMAIL_MAX_LENGTH = 200;
+
+/**
+ * An email address: the length is checked before the form, so an over-long one is answered with
+ * the field and its limit (emailTooLong) rather than a bare invalidInput.
+ */
+export const emailSchema = () =>
+  z.string(msg('invalidInput')).trim().max(EMAIL_MAX_LENGTH, msg('emailTooLong')).email(msg('invalidInput'));
+
+/**
+ * A new username: normalised (NFKC, trimmed), refused with the rule's message code (rules/usernames.ts).
+ * Input far beyond USERNAME_MAX_LENGTH is refused before normalising, with the same usernameTooLong.
+ */
+export const usernameSchema = z
   .string(msg('invalidInput'))
-  .max(200, msg('invalidInput'))
+  .max(200, msg('usernameTooLong'))
   .transform((value, ctx) => {
     const checked = checkUsername(value);
     if (checked.ok) return checked.value;
     ctx.addIssue({ code: 'custom', message: checked.code });
     return z.NEVER;
   });
-const newPassword = z.string(msg('passwordTooShort')).min(MIN_PASSWORD_LENGTH, msg('passwordTooShort')).max(200);
+const newPassword = z
+  .string(msg('passwordTooShort'))
+  .min(MIN_PASSWORD_LENGTH, msg('passwordTooShort'))
+  .max(PASSWORD_MAX_LENGTH, msg('passwordTooLong'));
 
 export const registerInput = z.object({
-  username,
-  email: z.string(msg('invalidInput')).trim().email(msg('invalidInput')).max(200),
+  username: usernameSchema,
+  email: emailSchema(),
   password: newPassword,
   /** The language chosen on the registration page (German when left out). */
   language: z.enum(LANGUAGES, msg('invalidInput')).optional(),
@@ -43,7 +60,7 @@ export type ChangePasswordInput = z.infer<typeof changePasswordInput>;
 
 /** POST /api/auth/forgot-password (SPEC 7). */
 export const forgotPasswordInput = z.object({
-  email: z.string(msg('invalidInput')).trim().email(msg('invalidInput')).max(200, msg('invalidInput')),
+  email: emailSchema(),
 });
 export type ForgotPasswordInput = z.infer<typeof forgotPasswordInput>;
 
@@ -56,8 +73,8 @@ export type ResetPasswordInput = z.infer<typeof resetPasswordInput>;
 
 export const updateUserInput = z
   .object({
-    username: username.optional(),
-    email: z.string().trim().email(msg('invalidInput')).max(200).optional(),
+    username: usernameSchema.optional(),
+    email: emailSchema().optional(),
     scope: z.enum(SCOPES).optional(),
     language: z.enum(LANGUAGES).optional(),
   })

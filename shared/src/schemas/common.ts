@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { MessageCode } from '../messages.js';
+import { freeTextProblem, normaliseLineBreaks } from '../rules/freeText.js';
 import { hasWholeCents } from '../rules/money.js';
 
 /** Zod issue messages are message codes, so the HTTP layer can answer with the catalogue text. */
@@ -15,3 +16,16 @@ export const idParamSchema = z.object({ id: z.string().min(1).max(64) });
  */
 export const euros = (invalid: MessageCode, missing: MessageCode = invalid) =>
   z.number(msg(missing)).min(0, msg(invalid)).max(100000, msg(invalid)).refine(hasWholeCents, msg('moneyTooPrecise'));
+
+/**
+ * A single-line free text (a title, a name, a place): refused with 'textHasControlCharacters' when
+ * it has a control or direction character, tabs and line breaks included (rules/freeText.ts).
+ */
+export const lineText = (schema: z.ZodString) =>
+  schema.refine((text) => freeTextProblem(text, 'line') === null, msg('textHasControlCharacters'));
+
+/** A multi-line free text (a description): as `lineText`, but \n and \t stay and \r\n becomes \n. */
+export const multilineText = (schema: z.ZodString) =>
+  schema
+    .refine((text) => freeTextProblem(text, 'multiline') === null, msg('textHasControlCharacters'))
+    .transform(normaliseLineBreaks);

@@ -1,15 +1,21 @@
 import { z } from 'zod';
-import { euros, msg } from './common.js';
+import { euros, lineText, msg, multilineText } from './common.js';
 
-/** Event input of SPEC 5; ticket_price in euros (0 = to be announced). */
+/** The longest event title and location. */
+export const EVENT_TEXT_MAX_LENGTH = 200;
+
+/**
+ * Event input of SPEC 5; ticket_price in euros (0 = to be announced). Texts are free text
+ * (rules/freeText.ts): the description may span lines, the others are one line.
+ */
 export const createEventInput = z.object({
-  title: z.string(msg('titleRequired')).trim().min(1, msg('titleRequired')).max(200),
-  description: z.string().max(5000).nullish(),
+  title: lineText(z.string(msg('titleRequired')).trim().min(1, msg('titleRequired')).max(EVENT_TEXT_MAX_LENGTH)),
+  description: multilineText(z.string().max(5000)).nullish(),
   date: z.string(msg('dateRequired')).trim().min(1, msg('dateRequired')).max(40),
-  location: z.string(msg('locationRequired')).trim().min(1, msg('locationRequired')).max(200),
+  location: lineText(z.string(msg('locationRequired')).trim().min(1, msg('locationRequired')).max(EVENT_TEXT_MAX_LENGTH)),
   stadium_id: z.string().max(64).nullish(),
   ticket_price: euros('priceInvalid').nullish(),
-  ticket_buyer: z.string().max(200).nullish(),
+  ticket_buyer: lineText(z.string().max(200)).nullish(),
 });
 export type CreateEventInput = z.infer<typeof createEventInput>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PUSH_ENDPOINT_MAX_LENGTH, PUSH_TOPICS } from '../push.js';
-import { msg } from './common.js';
+import { lineText, msg } from './common.js';
 
 /* The inputs of the push routes (docs/architecture.md, web push). */
 
@@ -48,7 +48,7 @@ export type PushSubscriptionJson = z.infer<typeof pushSubscriptionJson>;
 /** POST /api/fcm/token: this device's subscription and a name for the device (SPEC 3, push registration). */
 export const pushRegistrationInput = z.object({
   token: pushSubscriptionJson,
-  deviceName: z.string().trim().max(100).optional(),
+  deviceName: lineText(z.string().trim().max(100)).optional(),
 });
 export type PushRegistrationInput = z.infer<typeof pushRegistrationInput>;
 

@@ -1,8 +1,12 @@
 import { z } from 'zod';
-import { euros, msg } from './common.js';
+import { euros, lineText, msg } from './common.js';
 
+/** The longest team name, stadium name and city. */
+export const STADIUM_TEXT_MAX_LENGTH = 200;
+
+/** Texts are one-line free text (rules/freeText.ts). */
 const required = (code: 'teamNameRequired' | 'stadiumNameRequired' | 'cityRequired') =>
-  z.string(msg(code)).trim().min(1, msg(code)).max(200);
+  lineText(z.string(msg(code)).trim().min(1, msg(code)).max(STADIUM_TEXT_MAX_LENGTH));
 const capacity = z
   .number(msg('capacityInvalid'))
   .int(msg('capacityInvalid'))
@@ -20,7 +24,7 @@ export const stadiumInput = z.object({
   city: required('cityRequired'),
   capacity,
   guest_block_capacity: capacity,
-  address: z.string().trim().max(500).nullish(),
+  address: lineText(z.string().trim().max(500)).nullish(),
   ticket_price: euros('priceInvalid').nullish(),
 });
 export type StadiumInput = z.infer<typeof stadiumInput>;
@@ -33,6 +37,6 @@ export type UpdateStadiumInput = z.infer<typeof updateStadiumInput>;
 export const ticketPriceInput = z.object({
   stadium_id: z.string(msg('fillAllFields')).min(1, msg('fillAllFields')).max(64, msg('stadiumNotFound')),
   price: euros('priceInvalid', 'fillAllFields'),
-  ticket_type: z.string(msg('fillAllFields')).trim().min(1, msg('fillAllFields')).max(100),
+  ticket_type: lineText(z.string(msg('fillAllFields')).trim().min(1, msg('fillAllFields')).max(100)),
 });
 export type TicketPriceInput = z.infer<typeof ticketPriceInput>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ATTENDANCE_STATUSES, CLUB_CASH_DESK, TRANSFER_STATUSES } from '../constants.js';
-import { euros, msg } from './common.js';
+import { euros, lineText, msg } from './common.js';
 
 /**
  * The admin's fields of an attendee row (member or guest), docs/architecture.md readings: the ticket
@@ -17,7 +17,7 @@ export const ticketStatusInput = z
     paid_by: z.string(msg('invalidPayer')).max(64, msg('invalidPayer')).nullable().optional(),
     ticket_price_id: z.string().max(64).nullable().optional(),
     price: euros('priceInvalid').nullable().optional(),
-    ticket_type: z.string().trim().max(100).nullable().optional(),
+    ticket_type: lineText(z.string().trim().max(100)).nullable().optional(),
     is_free: z.boolean().optional(),
     is_price_tbd: z.boolean().optional(),
     transfer_status: z.enum(TRANSFER_STATUSES, msg('invalidInput')).nullable().optional(),

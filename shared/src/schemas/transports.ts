@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { euros, msg } from './common.js';
+import { euros, lineText, msg } from './common.js';
 
-const name = z.string(msg('transportNameRequired')).trim().min(1, msg('transportNameRequired')).max(200);
-const departureLocation = z.string(msg('departureLocationRequired')).trim().min(1, msg('departureLocationRequired')).max(200);
+const name = lineText(z.string(msg('transportNameRequired')).trim().min(1, msg('transportNameRequired')).max(200));
+const departureLocation = lineText(
+  z.string(msg('departureLocationRequired')).trim().min(1, msg('departureLocationRequired')).max(200),
+);
 const pricePerSeat = euros('seatPriceInvalid');
 /** Club wall-clock time like event dates (rounded to 15 minutes); null or '' = to be announced. */
 const departure = z.string(msg('departureInvalid')).trim().max(40, msg('departureInvalid')).nullable();

@@ -1,6 +1,7 @@
 import { checkEuros } from '@fankurve/shared/rules/money';
 import { DEFAULT_EVENT_TIME, TIME_STEP_MINUTES } from '@fankurve/shared/constants';
 import { checkEventDate, locationOfTitle, titleForLocation, type EventLocation } from '@fankurve/shared/dates';
+import { freeTextProblem } from '@fankurve/shared/rules/freeText';
 import type { MessageCode } from '@fankurve/shared/messages';
 import type { RuleResult } from '@fankurve/shared/rules/result';
 import type { NewEvent } from '../../api/events.js';
@@ -88,7 +89,8 @@ export function withKind(values: EventFormValues, kind: EventLocation): EventFor
 }
 
 /**
- * Checks the form (title, home / away / other, date and location required; price a number of at least 0) and builds the
+ * Checks the form (title, home / away / other, date and location required, title and location free
+ * text as rules/freeText.ts; price a number of at least 0) and builds the
  * body of POST /api/events. An empty price without the box is left out (the server's default: to be
  * announced); the box sends 0.
  */
@@ -100,9 +102,11 @@ export function toNewEvent(values: EventFormValues): { ok: true; body: NewEvent 
   const checkedDate = checkFormDate(values);
   const date = checkedDate.ok ? checkedDate.value : null;
   if (!title) errors.title = 'titleRequired';
+  else if (freeTextProblem(title)) errors.title = freeTextProblem(title)!;
   if (!kind) errors.kind = 'eventKindRequired';
   if (!checkedDate.ok) errors.date = checkedDate.code;
   if (!location) errors.location = 'locationRequired';
+  else if (freeTextProblem(location)) errors.location = freeTextProblem(location)!;
   let price: number | undefined;
   if (values.priceTba) price = 0;
   else if (values.price.trim() !== '') {
