@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   attendanceCounts,
   attendeeRows,
+  boughtDraft,
   boughtTicketRows,
   draftBody,
   draftValues,
@@ -131,9 +132,27 @@ describe('ticket choice', () => {
     expect(parseEurosAmount('25,5')).toBe(25.5);
     expect(parseEurosAmount(' 18.50 ')).toBe(18.5);
     expect(parseEurosAmount('-1')).toBeNull();
-    expect(parseEurosAmount('1.234')).toBeNull();
+    // German thousands (shared/src/rules/money.ts parseEuros): 1.234 is 1234 €.
+    expect(parseEurosAmount('1.234')).toBe(1234);
+    expect(parseEurosAmount('1,234')).toBeNull();
     expect(parseEurosAmount('abc')).toBeNull();
     expect(parseEurosAmount('')).toBeNull();
+  });
+});
+
+describe('ticking Bought without a price', () => {
+  it("preselects the event's price, else the stadium's only category, else leaves the price open", () => {
+    const none = { ticket: '' as const };
+    expect(boughtDraft(none, 1850, options)).toEqual({ bought: true, ticket: 'custom', customPrice: '18.50' });
+    expect(boughtDraft(none, 0, [options[1]!])).toEqual({ bought: true, ticket: 'option:p-seat' });
+    expect(boughtDraft(none, 0, options)).toEqual({ bought: true });
+    expect(boughtDraft({ ticket: 'free' }, 1850, options)).toEqual({ bought: true });
+    // The draft's body sends the preselected price with the purchase.
+    const doc = row('a1');
+    expect(draftBody(doc, boughtDraft(none, 1850, options), options)).toEqual({
+      ok: true,
+      body: expect.objectContaining({ bought: true, price: 18.5, ticket_price_id: null }),
+    });
   });
 });
 

@@ -190,7 +190,7 @@ describe('create-event form', () => {
     expect(toNewEvent({ ...filled, price: '-1' })).toEqual({ ok: false, errors: { price: 'moneyInvalid' } });
     expect(toNewEvent({ ...filled, price: 'abc' })).toEqual({ ok: false, errors: { price: 'moneyInvalid' } });
     // At most two decimals: a third is refused rather than rounded away, and the form says why.
-    expect(toNewEvent({ ...filled, price: '12.345' })).toEqual({ ok: false, errors: { price: 'moneyTooPrecise' } });
+    expect(toNewEvent({ ...filled, price: '12,345' })).toEqual({ ok: false, errors: { price: 'moneyTooPrecise' } });
     expect(toNewEvent({ ...filled, price: '18,5' })).toMatchObject({ ok: true, body: { ticket_price: 18.5 } });
   });
 
@@ -200,7 +200,8 @@ describe('create-event form', () => {
     expect(eventDateOf({ date: '', hour: '15', minute: '00' })).toBeNull();
     expect(tidyEuros('12.5')).toBe('12.50');
     expect(tidyEuros('12,5')).toBe('12.50');
-    expect(tidyEuros('12.345')).toBe('12.345');
+    expect(tidyEuros('12,345')).toBe('12,345');
+    expect(tidyEuros('1.234,5')).toBe('1234.50');
     expect(tidyEuros('x')).toBe('x');
   });
 });
@@ -270,9 +271,12 @@ describe('stadium form', () => {
   });
 
   it("asks for all fields of a ticket price ('Please fill in all fields')", () => {
-    expect(toTicketPriceInput('', 'Stehplatz')).toEqual({ ok: false, error: 'fillAllFields' });
-    expect(toTicketPriceInput('15', '  ')).toEqual({ ok: false, error: 'fillAllFields' });
-    expect(toTicketPriceInput('-5', 'Stehplatz')).toEqual({ ok: false, error: 'priceInvalid' });
+    expect(toTicketPriceInput('', 'Stehplatz')).toEqual({ ok: false, field: 'form', error: 'fillAllFields' });
+    expect(toTicketPriceInput('15', '  ')).toEqual({ ok: false, field: 'form', error: 'fillAllFields' });
+    // The price field's own rule and code (checkEuros), the same the field shows while typing.
+    expect(toTicketPriceInput('-5', 'Stehplatz')).toEqual({ ok: false, field: 'price', error: 'moneyInvalid' });
+    expect(toTicketPriceInput('18,555', 'Stehplatz')).toEqual({ ok: false, field: 'price', error: 'moneyTooPrecise' });
+    expect(toTicketPriceInput('1.234,50', 'Loge')).toEqual({ ok: true, price: 1234.5, ticket_type: 'Loge' });
     expect(toTicketPriceInput('15.5', ' Stehplatz ')).toEqual({ ok: true, price: 15.5, ticket_type: 'Stehplatz' });
     expect(toTicketPriceInput('0', 'Kinder')).toEqual({ ok: true, price: 0, ticket_type: 'Kinder' });
   });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addGuest, setOwnAttendance } from '../src/data/collections/attendees.js';
 import { buildMyTickets, myTickets$, requestTicket } from '../src/data/collections/tickets.js';
 import { LocalRuleError } from '../src/data/device.js';
-import { csvAmount, toCsv } from '../src/features/tickets/csv.js';
+import { csvAmount, csvField, toCsv } from '@fankurve/shared/rules/csv';
 import { createTestApp, listen, type TestApp } from '../../server/test/helpers.js';
 import { eventually, TestClient } from './sync-clients.js';
 
@@ -81,9 +81,26 @@ describe('my tickets from the device documents', () => {
     });
   });
 
+  it('counts a price still open apart from the total, never as 0,00 €; a free ticket is no open price', () => {
+    const mine = buildMyTickets(
+      [
+        row('priced', { bought: true, price_cents: 1850 }),
+        row('open', { event_id: 'past', bought: true }),
+        row('tbd', { event_id: 'gone', bought: true, is_price_tbd: true }),
+        row('free', { bought: true, price_cents: 0, is_free: true }),
+      ],
+      events,
+      'u1',
+      TODAY,
+    );
+    expect(mine.unpaidTotalCents).toBe(1850);
+    expect(mine.unpaidOpenPriceCount).toBe(2);
+    expect(mine.unpaid).toHaveLength(4);
+  });
+
   it('writes CSV with a BOM, semicolons, quoted fields and decimal commas', () => {
-    expect(csvAmount(1850)).toBe('18,50');
-    expect(csvAmount(5)).toBe('0,05');
+    expect(csvField(csvAmount(1850))).toBe('18,50');
+    expect(csvField(csvAmount(5))).toBe('0,05');
     const csv = toCsv(
       ['Mitglied', 'Schulden'],
       [

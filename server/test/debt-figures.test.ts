@@ -4,7 +4,8 @@ import { createEventVia, createTestApp, type TestApp } from './helpers.js';
 /**
  * Issue 8: the member's /my-tickets total, the treasurer's /debts and the user table agree for the
  * same data — own tickets, a guest's ticket owed by the member who brought them, a paid one, a
- * ticket of an event an admin deleted (archived) and a ticket without a price.
+ * ticket of an event an admin deleted (archived), a ticket to be announced and one bought without a
+ * price on an event without one (both price open: counted apart, never as 0,00 €).
  */
 describe('debt figures agree', () => {
   let t: TestApp;
@@ -46,14 +47,25 @@ describe('debt figures agree', () => {
     await boughtTicket(other.id, 'Hoffenheim (A)', 30);
     expect((await t.call('DELETE', `/api/events/${archived.eventId}`, { token: admin })).status).toBe(200);
 
-    const expected = { unpaid: 4, total: 18.5 + 10.25 + 0 + 7.75 };
+    // Bought without a price on an event without one: the price is open, counted apart, not as 0,00 €.
+    const open = (await createEventVia(t, admin, { title: 'Offen (A)', ticket_price: 0 })).id;
+    expect((await t.call('POST', `/api/events/${open}/attendees`, { token: admin, body: { user_id: jurgen.id } })).status).toBe(
+      201,
+    );
+    expect(
+      (await t.call('PUT', `/api/tickets/event/${open}/user/${jurgen.id}/status`, { token: admin, body: { bought: true } }))
+        .status,
+    ).toBe(200);
+
+    const expected = { unpaid: 5, total: 18.5 + 10.25 + 7.75, openPrices: 2 };
     const mine = await t.call('GET', '/api/tickets/my', { token: jurgen.token });
     expect(mine.status).toBe(200);
     expect(mine.body.unpaidTotal).toBeCloseTo(expected.total, 2);
+    expect(mine.body.unpaidOpenPriceCount).toBe(expected.openPrices);
 
     const debts = await t.call('GET', '/api/tickets/debts', { token: admin });
     const row = debts.body.debts.find((d: { user_id: string }) => d.user_id === jurgen.id);
-    expect(row).toMatchObject({ username: 'juergen', unpaid_count: expected.unpaid });
+    expect(row).toMatchObject({ username: 'juergen', unpaid_count: expected.unpaid, open_price_count: expected.openPrices });
     expect(row.total_debt).toBeCloseTo(expected.total, 2);
     expect(debts.body.unpaidTickets.filter((ticket: { username?: string }) => ticket.username === 'juergen')).toHaveLength(
       expected.unpaid,
@@ -62,8 +74,9 @@ describe('debt figures agree', () => {
     const users = await t.call('GET', '/api/auth/users', { token: admin });
     const listed = users.body.users.find((u: { id: string }) => u.id === jurgen.id);
     expect(listed.unpaid_count).toBe(expected.unpaid);
+    expect(listed.open_price_count).toBe(expected.openPrices);
     expect(listed.total_debt).toBeCloseTo(expected.total, 2);
     const others = users.body.users.find((u: { id: string }) => u.id === other.id);
-    expect([others.unpaid_count, others.total_debt]).toEqual([1, 30]);
+    expect([others.unpaid_count, others.total_debt, others.open_price_count]).toEqual([1, 30, 0]);
   });
 });

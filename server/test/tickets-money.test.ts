@@ -115,8 +115,15 @@ describe('my tickets, requests and debts', () => {
     const res = await t.call('GET', '/api/tickets/debts', { token: admin });
     expect(res.status).toBe(200);
     expect(res.body.debts).toEqual([
-      { user_id: olaf.id, username: 'olaf', email: 'olaf@example.org', total_debt: 99.99, unpaid_count: 1 },
-      { user_id: jurgen.id, username: 'Jürgen', email: 'juergen@example.org', total_debt: 45.75, unpaid_count: 4 },
+      { user_id: olaf.id, username: 'olaf', email: 'olaf@example.org', total_debt: 99.99, unpaid_count: 1, open_price_count: 0 },
+      {
+        user_id: jurgen.id,
+        username: 'Jürgen',
+        email: 'juergen@example.org',
+        total_debt: 45.75,
+        unpaid_count: 4,
+        open_price_count: 0,
+      },
     ]);
     expect(res.body.unpaidTickets).toHaveLength(5);
     expect(res.body.unpaidTickets).toContainEqual(
@@ -218,5 +225,105 @@ describe('my tickets, requests and debts', () => {
       { assumedMasterState: pending, newDocumentState: { ...pending, paid_requested: true } },
     ]);
     expect(refused.body).toEqual([expect.objectContaining({ id: ids.pending, paid_requested: false })]);
+  });
+});
+
+/**
+ * A ticket bought without a price takes the event's price, or the stadium's only price category;
+ * a price really not known yet stays open and is counted apart, never as 0,00 € (docs/architecture.md,
+ * Data model).
+ */
+describe('a ticket bought without a price', () => {
+  let t: TestApp;
+  let admin: string;
+  let member: { id: string; token: string };
+  let counter = 0;
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await t.adminToken();
+    member = await t.member('preis-fan');
+  });
+  afterAll(() => t.close());
+
+  async function stadiumWith(name: string, prices: [number, string][]): Promise<string> {
+    const stadium = await t.call('POST', '/api/stadiums', {
+      token: admin,
+      body: { team_name: `${name} FC`, stadium_name: name, city: 'Köln' },
+    });
+    expect(stadium.status).toBe(201);
+    for (const [price, ticket_type] of prices) {
+      const option = await t.call('POST', '/api/ticket-prices', {
+        token: admin,
+        body: { stadium_id: stadium.body.stadium.id, price, ticket_type },
+      });
+      expect(option.status).toBe(201);
+    }
+    return stadium.body.stadium.id;
+  }
+
+  /** The member attends an event and the admin ticks "bought" with nothing else (the member route of the brief). */
+  async function boughtOn(event: Record<string, unknown>, body: Record<string, unknown> = {}) {
+    const { id: eventId } = await createEventVia(t, admin, { title: `Preis ${(counter += 1)} (A)`, ...event });
+    // The admin adds the member: a member with a debt could not answer a new match.
+    const added = await t.call('POST', `/api/events/${eventId}/attendees`, { token: admin, body: { user_id: member.id } });
+    expect(added.status).toBe(201);
+    const res = await t.call('PUT', `/api/tickets/event/${eventId}/user/${member.id}/status`, {
+      token: admin,
+      body: { bought: true, ...body },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const mine = await t.call('GET', '/api/tickets/my', { token: member.token });
+    return {
+      eventId,
+      attendance: res.body.attendance,
+      ticket: mine.body.tickets.find((x: { event_id: string }) => x.event_id === eventId),
+    };
+  }
+
+  it("takes the event's price", async () => {
+    const { attendance, ticket } = await boughtOn({ ticket_price: 18.5 });
+    expect(attendance).toMatchObject({ bought: true, price: 18.5, is_price_tbd: false, is_free: false });
+    expect(ticket).toMatchObject({ state: 'unpaid', price: 18.5, price_open: false });
+  });
+
+  it("takes the stadium's only price category when the event has no price", async () => {
+    const stadiumId = await stadiumWith('Einzelpreis-Arena', [[22, 'Stehplatz']]);
+    const { attendance, ticket } = await boughtOn({ ticket_price: 0, stadium_id: stadiumId });
+    expect(attendance).toMatchObject({ price: 22, ticket_type: 'Stehplatz' });
+    expect(attendance.ticket_price_id).toEqual(expect.any(String));
+    expect(ticket).toMatchObject({ price: 22, price_open: false });
+  });
+
+  it('keeps a price that was given, and to be announced when asked for', async () => {
+    expect((await boughtOn({ ticket_price: 18.5 }, { price: 9 })).attendance).toMatchObject({ price: 9 });
+    expect((await boughtOn({ ticket_price: 18.5 }, { is_free: true })).attendance).toMatchObject({ price: 0, is_free: true });
+    const tbd = await boughtOn({ ticket_price: 18.5 }, { is_price_tbd: true });
+    expect(tbd.attendance).toMatchObject({ price: null, is_price_tbd: true });
+    expect(tbd.ticket).toMatchObject({ price_open: true });
+  });
+
+  it('leaves the price open without an event price and with several categories, counted apart in every debt view', async () => {
+    const stadiumId = await stadiumWith('Zweipreis-Arena', [
+      [15, 'Stehplatz'],
+      [35, 'Sitzplatz'],
+    ]);
+    const before = await t.call('GET', '/api/tickets/my', { token: member.token });
+    const open = await boughtOn({ ticket_price: 0, stadium_id: stadiumId });
+    expect(open.attendance).toMatchObject({ price: null, ticket_price_id: null, is_price_tbd: false });
+    expect(open.ticket).toMatchObject({ state: 'unpaid', price: null, price_open: true });
+    // A free ticket next to it is no open price.
+    await boughtOn({ ticket_price: 0 }, { is_free: true });
+
+    const mine = await t.call('GET', '/api/tickets/my', { token: member.token });
+    expect(mine.body.unpaidTotal).toBeCloseTo(before.body.unpaidTotal, 2);
+    expect(mine.body.unpaidOpenPriceCount).toBe(before.body.unpaidOpenPriceCount + 1);
+    const debts = await t.call('GET', '/api/tickets/debts', { token: admin });
+    const row = debts.body.debts.find((d: { user_id: string }) => d.user_id === member.id);
+    expect(row).toMatchObject({ open_price_count: mine.body.unpaidOpenPriceCount, total_debt: mine.body.unpaidTotal });
+    expect(debts.body.open_price_count).toBe(mine.body.unpaidOpenPriceCount);
+    const listed = debts.body.unpaidTickets.find((x: { event_id: string }) => x.event_id === open.eventId);
+    expect(listed).toMatchObject({ price: null, price_open: true });
+    const user = await t.call('GET', `/api/auth/users/${member.id}`, { token: admin });
+    expect(user.body.user ?? user.body).toMatchObject({ open_price_count: mine.body.unpaidOpenPriceCount });
   });
 });

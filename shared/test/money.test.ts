@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { MESSAGES } from '../src/messages.js';
 import { centsToEuros, eurosToCents, formatMoney } from '../src/money.js';
 import { checkEuros, hasWholeCents } from '../src/rules/money.js';
 import { euros } from '../src/schemas/common.js';
@@ -52,11 +54,38 @@ describe('checkEuros and the euro schema: one rule for every money input, client
   });
 
   it('refuses more than two decimals as such, and anything else as no amount', () => {
-    expect(checkEuros('18,555')).toEqual({ ok: false, code: 'moneyTooPrecise' });
-    expect(checkEuros('0.001')).toEqual({ ok: false, code: 'moneyTooPrecise' });
-    for (const text of ['', 'abc', '-5', '1.000,00', '18,', '1e3', '18 50']) {
+    for (const text of ['18,555', '0.001', '0,001', '18.5555', '1.234,567', '1,234.567']) {
+      expect(checkEuros(text), text).toEqual({ ok: false, code: 'moneyTooPrecise' });
+    }
+    for (const text of ['', 'abc', '-5', '+5', '18,', ',5', '1e3', '18 50', '1.234.56', '1,234,56', '12.34.56', '1.23.456']) {
       expect(checkEuros(text), text).toEqual({ ok: false, code: 'moneyInvalid' });
     }
+    expect(checkEuros('1234567890')).toEqual({ ok: false, code: 'moneyInvalid' });
+  });
+
+  it('accepts thousands separators as Germans and the English type them', () => {
+    const amounts: [string, number][] = [
+      ['1.234,56', 123456],
+      ['1,234.56', 123456],
+      ['1234,56', 123456],
+      ['1234.56', 123456],
+      ['1.234.567,8', 123456780],
+      ['1,234,567', 123456700],
+      ['1.000,00 €', 100000],
+      ['€ 1,000.00', 100000],
+    ];
+    for (const [text, cents] of amounts) expect(checkEuros(text), text).toEqual({ ok: true, value: cents });
+  });
+
+  it('reads a lone point before three digits as German thousands, a lone comma before three digits as three decimals', () => {
+    // "1.234": German 1.234,00 € — its English reading would have three decimals, no amount at all.
+    expect(checkEuros('1.234')).toEqual({ ok: true, value: 123400 });
+    expect(checkEuros('12.500')).toEqual({ ok: true, value: 1250000 });
+    // "1,234" / "18,555": a German decimal comma with three decimals, refused rather than multiplied by 1000.
+    expect(checkEuros('1,234')).toEqual({ ok: false, code: 'moneyTooPrecise' });
+    expect(checkEuros('18,555')).toEqual({ ok: false, code: 'moneyTooPrecise' });
+    // English thousands need decimals or a second group.
+    expect(checkEuros('1,234.00')).toEqual({ ok: true, value: 123400 });
   });
 
   it('the REST schema refuses the same amounts the inputs refuse', () => {
@@ -69,5 +98,18 @@ describe('checkEuros and the euro schema: one rule for every money input, client
     expect(precise.error?.issues[0]?.message).toBe('moneyTooPrecise');
     expect(schema.safeParse(-1).error?.issues[0]?.message).toBe('priceInvalid');
     expect(hasWholeCents(1850 / 100)).toBe(true);
+  });
+});
+
+describe("the money message gives an example in the reader's notation", () => {
+  const translations = (language: string) =>
+    JSON.parse(fs.readFileSync(new URL(`../../client/src/i18n/${language}.json`, import.meta.url), 'utf8')) as {
+      serverMessages: Record<string, string>;
+    };
+
+  it("English (the server's message and the app) says 18.50, German 18,50", () => {
+    expect(MESSAGES.moneyInvalid).toBe('Please enter an amount in euros, for example 18.50');
+    expect(translations('en').serverMessages.moneyInvalid).toBe(MESSAGES.moneyInvalid);
+    expect(translations('de').serverMessages.moneyInvalid).toBe('Bitte gib einen Betrag in Euro ein, zum Beispiel 18,50');
   });
 });

@@ -25,8 +25,9 @@ describe('money parsing (one rule for every price field)', () => {
     expect(parseEurosAmount('18,5')).toBe(18.5);
   });
 
-  it('refuses more than two decimals, signs, separators and text instead of guessing', () => {
-    for (const text of ['18,555', '1.000,00', '-5', '+5', '', ' ', 'abc', '18,', ',5', '1e3', '18 50']) {
+  it('refuses more than two decimals, signs, misplaced separators and text instead of guessing', () => {
+    expect(parseEuros('1.000,00')).toBe(100000);
+    for (const text of ['18,555', '1.000,0,0', '-5', '+5', '', ' ', 'abc', '18,', ',5', '1e3', '18 50']) {
       expect(parseEuros(text), text).toBeNull();
     }
   });

@@ -2,12 +2,15 @@ import {
   checkTicketRequest,
   CLUB_CASH_DESK,
   debtCents,
+  defaultTicketPrice,
   eurosToCents,
+  hasNoPriceChoice,
   isOverdue,
   summarizeDebts,
   ticketStateOf,
   transferStatusAfterAnswer,
-  unpaidTotalCents,
+  isPriceOpen,
+  unpaidDebtOf,
   type RequestKind,
   type TicketRow,
   type TicketStatusInput,
@@ -75,6 +78,52 @@ async function priceFields(w: WriteContext, attendee: AttendeeRow, input: Ticket
   return fields;
 }
 
+/**
+ * The price of a ticket this change buys without giving one (none given, not free, not to be
+ * announced): the event's price or its stadium's only price category (shared rule
+ * `defaultTicketPrice`; docs/architecture.md, Data model). Nothing when it has a price, or when none
+ * is known: then the price stays open.
+ */
+async function defaultPriceOfPurchase(w: WriteContext, attendee: AttendeeRow, fields: Fields): Promise<Fields> {
+  const after = { ...attendee, ...fields };
+  if (
+    !hasNoPriceChoice({
+      price_cents: after.price_cents,
+      is_free: toBool(after.is_free),
+      is_price_tbd: toBool(after.is_price_tbd),
+    })
+  ) {
+    return {};
+  }
+  const event = await w.db
+    .selectFrom('events')
+    .select(['ticket_price_cents', 'stadium_id'])
+    .where('id', '=', attendee.event_id)
+    .executeTakeFirst();
+  if (!event) return {};
+  const categories = event.stadium_id
+    ? await w.db
+        .selectFrom('stadium_ticket_prices')
+        .select(['id', 'price_cents', 'ticket_type'])
+        .where('stadium_id', '=', event.stadium_id)
+        .execute()
+    : [];
+  const price = defaultTicketPrice(
+    Number(event.ticket_price_cents),
+    categories.map((category) => ({ ...category, price_cents: Number(category.price_cents) })),
+  );
+  if (!price) return {};
+  if (price.kind === 'event') return { price_cents: price.price_cents, ticket_price_id: null, is_free: 0, is_price_tbd: 0 };
+  const { category } = price;
+  return {
+    price_cents: category.price_cents,
+    ticket_price_id: category.id,
+    ticket_type: category.ticket_type,
+    is_free: 0,
+    is_price_tbd: 0,
+  };
+}
+
 async function checkPayer(w: WriteContext, paidBy: string | null | undefined): Promise<void> {
   if (!paidBy || paidBy === CLUB_CASH_DESK) return;
   const payer = await w.db
@@ -102,6 +151,7 @@ export async function updateTicketStatus(
   await checkPayer(w, input.paid_by);
   const fields: Fields = await priceFields(w, attendee, input);
   if (input.bought !== undefined) fields.bought = toInt(input.bought);
+  if (fields.bought === 1 && !toBool(attendee.bought)) Object.assign(fields, await defaultPriceOfPurchase(w, attendee, fields));
   if (input.paid !== undefined) {
     fields.paid = toInt(input.paid);
     if (input.paid) Object.assign(fields, { paid_requested: 0, paid_requested_at: null });
@@ -192,6 +242,8 @@ export function ticketRowOf(
     | 'paid_requested'
     | 'received_requested'
     | 'price_cents'
+    | 'is_free'
+    | 'is_price_tbd'
   >,
 ): TicketRow {
   return {
@@ -204,6 +256,8 @@ export function ticketRowOf(
     paid_requested: toBool(row.paid_requested),
     received_requested: toBool(row.received_requested),
     price_cents: row.price_cents === null ? null : Number(row.price_cents),
+    is_free: toBool(row.is_free),
+    is_price_tbd: toBool(row.is_price_tbd),
   };
 }
 
@@ -274,8 +328,10 @@ function toRestTicket(row: TicketListRow, today: string) {
     debtor_id: row.user_id ?? row.brought_by,
     username: row.debtor_username,
     price: ticket.price_cents === null ? null : ticket.price_cents / 100,
-    is_free: toBool(row.is_free),
-    is_price_tbd: toBool(row.is_price_tbd),
+    is_free: ticket.is_free,
+    is_price_tbd: ticket.is_price_tbd,
+    /** Not known yet: shown as "price open", never as 0,00 € (shared rule isPriceOpen). */
+    price_open: isPriceOpen(ticket),
     bought: ticket.bought,
     paid: ticket.paid,
     received: ticket.received,
@@ -288,7 +344,10 @@ function toRestTicket(row: TicketListRow, today: string) {
   };
 }
 
-/** GET /api/tickets/my: the actor's tickets (own and their guests'), pending, unpaid and paid, and what they owe. */
+/**
+ * GET /api/tickets/my: the actor's tickets (own and their guests'), pending, unpaid and paid, and what
+ * they owe: the known prices (`unpaidTotal`) and the unpaid tickets whose price is open.
+ */
 export async function listMyTickets(db: Kysely<Database>, actor: Actor, today: string) {
   const rows = await ticketRows(db)
     .where((eb) =>
@@ -298,11 +357,14 @@ export async function listMyTickets(db: Kysely<Database>, actor: Actor, today: s
     .orderBy('a.created_at')
     .execute();
   const tickets = rows.map((row) => toRestTicket(row, today)).filter((ticket) => ticket.state !== null);
-  const unpaidTotal = unpaidTotalCents(rows.map(ticketRowOf), actor.id) / 100;
-  return { tickets, unpaidTotal };
+  const owed = unpaidDebtOf(rows.map(ticketRowOf), actor.id);
+  return { tickets, unpaidTotal: owed.cents / 100, unpaidOpenPriceCount: owed.openPriceCount };
 }
 
-/** GET /api/tickets/debts (admin): debts per member, largest first, and every unpaid ticket. */
+/**
+ * GET /api/tickets/debts (admin): debts per member, largest first, and every unpaid ticket; totals of
+ * the known prices, with the tickets whose price is open counted apart (`open_price_count`).
+ */
 export async function listDebts(db: Kysely<Database>, actor: Actor, today: string) {
   requireAdmin(actor);
   const rows = await ticketRows(db)
@@ -320,8 +382,15 @@ export async function listDebts(db: Kysely<Database>, actor: Actor, today: strin
       email: row?.debtor_email ?? null,
       total_debt: debt.totalCents / 100,
       unpaid_count: debt.unpaidCount,
+      open_price_count: debt.openPriceCount,
     };
   });
   const unpaidTickets = rows.map((row) => ({ ...toRestTicket(row, today), email: row.debtor_email }));
-  return { debts, unpaidTickets, total: rows.reduce((sum, row) => sum + debtCents(ticketRowOf(row)), 0) / 100 };
+  const tickets = rows.map(ticketRowOf);
+  return {
+    debts,
+    unpaidTickets,
+    total: tickets.reduce((sum, ticket) => sum + debtCents(ticket), 0) / 100,
+    open_price_count: tickets.filter(isPriceOpen).length,
+  };
 }

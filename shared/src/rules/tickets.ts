@@ -21,6 +21,8 @@ export interface TicketRow {
   paid_requested: boolean;
   received_requested: boolean;
   price_cents: number | null;
+  is_free: boolean;
+  is_price_tbd: boolean;
   _deleted?: boolean;
 }
 
@@ -52,8 +54,51 @@ export function isOverdue(row: TicketRow, event: TicketEvent | undefined, today:
   return isDebt(row) && !!event && !isUpcoming(event.date, today);
 }
 
-/** What a ticket's price counts for in a debt: TBD (no price yet) counts as 0. */
+/** What a ticket's price counts for in a debt: a price still open counts as 0 (and is counted apart: `openPriceCount`). */
 export const debtCents = (row: Pick<TicketRow, 'price_cents'>): number => row.price_cents ?? 0;
+
+/** The price fields of a ticket as the price rules read them. */
+export interface TicketPriceFields {
+  price_cents: number | null;
+  is_free: boolean;
+  is_price_tbd: boolean;
+}
+
+/**
+ * A ticket whose price is not known yet ("price open"): neither free nor priced, or marked to be
+ * announced. Shown as such everywhere (never as 0,00 € next to a free ticket) and counted apart in
+ * every total.
+ */
+export function isPriceOpen(ticket: TicketPriceFields): boolean {
+  return !ticket.is_free && (ticket.price_cents === null || ticket.is_price_tbd);
+}
+
+/** A stadium's price category as the default price rule reads it. */
+export interface PriceCategory {
+  id: string;
+  price_cents: number;
+  ticket_type: string;
+}
+
+/** The price a ticket bought without one takes: the event's, or the stadium's only category. */
+export type DefaultTicketPrice = { kind: 'event'; price_cents: number } | { kind: 'category'; category: PriceCategory };
+
+/**
+ * A ticket marked bought without any price (none given, not free, not to be announced) takes the
+ * event's price; an event without a price (0: not yet available) takes its stadium's price category
+ * when there is exactly one. Otherwise null: the price stays open. The server's domain applies it
+ * when a change buys the ticket; the admin's attendee table preselects it when Bought is ticked.
+ */
+export function defaultTicketPrice(eventPriceCents: number, categories: readonly PriceCategory[]): DefaultTicketPrice | null {
+  if (eventPriceCents > 0) return { kind: 'event', price_cents: eventPriceCents };
+  if (categories.length === 1) return { kind: 'category', category: categories[0]! };
+  return null;
+}
+
+/** Whether a ticket has no price of any kind yet (none given, not free, not to be announced). */
+export function hasNoPriceChoice(ticket: TicketPriceFields): boolean {
+  return ticket.price_cents === null && !ticket.is_free && !ticket.is_price_tbd;
+}
 
 /**
  * May this member make (or, `value` false, withdraw) a paid or received request on this ticket?
@@ -88,8 +133,11 @@ export function requestOptions(row: TicketRow, actorId: string) {
 
 export interface DebtSummary {
   debtorId: string;
+  /** The known prices; tickets whose price is open add nothing here … */
   totalCents: number;
   unpaidCount: number;
+  /** … and are counted here ("+ 2 tickets with price open"). */
+  openPriceCount: number;
 }
 
 /** Debts per debtor (bought, unpaid tickets; a guest's to the member who brought them), largest first. */
@@ -98,15 +146,24 @@ export function summarizeDebts(rows: Iterable<TicketRow>): DebtSummary[] {
   for (const row of rows) {
     const debtorId = debtorOf(row);
     if (row._deleted || !isDebt(row) || debtorId === null) continue;
-    const entry = byDebtor.get(debtorId) ?? { debtorId, totalCents: 0, unpaidCount: 0 };
+    const entry = byDebtor.get(debtorId) ?? { debtorId, totalCents: 0, unpaidCount: 0, openPriceCount: 0 };
     entry.totalCents += debtCents(row);
     entry.unpaidCount += 1;
+    if (isPriceOpen(row)) entry.openPriceCount += 1;
     byDebtor.set(debtorId, entry);
   }
-  return [...byDebtor.values()].sort((a, b) => b.totalCents - a.totalCents || b.unpaidCount - a.unpaidCount);
+  return [...byDebtor.values()].sort(
+    (a, b) => b.totalCents - a.totalCents || b.unpaidCount - a.unpaidCount || b.openPriceCount - a.openPriceCount,
+  );
+}
+
+/** What a member owes (their own and their guests' bought, unpaid tickets): the known prices in cents and the tickets whose price is open. */
+export function unpaidDebtOf(rows: Iterable<TicketRow>, userId: string): { cents: number; openPriceCount: number } {
+  const entry = summarizeDebts(rows).find((debt) => debt.debtorId === userId);
+  return { cents: entry?.totalCents ?? 0, openPriceCount: entry?.openPriceCount ?? 0 };
 }
 
 /** The total a member owes (their own and their guests' bought, unpaid tickets), in cents. */
 export function unpaidTotalCents(rows: Iterable<TicketRow>, userId: string): number {
-  return summarizeDebts(rows).find((entry) => entry.debtorId === userId)?.totalCents ?? 0;
+  return unpaidDebtOf(rows, userId).cents;
 }

@@ -3,7 +3,7 @@ import {
   isOverdue,
   requestOptions,
   ticketStateOf,
-  unpaidTotalCents,
+  unpaidDebtOf,
   type AttendeeDoc,
   type EventDoc,
   type RequestKind,
@@ -45,7 +45,10 @@ export interface MyTicket {
 }
 
 export interface MyTickets {
+  /** The known prices of the unpaid tickets … */
   unpaidTotalCents: number;
+  /** … and how many of them have their price open (not in the total). */
+  unpaidOpenPriceCount: number;
   unpaid: MyTicket[];
   pending: MyTicket[];
   paid: MyTicket[];
@@ -61,7 +64,14 @@ export function buildMyTickets(
   today: string,
 ): MyTickets {
   const mine = rows.filter((row) => row.user_id === userId || (row.user_id === null && row.brought_by === userId));
-  const result: MyTickets = { unpaidTotalCents: unpaidTotalCents(mine, userId), unpaid: [], pending: [], paid: [] };
+  const owed = unpaidDebtOf(mine, userId);
+  const result: MyTickets = {
+    unpaidTotalCents: owed.cents,
+    unpaidOpenPriceCount: owed.openPriceCount,
+    unpaid: [],
+    pending: [],
+    paid: [],
+  };
   for (const row of mine) {
     const event = events.get(row.event_id);
     const list = ticketStateOf(row, event, today);

@@ -19,6 +19,7 @@ import { AddAttendee } from './AddAttendee.js';
 import {
   attendanceCounts,
   attendeeRows,
+  boughtDraft,
   draftBody,
   draftValues,
   sortedMembers,
@@ -145,7 +146,8 @@ export function AttendeeTable({ event, attendees, members, names, access, langua
   function ticketCell(doc: AttendeeDoc) {
     const label = ticketLabelOf(doc, options);
     if (label.kind === 'free') return t('eventDetail.ticketFree');
-    if (label.kind === 'tbd') return t('eventDetail.priceTba');
+    // A bought ticket whose price is not known yet says so (never 0,00 €, never "no ticket").
+    if (label.kind === 'tbd' || (label.kind === 'none' && doc.bought)) return t('tickets.priceOpen');
     if (label.kind === 'price')
       return label.type ? `${label.type} · ${formatMoney(label.cents, language)}` : formatMoney(label.cents, language);
     return '–';
@@ -225,7 +227,14 @@ export function AttendeeTable({ event, attendees, members, names, access, langua
               type="checkbox"
               aria-label={`${t(FLAG_COLUMNS[field])}: ${name}`}
               checked={values[field]}
-              onChange={(e) => setDraft(doc.id, { [field]: e.target.checked })}
+              onChange={(e) =>
+                setDraft(
+                  doc.id,
+                  field === 'bought' && e.target.checked
+                    ? boughtDraft(values, event.ticket_price_cents, options)
+                    : { [field]: e.target.checked },
+                )
+              }
             />
           </td>
         ))}

@@ -3,6 +3,7 @@ import {
   centsToEuros,
   CLUB_CASH_DESK,
   DEFAULT_EVENT_TIME,
+  defaultTicketPrice,
   IMAGE_MAX_BYTES,
   roundToTimeStep,
   type AttendeeDoc,
@@ -238,6 +239,24 @@ export function ticketFields(
   const option = options.find((candidate) => candidate.id === optionId);
   if (!option) return none;
   return { ticket_price_id: option.id, price: centsToEuros(option.price_cents), is_free: false, is_price_tbd: false };
+}
+
+/**
+ * The draft when the admin ticks Bought on a row without a price: the price the server would give it
+ * (shared rule `defaultTicketPrice`: the event's price, else the stadium's only price category),
+ * preselected so the admin sees it before saving. Nothing to add when the row has a price choice or
+ * no price is known (it stays open).
+ */
+export function boughtDraft(
+  values: Pick<ReturnType<typeof draftValues>, 'ticket'>,
+  eventPriceCents: number,
+  options: readonly TicketPriceOption[],
+): RowDraft {
+  if (values.ticket !== '') return { bought: true };
+  const price = defaultTicketPrice(eventPriceCents, options);
+  if (!price) return { bought: true };
+  if (price.kind === 'event') return { bought: true, ticket: 'custom', customPrice: eurosText(price.price_cents) };
+  return { bought: true, ticket: `option:${price.category.id}` };
 }
 
 export const isClubCashDesk = (paidBy: string | null): boolean => paidBy === CLUB_CASH_DESK;

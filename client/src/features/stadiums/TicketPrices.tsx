@@ -22,6 +22,7 @@ export function TicketPrices({ stadium, onChanged }: { stadium: StadiumWithPrice
   const [price, setPrice] = useState('');
   const [ticketType, setTicketType] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [priceError, setPriceError] = useState<string | undefined>(undefined);
   const [saving, setSaving] = useState(false);
   const [deleting, setDeleting] = useState<StadiumTicketPrice | null>(null);
   const [deletingBusy, setDeletingBusy] = useState(false);
@@ -30,11 +31,10 @@ export function TicketPrices({ stadium, onChanged }: { stadium: StadiumWithPrice
     event.preventDefault();
     if (saving) return;
     const input = toTicketPriceInput(price, ticketType);
-    if (!input.ok) {
-      setError(messageText(input.error));
-      return;
-    }
-    setError(null);
+    // One check, one message: a price the field already refuses is said there (and nothing is sent).
+    setError(!input.ok && input.field === 'form' ? messageText(input.error) : null);
+    setPriceError(!input.ok && input.field === 'price' ? messageText(input.error) : undefined);
+    if (!input.ok) return;
     setSaving(true);
     try {
       await createTicketPrice({ stadium_id: stadium.id, price: input.price, ticket_type: input.ticket_type });
@@ -97,7 +97,16 @@ export function TicketPrices({ stadium, onChanged }: { stadium: StadiumWithPrice
           placeholder={t('stadiums.ticketTypePlaceholder')}
           maxLength={100}
         />
-        <MoneyField label={t('stadiums.price')} value={price} onValueChange={setPrice} tidy />
+        <MoneyField
+          label={t('stadiums.price')}
+          value={price}
+          onValueChange={(value) => {
+            setPrice(value);
+            setPriceError(undefined);
+          }}
+          error={priceError}
+          tidy
+        />
         <button type="submit" className="button button-secondary price-add" disabled={saving}>
           {t('stadiums.addPrice')}
         </button>

@@ -1,4 +1,5 @@
-import { parseEurosAmount } from '@fankurve/shared/rules/money';
+import { centsToEuros } from '@fankurve/shared/money';
+import { checkEuros, parseEurosAmount } from '@fankurve/shared/rules/money';
 import type { MessageCode } from '@fankurve/shared/messages';
 import type { Stadium, StadiumInput } from '../../api/stadiums.js';
 
@@ -92,16 +93,22 @@ export function toStadiumInput(
   };
 }
 
-/** A stadium ticket price (SPEC 5): price and type required ('Please fill in all fields'), price at least 0. */
+/**
+ * A stadium ticket price (SPEC 5): price and type required ('Please fill in all fields', the form's
+ * error), the price checked once by the money input's rule (checkEuros: its code belongs to the price
+ * field, which already says it while typing).
+ */
 export function toTicketPriceInput(
   price: string,
   ticketType: string,
 ):
   | { ok: true; price: number; ticket_type: string }
-  | { ok: false; error: Extract<MessageCode, 'fillAllFields' | 'priceInvalid'> } {
+  | { ok: false; field: 'form'; error: Extract<MessageCode, 'fillAllFields'> }
+  | { ok: false; field: 'price'; error: Extract<MessageCode, 'moneyInvalid' | 'moneyTooPrecise'> } {
   const type = ticketType.trim();
-  if (price.trim() === '' || !type) return { ok: false, error: 'fillAllFields' };
-  const euros = parseEurosAmount(price);
-  if (euros === null) return { ok: false, error: 'priceInvalid' };
-  return { ok: true, price: euros, ticket_type: type };
+  if (price.trim() === '' || !type) return { ok: false, field: 'form', error: 'fillAllFields' };
+  const checked = checkEuros(price);
+  if (!checked.ok)
+    return { ok: false, field: 'price', error: checked.code === 'moneyTooPrecise' ? 'moneyTooPrecise' : 'moneyInvalid' };
+  return { ok: true, price: centsToEuros(checked.value), ticket_type: type };
 }

@@ -1,4 +1,5 @@
 import { formatMoney, todayIn } from '@fankurve/shared';
+import { csvAmount, toCsv } from '@fankurve/shared/rules/csv';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -8,12 +9,16 @@ import { currentLanguage, errorText } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
 import { AdminRequired } from '../config/AdminRequired.js';
 import { formatEventDate } from '../events/format.js';
-import { csvAmount, downloadText, toCsv } from './csv.js';
+import { downloadText } from './csv.js';
 import { fetchDebts, type DebtOverview } from './debtsApi.js';
-import { ticketPriceText } from './format.js';
+import { debtText, ticketPriceText } from './format.js';
 import './tickets.css';
 
-/** /debts (admin; SPEC 2 Debt overview): debts per member, largest first, every unpaid ticket, and both as CSV. */
+/**
+ * /debts (admin; SPEC 2 Debt overview): debts per member, largest first, every unpaid ticket, and both
+ * as CSV (the shared writer with its formula guard). A price still open is shown and exported as
+ * "price open" and counted apart, never as 0,00 €.
+ */
 export function DebtsPage() {
   const user = useUser();
   if (user.scope !== 'admin') return <AdminRequired />;
@@ -38,14 +43,24 @@ function Debts() {
 
   if (error) return <p className="form-error" role="alert">{`${t('tickets.loadFailed')} ${error}`}</p>;
   if (!data) return <Loading />;
-  const totalCents = data.debts.reduce((sum, debt) => sum + debt.totalCents, 0);
-
   const exportDebts = () =>
     downloadText(
       `schulden-${today}.csv`,
       toCsv(
-        [t('tickets.username'), t('tickets.email'), t('tickets.totalDebt'), t('tickets.unpaidCount')],
-        data.debts.map((debt) => [debt.username, debt.email, csvAmount(debt.totalCents), debt.unpaid_count]),
+        [
+          t('tickets.username'),
+          t('tickets.email'),
+          t('tickets.totalDebt'),
+          t('tickets.unpaidCount'),
+          t('tickets.openPriceCount'),
+        ],
+        data.debts.map((debt) => [
+          debt.username,
+          debt.email,
+          csvAmount(debt.totalCents),
+          debt.unpaid_count,
+          debt.open_price_count,
+        ]),
       ),
     );
   const exportTickets = () =>
@@ -69,7 +84,7 @@ function Debts() {
           ticket.event_title,
           ticket.event_date.slice(0, 16),
           ticket.event_location,
-          csvAmount(ticket.priceCents ?? 0),
+          ticket.price_open || ticket.priceCents === null ? t('tickets.priceOpen') : csvAmount(ticket.priceCents),
           ticket.paid_requested ? t('tickets.csvYes') : t('tickets.csvNo'),
         ]),
       ),
@@ -79,7 +94,7 @@ function Debts() {
     <section className="page debts-page" aria-labelledby={titleId}>
       <h1 id={titleId}>{t('tickets.debtsTitle')}</h1>
       <p className="debt-total" data-testid="debts-total">
-        <span>{t('tickets.total')}</span> <strong>{formatMoney(totalCents, language)}</strong>
+        <span>{t('tickets.total')}</span> <strong>{debtText(data.totalCents, data.openPriceCount, language, t)}</strong>
       </p>
       <div className="debt-exports">
         <button type="button" className="button button-secondary button-small" onClick={exportDebts}>
@@ -118,7 +133,14 @@ function Debts() {
                     <div className="muted show-narrow">{debt.email}</div>
                   </td>
                   <td className="hide-narrow">{debt.email}</td>
-                  <td className="num">{formatMoney(debt.totalCents, language)}</td>
+                  <td className="num">
+                    {formatMoney(debt.totalCents, language)}
+                    {debt.open_price_count > 0 ? (
+                      <small className="muted debt-open-prices">
+                        {t('tickets.openPrices', { count: debt.open_price_count })}
+                      </small>
+                    ) : null}
+                  </td>
                   <td className="num">{debt.unpaid_count}</td>
                 </tr>
               ))}

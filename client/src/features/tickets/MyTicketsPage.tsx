@@ -1,4 +1,4 @@
-import { formatMoney, todayIn, type RequestKind } from '@fankurve/shared';
+import { todayIn, type RequestKind } from '@fankurve/shared';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -9,7 +9,7 @@ import { currentLanguage } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { formatEventDate } from '../events/format.js';
-import { requestErrorText, ticketPriceText } from './format.js';
+import { debtText, requestErrorText, ticketPriceText } from './format.js';
 import './tickets.css';
 
 /**
@@ -33,8 +33,12 @@ export function MyTicketsPage() {
   return (
     <section className="page my-tickets" aria-labelledby={titleId}>
       <h1 id={titleId}>{t('tickets.title')}</h1>
-      <p className={tickets.unpaidTotalCents > 0 ? 'debt-total debt-total-open' : 'debt-total'} data-testid="unpaid-total">
-        <span>{t('tickets.unpaidTotal')}</span> <strong>{formatMoney(tickets.unpaidTotalCents, language)}</strong>
+      <p
+        className={tickets.unpaidTotalCents > 0 || tickets.unpaidOpenPriceCount > 0 ? 'debt-total debt-total-open' : 'debt-total'}
+        data-testid="unpaid-total"
+      >
+        <span>{t('tickets.unpaidTotal')}</span>{' '}
+        <strong>{debtText(tickets.unpaidTotalCents, tickets.unpaidOpenPriceCount, language, t)}</strong>
       </p>
       {lists.map(([list, items]) => (
         <section key={list} className="ticket-list" aria-labelledby={`${titleId}-${list}`} data-list={list}>

@@ -7,8 +7,10 @@ export interface MemberDebt {
   user_id: string;
   username: string | null;
   email: string | null;
+  /** The known prices; the tickets whose price is open are counted in open_price_count. */
   totalCents: number;
   unpaid_count: number;
+  open_price_count: number;
 }
 
 export interface UnpaidTicket {
@@ -23,6 +25,7 @@ export interface UnpaidTicket {
   priceCents: number | null;
   is_free: boolean;
   is_price_tbd: boolean;
+  price_open: boolean;
   paid_requested: boolean;
   overdue: boolean;
 }
@@ -30,6 +33,9 @@ export interface UnpaidTicket {
 export interface DebtOverview {
   debts: MemberDebt[];
   unpaidTickets: UnpaidTicket[];
+  /** The known prices of every unpaid ticket, and how many have their price open. */
+  totalCents: number;
+  openPriceCount: number;
 }
 
 interface RestDebt extends Omit<MemberDebt, 'totalCents'> {
@@ -40,8 +46,13 @@ interface RestTicket extends Omit<UnpaidTicket, 'priceCents'> {
 }
 
 export async function fetchDebts(signal?: AbortSignal): Promise<DebtOverview> {
-  const answer = await api<{ debts: RestDebt[]; unpaidTickets: RestTicket[] }>('/api/tickets/debts', { signal });
+  const answer = await api<{ debts: RestDebt[]; unpaidTickets: RestTicket[]; total: number; open_price_count: number }>(
+    '/api/tickets/debts',
+    { signal },
+  );
   return {
+    totalCents: eurosToCents(answer.total),
+    openPriceCount: answer.open_price_count,
     debts: answer.debts.map(({ total_debt, ...debt }) => ({ ...debt, totalCents: eurosToCents(total_debt) })),
     unpaidTickets: answer.unpaidTickets.map(({ price, ...ticket }) => ({
       ...ticket,

@@ -1,17 +1,19 @@
-import { formatMoney } from '@fankurve/shared';
+import { formatMoney, isPriceOpen, type TicketPriceFields } from '@fankurve/shared';
 import type { TFunction } from 'i18next';
 import { LocalRuleError } from '../../data/index.js';
 import { errorText, i18next } from '../../i18n/index.js';
 
-/** A ticket's price: the amount with two decimals, or free, or to be announced. */
-export function ticketPriceText(
-  ticket: { price_cents: number | null; is_free: boolean; is_price_tbd: boolean },
-  language: string,
-  t: TFunction,
-): string {
+/** A ticket's price: the amount with two decimals, or free, or "price open" (not known yet: never 0,00 €). */
+export function ticketPriceText(ticket: TicketPriceFields, language: string, t: TFunction): string {
   if (ticket.is_free) return t('tickets.free');
-  if (ticket.price_cents === null || ticket.is_price_tbd) return t('tickets.priceTbd');
+  if (isPriceOpen(ticket) || ticket.price_cents === null) return t('tickets.priceOpen');
   return formatMoney(ticket.price_cents, language);
+}
+
+/** A debt: the known prices, and "+ 2 tickets with price open" when some prices are open. */
+export function debtText(cents: number, openPriceCount: number, language: string, t: TFunction): string {
+  const amount = formatMoney(cents, language);
+  return openPriceCount > 0 ? `${amount} ${t('tickets.openPrices', { count: openPriceCount })}` : amount;
 }
 
 /** A refused request names the rule's reason; anything else is SPEC 8's 'Request failed. Please try again later.' */
