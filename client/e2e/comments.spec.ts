@@ -119,13 +119,12 @@ test('a mention raises the yellow badge on the mentioned member’s open page; o
   const page = writerSide.page;
   await page.goto(`/events/${eventId}`);
   const section = commentSection(page);
-  const input = section.getByRole('combobox', { name: 'Dein Kommentar' });
+  const input = section.getByRole('textbox', { name: 'Dein Kommentar' });
   // The autocomplete: an @ with no space after it, filtered case-insensitively.
   await input.fill('Kommst du mit, ');
   await input.pressSequentially(`@${mentioned.username.slice(0, 6).toUpperCase()}`);
   const listbox = section.getByRole('listbox');
   await expect(listbox).toBeVisible();
-  await expect(input).toHaveAttribute('aria-expanded', 'true');
   const option = listbox.getByRole('option', { name: `@${mentioned.username}` });
   await expect(option).toHaveAttribute('aria-selected', 'true');
   await input.press('Enter');
@@ -211,7 +210,7 @@ test('the comment section and the autocomplete at 360 px in German and English',
     await page.screenshot({ path: `${SHOTS}/comments-360-${language}.png`, fullPage: true });
     await noHorizontalOverflow(page, `comments ${language}`);
 
-    const input = section.getByRole('combobox', { name: words.label });
+    const input = section.getByRole('textbox', { name: words.label });
     await input.fill('');
     await input.pressSequentially('Hallo @lang');
     const option = section.getByRole('option', { name: `@${other.username}` });

@@ -74,11 +74,15 @@ test('the admin syncs the matches on /events, members get them through sync, a s
   await expect(count(dialog, 'Unverändert')).toHaveText(String(TITLES.length));
   await dialog.locator('.modal-actions').getByRole('button', { name: 'Schließen' }).click();
 
-  // The service down: SPEC 8's text with the counts and the reason; nothing was written.
+  // The service down: SPEC 8's text with the counts and the reason in plain words, the server's
+  // detail behind a disclosure; nothing was written.
   feed.answer('/getmatchesbyteamid/', { status: 503, text: 'Service Unavailable' });
   await button.click();
   await expect(dialog.getByRole('alert')).toContainText('Spiele konnten nicht synchronisiert werden');
-  await expect(dialog.getByRole('alert')).toContainText('Der Spieldienst hat mit einem Fehler geantwortet: HTTP 503');
+  await expect(dialog.getByRole('alert')).toContainText('Der Fußball-Datendienst hat gerade einen Fehler gemeldet.');
+  await expect(dialog.locator('details code')).toHaveText(
+    'matchServiceError: The match service answered with an error: HTTP 503',
+  );
   await expect(count(dialog, 'Neu')).toHaveText('0');
   await expect(dialog).toContainText('Es wurde nichts geändert.');
   await page.screenshot({ path: test.info().outputPath('sync-failed.png') });

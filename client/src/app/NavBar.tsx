@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router-dom';
 import type { Profile } from '../api/auth.js';
@@ -11,20 +11,161 @@ import '../features/comments/nav.css';
 
 // The sync indicator reads the RxDB data layer: its own chunk, so the shell paints before RxDB loads.
 const SyncIndicator = lazyPage(() => import('./SyncIndicator.js').then((m) => m.default));
-// The unread mentions' badge reads RxDB too (issue 9).
+// The unread mentions' badge reads RxDB too.
 const MentionBadge = lazyPage(() => import('../features/comments/MentionBadge.js').then((m) => m.default));
 
+interface NavItem {
+  to: string;
+  label: ReactNode;
+}
+
+/** The links of the bar, in the order they give way: the last ones fold into the menu first. */
+function useNavItems(user: Profile): NavItem[] {
+  const { t } = useTranslation();
+  const restricted = user.must_change_password;
+  const admin = user.scope === 'admin';
+  const taskCount = usePendingTaskCount(admin && !restricted);
+  if (restricted) return [];
+  const items: NavItem[] = [
+    { to: '/events', label: t('nav.events') },
+    { to: '/my-tickets', label: t('tickets.navMyTickets') },
+  ];
+  if (!admin) return items;
+  return [
+    ...items,
+    { to: '/debts', label: t('tickets.navDebts') },
+    {
+      to: '/admin/tasks',
+      label: (
+        <>
+          {t('admin.tasksLink')}
+          {taskCount ? (
+            <span className="badge badge-red nav-badge" aria-label={t('admin.tasksBadge', { count: taskCount })}>
+              {taskCount}
+            </span>
+          ) : null}
+        </>
+      ),
+    },
+    { to: '/users', label: t('admin.usersLink') },
+    { to: '/config', label: t('nav.config') },
+  ];
+}
+
+/** The username (the profile link), the password change and the logout. */
+function UserControls({ user }: { user: Profile }) {
+  const { t } = useTranslation();
+  const restricted = user.must_change_password;
+  const title = t('nav.signedInAs', { username: user.username });
+  return (
+    <div className="nav-user">
+      {restricted ? (
+        <span className="nav-username" title={title}>
+          {user.username}
+        </span>
+      ) : (
+        <NavLink to="/profile" className="nav-profile" title={title}>
+          <span className="nav-username">{user.username}</span>
+          <Suspense fallback={null}>
+            <MentionBadge appBadge={false} />
+          </Suspense>
+        </NavLink>
+      )}
+      {restricted ? null : (
+        <Link to="/change-password" className="button button-ghost nav-logout">
+          {t('auth.changePassword')}
+        </Link>
+      )}
+      <button type="button" className="button button-ghost nav-logout" onClick={() => void signOut()}>
+        {t('nav.logout')}
+      </button>
+    </div>
+  );
+}
+
+/** How much of the bar is shown in its row: the first `links` links, and the user's controls or not. */
+interface RowLayout {
+  links: number;
+  user: boolean;
+}
+
+const FOLDED: RowLayout = { links: 0, user: false };
+
+const gapOf = (element: Element) => parseFloat(getComputedStyle(element).columnGap) || 0;
+const widthOf = (element: Element | null | undefined) => element?.getBoundingClientRect().width ?? 0;
+
 /**
- * The navigation bar of SPEC 2: site title and logo, links, the username, logout, and the sync state.
- * Below ~640 px the links fold into a menu behind a toggle button. It is painted in the club's theme
- * colour with the text colour that reads on it (--on-theme, app/siteConfig.ts).
+ * The widest row that fits the nav's room, from the natural widths of the hidden ruler (a copy of every
+ * item laid out in one row): everything, or the first links with the menu button (docs/architecture.md,
+ * Nav bar).
+ */
+function fittingRow(room: number, ruler: HTMLElement): RowLayout {
+  const list = ruler.querySelector('.nav-links');
+  const links = list ? [...list.children].map(widthOf) : [];
+  const user = widthOf(ruler.querySelector('.nav-user'));
+  const toggle = widthOf(ruler.querySelector('.ruler-toggle'));
+  const rowGap = gapOf(ruler);
+  const linkGap = list ? gapOf(list) : 0;
+  const linksWidth = (count: number) =>
+    links.slice(0, count).reduce((sum, width) => sum + width, 0) + Math.max(0, count - 1) * linkGap;
+  // Half a pixel of slack against rounding.
+  const fits = (width: number) => width <= room + 0.5;
+  if (fits(linksWidth(links.length) + (links.length ? rowGap : 0) + user)) return { links: links.length, user: true };
+  for (let count = links.length; count > 0; count--) {
+    if (fits(linksWidth(count) + rowGap + toggle)) return { links: count, user: false };
+  }
+  return FOLDED;
+}
+
+/**
+ * Keeps the row's layout fitted to the nav's room: measured again whenever the room (window, logo,
+ * title, sync state) or the items' natural widths (language, username, badges) change.
+ */
+function useFittingRow(nav: React.RefObject<HTMLElement | null>, ruler: React.RefObject<HTMLElement | null>): RowLayout {
+  const [layout, setLayout] = useState<RowLayout>(FOLDED);
+  const measure = useCallback(() => {
+    if (!nav.current || !ruler.current) return;
+    const next = fittingRow(nav.current.clientWidth, ruler.current);
+    setLayout((current) => (current.links === next.links && current.user === next.user ? current : next));
+  }, [nav, ruler]);
+  useLayoutEffect(() => {
+    measure();
+    const observer = new ResizeObserver(measure);
+    for (const element of [nav.current, ruler.current]) if (element) observer.observe(element);
+    return () => observer.disconnect();
+  }, [measure, nav, ruler]);
+  return layout;
+}
+
+function NavLinks({ items }: { items: NavItem[] }) {
+  if (!items.length) return null;
+  return (
+    <ul className="nav-links">
+      {items.map((item) => (
+        <li key={item.to}>
+          <NavLink to={item.to}>{item.label}</NavLink>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The navigation bar: site title and logo, the sync state, the links, the username, the password change
+ * and the logout, always one row. What does not fit the row (measured, whatever the language, username,
+ * logo or sync state) folds into a menu behind a toggle button (docs/architecture.md, Nav bar). It is
+ * painted in the club's theme colour with the text colour that reads on it (--on-theme, app/siteConfig.ts).
  */
 export function NavBar({ user }: { user: Profile }) {
   const { t } = useTranslation();
   const config = useSiteConfig();
   const [open, setOpen] = useState(false);
   const restricted = user.must_change_password;
-  const taskCount = usePendingTaskCount(user.scope === 'admin' && !restricted);
+  const items = useNavItems(user);
+  const navRef = useRef<HTMLElement>(null);
+  const rulerRef = useRef<HTMLDivElement>(null);
+  const row = useFittingRow(navRef, rulerRef);
+  const folded = !row.user;
 
   // The club's title, colour and logo follow an admin's change at once, on every signed-in device.
   useEffect(() => followServerConfigChanges(), []);
@@ -34,9 +175,29 @@ export function NavBar({ user }: { user: Profile }) {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') setOpen(false);
     };
+    // A tap outside the nav closes the menu too.
+    const onPointer = (event: PointerEvent) => {
+      if (event.target instanceof Node && !navRef.current?.contains(event.target)) setOpen(false);
+    };
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    window.addEventListener('pointerdown', onPointer);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('pointerdown', onPointer);
+    };
   }, [open]);
+
+  const toggleContent = (
+    <>
+      <span className="menu-icon" aria-hidden="true" />
+      <span className="menu-label">{t('nav.menu')}</span>
+      {restricted ? null : (
+        <Suspense fallback={null}>
+          <MentionBadge appBadge={false} />
+        </Suspense>
+      )}
+    </>
+  );
 
   return (
     <header className="navbar">
@@ -59,93 +220,58 @@ export function NavBar({ user }: { user: Profile }) {
             <SyncIndicator />
           </Suspense>
         )}
-        <button
-          type="button"
-          className="menu-toggle"
-          aria-expanded={open}
-          aria-controls="main-menu"
-          onClick={() => setOpen((value) => !value)}
-        >
-          <span className="menu-icon" aria-hidden="true" />
-          <span className="menu-label">{t('nav.menu')}</span>
-          {restricted ? null : (
-            <Suspense fallback={null}>
-              <MentionBadge appBadge={false} />
-            </Suspense>
-          )}
-        </button>
         <nav
-          id="main-menu"
-          className={open ? 'nav-menu open' : 'nav-menu'}
+          ref={navRef}
+          className="nav"
           aria-label={t('nav.main')}
           onClick={(event) => {
             // A followed link closes the folded menu.
             if (event.target instanceof Element && event.target.closest('a')) setOpen(false);
           }}
         >
-          {restricted ? null : (
-            <ul className="nav-links">
-              <li>
-                <NavLink to="/events">{t('nav.events')}</NavLink>
-              </li>
-              {/* ── money links (issue 8) ── */}
-              <li>
-                <NavLink to="/my-tickets">{t('tickets.navMyTickets')}</NavLink>
-              </li>
-              {user.scope === 'admin' ? (
-                <li>
-                  <NavLink to="/debts">{t('tickets.navDebts')}</NavLink>
-                </li>
-              ) : null}
-              {/* ── admin links (issue 8) ── */}
-              {user.scope === 'admin' ? (
-                <>
-                  <li>
-                    <NavLink to="/admin/tasks">
-                      {t('admin.tasksLink')}
-                      {taskCount ? (
-                        <span className="badge badge-red nav-badge" aria-label={t('admin.tasksBadge', { count: taskCount })}>
-                          {taskCount}
-                        </span>
-                      ) : null}
-                    </NavLink>
-                  </li>
-                  <li>
-                    <NavLink to="/users">{t('admin.usersLink')}</NavLink>
-                  </li>
-                </>
-              ) : null}
-              {user.scope === 'admin' ? (
-                <li>
-                  <NavLink to="/config">{t('nav.config')}</NavLink>
-                </li>
-              ) : null}
-            </ul>
-          )}
-          <div className="nav-user">
-            {restricted ? (
-              <span className="nav-username" title={t('nav.signedInAs', { username: user.username })}>
-                {user.username}
-              </span>
-            ) : (
-              <NavLink to="/profile" className="nav-profile" title={t('nav.signedInAs', { username: user.username })}>
-                <span className="nav-username">{user.username}</span>
-                <Suspense fallback={null}>
-                  <MentionBadge />
-                </Suspense>
-              </NavLink>
-            )}
-            {restricted ? null : (
-              <Link to="/change-password" className="button button-ghost nav-logout">
-                {t('auth.changePassword')}
-              </Link>
-            )}
-            <button type="button" className="button button-ghost nav-logout" onClick={() => void signOut()}>
-              {t('nav.logout')}
+          <div className="nav-row">
+            <NavLinks items={items.slice(0, row.links)} />
+            {row.user ? <UserControls user={user} /> : null}
+          </div>
+          {folded ? (
+            <button
+              type="button"
+              className="menu-toggle"
+              aria-expanded={open}
+              aria-controls="main-menu"
+              onClick={() => setOpen((value) => !value)}
+            >
+              {toggleContent}
             </button>
+          ) : null}
+          <div id="main-menu" className="nav-menu" hidden={!folded || !open}>
+            <NavLinks items={items.slice(row.links)} />
+            {/* The installed app's icon badge is set once, by the copy that is always mounted. */}
+            {row.user ? null : <UserControls user={user} />}
           </div>
         </nav>
+        {/* Every item at its natural width, for measuring only: hidden, out of the tab order and the accessibility tree. */}
+        <div className="nav-ruler" aria-hidden="true" inert>
+          <div className="nav-ruler-row" ref={rulerRef}>
+            <NavLinks items={items} />
+            <UserControls user={user} />
+            {/* Styled as the toggle, under its own class: the page has one .menu-toggle. */}
+            <span className="ruler-toggle">{toggleContent}</span>
+          </div>
+        </div>
       </div>
+      {restricted ? null : <AppIconBadge />}
     </header>
+  );
+}
+
+/** Sets the installed app's icon badge to the unread mentions (the copies in the bar do not). */
+function AppIconBadge() {
+  return (
+    <span hidden>
+      <Suspense fallback={null}>
+        <MentionBadge />
+      </Suspense>
+    </span>
   );
 }

@@ -24,6 +24,7 @@ import { failureText, formatEuros, formatTimestamp } from './format.js';
 import { PendingRegistrationsTable } from './PendingRegistrationsTable.js';
 import { PendingCommentsTable } from '../comments/PendingCommentsTable.js';
 import './admin.css';
+import { NeedsConnection } from '../../ui/NeedsConnection.js';
 
 interface Tasks {
   users: PendingUser[];
@@ -81,6 +82,15 @@ export function usePendingTasks(enabled: boolean) {
 
 /** /admin/tasks (SPEC 2): registrations to approve, paid and received requests to accept, comments to answer. */
 export function AdminTasksPage() {
+  const { t } = useTranslation();
+  return (
+    <NeedsConnection title={t('admin.tasksTitle')}>
+      <AdminTasksPageOnline />
+    </NeedsConnection>
+  );
+}
+
+function AdminTasksPageOnline() {
   const { t, i18n } = useTranslation();
   const user = useUser();
   const language = (i18n.language === 'en' ? 'en' : 'de') as Language;

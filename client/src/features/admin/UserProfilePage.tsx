@@ -9,9 +9,19 @@ import { AdminRequired } from '../config/AdminRequired.js';
 import { fetchUser, setPassword, updateUser, type AdminUser } from './api.js';
 import { failureText, formatEuros, formatTimestamp } from './format.js';
 import './admin.css';
+import { NeedsConnection } from '../../ui/NeedsConnection.js';
 
 /** /users/{id} (admin): edit username, email, scope and language; set a new password. */
 export function UserProfilePage() {
+  const { t } = useTranslation();
+  return (
+    <NeedsConnection title={t('admin.usersTitle')}>
+      <UserProfilePageOnline />
+    </NeedsConnection>
+  );
+}
+
+function UserProfilePageOnline() {
   const { t, i18n } = useTranslation();
   const me = useUser();
   const { id = '' } = useParams();

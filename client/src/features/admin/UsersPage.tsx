@@ -12,9 +12,19 @@ import { approveUser, createUser, deleteUser, fetchUsers, tasksChanged, type Adm
 import { failureText, formatEuros, formatTimestamp } from './format.js';
 import { PendingRegistrationsTable } from './PendingRegistrationsTable.js';
 import './admin.css';
+import { NeedsConnection } from '../../ui/NeedsConnection.js';
 
 /** /users (admin): pending registrations, the user table with debts, create and delete users. */
 export function UsersPage() {
+  const { t } = useTranslation();
+  return (
+    <NeedsConnection title={t('admin.usersTitle')}>
+      <UsersPageOnline />
+    </NeedsConnection>
+  );
+}
+
+function UsersPageOnline() {
   const { t, i18n } = useTranslation();
   const me = useUser();
   const language = (i18n.language === 'en' ? 'en' : 'de') as Language;

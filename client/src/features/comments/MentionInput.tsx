@@ -10,11 +10,14 @@ interface Props extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'value
 }
 
 /**
- * A comment textarea with @mention autocomplete (SPEC 5): an @ at the start or after a space, with no
- * space typed after it, opens a list of the members whose names contain what was typed
- * (case-insensitively, by the shared rule). Up/down move, Enter or Tab insert "@username ", Escape
- * closes; a tap or click on a name inserts it too. The textarea is the combobox and the suggestions
- * its listbox, so screen readers announce the active name.
+ * A comment textarea with @mention autocomplete (SPEC 5): typing an @ at the start or after a space,
+ * with no space after it, opens a list of the members whose names contain what was typed
+ * (case-insensitively, by the shared rule). Only typing opens it: a text opened for editing that ends
+ * with a mention shows no list. Up/down move, Enter or Tab insert "@username ", Escape, a space,
+ * choosing a name or leaving the field close it; a tap or click on a name inserts it too.
+ * ARIA: a textarea may not take role="combobox", so it stays a textbox with aria-autocomplete,
+ * aria-controls and aria-activedescendant pointing into the listbox; screen readers still announce the
+ * active name (docs/architecture.md, Comments).
  */
 export function MentionInput({ value, onValueChange, names, onKeyDown, onBlur, onFocus, onSelect, ...rest }: Props) {
   const { t } = useTranslation();
@@ -23,14 +26,14 @@ export function MentionInput({ value, onValueChange, names, onKeyDown, onBlur, o
   const ref = useRef<HTMLTextAreaElement>(null);
   const [caret, setCaret] = useState<number | null>(null);
   const [focused, setFocused] = useState(false);
-  /** Escape closed the list for the mention starting here; it opens again for another @. */
-  const [dismissedAt, setDismissedAt] = useState<number | null>(null);
+  /** The start of the mention being typed: the list belongs to it until it is chosen, ended, escaped or left. */
+  const [typedAt, setTypedAt] = useState<number | null>(null);
   const [active, setActive] = useState({ key: '', index: 0 });
   const pendingCaret = useRef<number | null>(null);
 
   const query = focused && caret !== null ? mentionQueryAt(value, caret) : null;
   const matches = query ? filterMentionNames(names, query.query) : [];
-  const open = query !== null && matches.length > 0 && dismissedAt !== query.start;
+  const open = query !== null && matches.length > 0 && typedAt === query.start;
   const key = query ? `${query.start}:${query.query}` : '';
   const index = active.key === key ? Math.min(active.index, matches.length - 1) : 0;
   const optionId = (i: number) => `${id}-option-${i}`;
@@ -54,8 +57,6 @@ export function MentionInput({ value, onValueChange, names, onKeyDown, onBlur, o
     const element = ref.current;
     if (!element) return;
     setCaret(element.selectionStart === element.selectionEnd ? element.selectionStart : null);
-    if (dismissedAt !== null && mentionQueryAt(element.value, element.selectionStart)?.start !== dismissedAt)
-      setDismissedAt(null);
   };
 
   function choose(name: string) {
@@ -67,6 +68,7 @@ export function MentionInput({ value, onValueChange, names, onKeyDown, onBlur, o
     const at = query.start + insert.length;
     pendingCaret.current = at;
     setCaret(at);
+    setTypedAt(null);
     onValueChange(next);
     ref.current?.focus();
   }
@@ -87,7 +89,7 @@ export function MentionInput({ value, onValueChange, names, onKeyDown, onBlur, o
       if (event.key === 'Escape') {
         event.preventDefault();
         event.stopPropagation();
-        setDismissedAt(query!.start);
+        setTypedAt(null);
         return;
       }
     }
@@ -100,18 +102,15 @@ export function MentionInput({ value, onValueChange, names, onKeyDown, onBlur, o
         {...rest}
         ref={ref}
         value={value}
-        role="combobox"
         aria-autocomplete="list"
-        aria-haspopup="listbox"
-        aria-expanded={open}
         aria-controls={open ? listId : undefined}
         aria-activedescendant={open ? optionId(index) : undefined}
         onChange={(event) => {
           onValueChange(event.target.value);
           const element = event.target;
-          setCaret(element.selectionStart === element.selectionEnd ? element.selectionStart : null);
-          if (dismissedAt !== null && mentionQueryAt(element.value, element.selectionStart)?.start !== dismissedAt)
-            setDismissedAt(null);
+          const at = element.selectionStart === element.selectionEnd ? element.selectionStart : null;
+          setCaret(at);
+          setTypedAt(at === null ? null : (mentionQueryAt(element.value, at)?.start ?? null));
         }}
         onSelect={(event) => {
           readCaret();
@@ -125,6 +124,7 @@ export function MentionInput({ value, onValueChange, names, onKeyDown, onBlur, o
         }}
         onBlur={(event) => {
           setFocused(false);
+          setTypedAt(null);
           onBlur?.(event);
         }}
       />

@@ -6,6 +6,7 @@ import { StadiumManagement } from '../stadiums/StadiumManagement.js';
 import { AdminRequired } from './AdminRequired.js';
 import { TeamConfigForm } from './TeamConfigForm.js';
 import '../stadiums/stadiums.css';
+import { NeedsConnection } from '../../ui/NeedsConnection.js';
 
 /**
  * The configuration tabs of SPEC 2: Team configuration (the first, shown without `?tab=`) and
@@ -20,6 +21,15 @@ const TAB_LABELS: Record<Tab, 'config.tabTeam' | 'config.tabStadiums'> = {
 
 /** /config (admin): the tabs and their panels; members see 'Admin access required'. */
 export function ConfigPage() {
+  const { t } = useTranslation();
+  return (
+    <NeedsConnection title={t('config.title')}>
+      <ConfigPageOnline />
+    </NeedsConnection>
+  );
+}
+
+function ConfigPageOnline() {
   const { t } = useTranslation();
   const user = useUser();
   const [query, setQuery] = useSearchParams();

@@ -1,15 +1,39 @@
 import type { MatchImportResult } from '@fankurve/shared';
+import { isApiError } from '../../api/client.js';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUser } from '../../app/session.js';
 import { useSyncStatus } from '../../data/index.js';
-import { currentLanguage, errorText, messageText } from '../../i18n/index.js';
+import { currentLanguage, errorText, i18next, messageText } from '../../i18n/index.js';
 import { Modal } from '../../ui/Dialog.js';
 import { formatEventDate } from '../events/format.js';
 import { syncMatches } from './api.js';
 import './matches.css';
 
-type Outcome = { ok: true; result: MatchImportResult } | { ok: false; text: string };
+/** A failed import: the sentence for the club's admin, and the technical detail behind a disclosure. */
+type Outcome = { ok: true; result: MatchImportResult } | { ok: false; text: string; detail: string | null };
+
+/**
+ * The sentence for each failure the server's import answers with 502 (docs/architecture.md, "Fixture
+ * import"); any other code of a failing service gets the generic one.
+ */
+const SERVICE_FAILURES = {
+  matchServiceUnreachable: 'matches.failure.unreachable',
+  matchServiceError: 'matches.failure.error',
+  matchServiceBadAnswer: 'matches.failure.badAnswer',
+  matchServiceRedirected: 'matches.failure.redirected',
+} as const;
+
+/** What a failed import says: a plain sentence, the server's own words kept as the detail. */
+function failureOutcome(error: unknown): Outcome {
+  if (!isApiError(error) || error.offline) return { ok: false, text: errorText(error), detail: null };
+  const detail = error.code ? `${error.code}: ${error.message}` : error.message;
+  const key = SERVICE_FAILURES[error.code as keyof typeof SERVICE_FAILURES];
+  if (key) return { ok: false, text: i18next.t(key), detail };
+  if (error.status === 502 || (error.code ?? '').startsWith('matchService'))
+    return { ok: false, text: i18next.t('matches.failure.unknown'), detail };
+  return { ok: false, text: errorText(error), detail: null };
+}
 
 /**
  * The admin's "Sync matches" button on /events (SPEC 6, 7): imports the club's fixtures from the
@@ -32,7 +56,7 @@ export function SyncMatchesButton() {
     try {
       setOutcome({ ok: true, result: await syncMatches() });
     } catch (error) {
-      setOutcome({ ok: false, text: errorText(error) });
+      setOutcome(failureOutcome(error));
     } finally {
       setBusy(false);
     }
@@ -76,6 +100,12 @@ function SyncOutcome({ outcome }: { outcome: Outcome }) {
         <div role="alert">
           <p className="form-error">{t('matches.failed')}</p>
           <p className="match-sync-reason">{outcome.text}</p>
+          {outcome.detail ? (
+            <details className="match-sync-detail">
+              <summary>{t('matches.failure.detail')}</summary>
+              <code>{outcome.detail}</code>
+            </details>
+          ) : null}
         </div>
       )}
       <dl className="facts match-sync-counts" role="status">
