@@ -149,6 +149,18 @@ test('bought without a price, the price open, and formula-like names in the trea
   expect(lines.find((line) => line.includes(guardedCell(guestName)))).toContain(`${guardedCell(title)};`);
   expect(lines.find((line) => line.includes(openTitle))).toContain(';Preis offen;');
   expect(tickets).not.toMatch(UNGUARDED_FORMULA);
+
+  // The user table says the same, and a paid request on the open ticket shows its price as open.
+  await page.goto('/users');
+  await expect(page.locator('tr', { has: page.getByRole('link', { name: username, exact: true }) })).toContainText(
+    '37,00 € + 1 Ticket mit offenem Preis',
+  );
+  const memberApi = await Api.signIn(request, member.username, member.password);
+  await memberApi.put(`/api/tickets/${open.attendance.id}/request-paid`);
+  await page.goto('/admin/tasks');
+  const requestRow = page.locator('tr', { hasText: openTitle });
+  await expect(requestRow).toContainText('Preis offen');
+  await expect(requestRow).not.toContainText('0,00');
   await context.close();
 
   // The member's /my-tickets: the same figures, the open price said, never 0,00 €.

@@ -5,7 +5,7 @@ import { ADMIN, Api, signInThroughForm, uniqueName } from './support.js';
  * The admin's online-only pages (docs/architecture.md, Online-only pages): offline they say that they
  * need a connection, and they load by themselves when it returns — no reload.
  */
-test('offline, /users, /admin/tasks, /users/{id} and /config say they need a connection and load when it returns', async ({
+test('offline, /users, /admin/tasks, /users/{id}, /config and /debts say they need a connection and load when it returns', async ({
   page,
   context,
   request,
@@ -28,6 +28,7 @@ test('offline, /users, /admin/tasks, /users/{id} and /config say they need a con
     { path: '/admin/tasks', loaded: page.getByRole('cell', { name: waiting, exact: true }) },
     { path: `/users/${memberId}`, loaded: page.getByRole('heading', { level: 1, name: member.username }) },
     { path: '/config', loaded: page.getByRole('tab', { name: 'Teamkonfiguration' }) },
+    { path: '/debts', loaded: page.getByRole('button', { name: 'Schulden als CSV' }) },
   ];
   for (const { path, loaded } of pages) {
     await context.setOffline(true);

@@ -82,6 +82,7 @@ describe('admin tasks', () => {
         event_title: 'Tasks match (A)',
         event_date: expect.any(String),
         price: 18.5,
+        price_open: false,
         request_date: '2026-03-01T10:00:00.000Z',
       }),
     ]);
@@ -113,7 +114,8 @@ describe('admin tasks', () => {
     const id = await requestedRow(event, 'received', null);
     const list = await t.call('GET', '/api/admin/pending-received-requests', { token: admin });
     expect(list.body.requests).toEqual([
-      expect.objectContaining({ id, username: 'tasks-fan2', event_title: 'Received match (H)', price: 0 }),
+      // No price known (the event has none): 0 for the contract, and said to be open.
+      expect.objectContaining({ id, username: 'tasks-fan2', event_title: 'Received match (H)', price: 0, price_open: true }),
     ]);
     expect((await t.call('PUT', `/api/admin/accept-paid-request/${id}`, { token: admin })).status).toBe(404);
     const before = await row(id);

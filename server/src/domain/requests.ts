@@ -1,3 +1,4 @@
+import { isPriceOpen } from '@fankurve/shared';
 import type { Kysely } from 'kysely';
 import type { AttendeeRow, Database } from '../db/schema.js';
 import { toBool, type WriteContext } from '../db/store.js';
@@ -28,6 +29,8 @@ export interface PendingRequest {
   guest_name: string | null;
   brought_by_username: string | null;
   price_cents: number | null;
+  /** Not known yet (shared rule isPriceOpen): shown as "price open", never as 0,00 €. */
+  price_open: boolean;
   request_date: string;
 }
 
@@ -59,15 +62,22 @@ export async function listPendingRequests(db: Kysely<Database>, actor: Actor, ki
       'a.guest_name as guest_name',
       'b.username as brought_by_username',
       'a.price_cents as price_cents',
+      'a.is_free as is_free',
+      'a.is_price_tbd as is_price_tbd',
       `${AT[kind]} as request_date`,
       'a.updated_at as updated_at',
     ])
     .orderBy(AT[kind])
     .orderBy('a.id')
     .execute();
-  return rows.map(({ updated_at, ...row }) => ({
+  return rows.map(({ updated_at, is_free, is_price_tbd, ...row }) => ({
     ...row,
     price_cents: row.price_cents === null ? null : Number(row.price_cents),
+    price_open: isPriceOpen({
+      price_cents: row.price_cents === null ? null : Number(row.price_cents),
+      is_free: toBool(is_free),
+      is_price_tbd: toBool(is_price_tbd),
+    }),
     // A request flag set without its time (a hand-edited row) still shows when it was last touched.
     request_date: row.request_date ?? updated_at,
   }));

@@ -20,7 +20,7 @@ import {
   type PendingRequest,
   type PendingUser,
 } from './api.js';
-import { failureText, formatEuros, formatTimestamp } from './format.js';
+import { failureText, formatTimestamp, requestPriceText } from './format.js';
 import { PendingRegistrationsTable } from './PendingRegistrationsTable.js';
 import { PendingCommentsTable } from '../comments/PendingCommentsTable.js';
 import './admin.css';
@@ -203,7 +203,7 @@ function AdminTasksPageOnline() {
                 {pending.kind === 'paid' ? (
                   <>
                     <dt>{t('admin.price')}</dt>
-                    <dd>{formatEuros(pending.request.price, language)}</dd>
+                    <dd>{requestPriceText(pending.request, language)}</dd>
                   </>
                 ) : null}
               </>
@@ -277,7 +277,7 @@ function RequestTable({
               <br />
               <span className="muted">{formatEventDate(r.event_date, language)}</span>
             </td>
-            {withPrice ? <td className="num">{formatEuros(r.price, language)}</td> : null}
+            {withPrice ? <td className="num">{requestPriceText(r, language)}</td> : null}
             <td>{formatTimestamp(r.request_date, language)}</td>
             <td>
               <button type="button" className="button button-primary button-small" onClick={() => onAccept(r)}>

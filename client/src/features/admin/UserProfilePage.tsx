@@ -1,4 +1,4 @@
-import { checkNewPassword, LANGUAGES, SCOPES, type Language, type Scope } from '@fankurve/shared';
+import { checkNewPassword, eurosToCents, LANGUAGES, SCOPES, type Language, type Scope } from '@fankurve/shared';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
@@ -7,8 +7,9 @@ import { Field } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { AdminRequired } from '../config/AdminRequired.js';
 import { fetchUser, setPassword, updateUser, type AdminUser } from './api.js';
-import { failureText, formatEuros, formatTimestamp } from './format.js';
+import { failureText, formatTimestamp } from './format.js';
 import './admin.css';
+import { debtText } from '../../ui/money.js';
 import { NeedsConnection } from '../../ui/NeedsConnection.js';
 
 /** /users/{id} (admin): edit username, email, scope and language; set a new password. */
@@ -100,7 +101,7 @@ function UserProfilePageOnline() {
       <h1 id={titleId}>{user.username}</h1>
       <p className="muted">
         {t('admin.created')}: {formatTimestamp(user.created_at, language)} · {t('admin.unpaidCount')}: {user.unpaid_count} ·{' '}
-        {t('admin.totalDebt')}: {formatEuros(user.total_debt, language)}
+        {t('admin.totalDebt')}: {debtText(eurosToCents(user.total_debt), user.open_price_count, language, t)}
       </p>
       <form className="admin-form" onSubmit={(event) => void save(event)}>
         <h2>{t('admin.profile')}</h2>

@@ -1,4 +1,4 @@
-import type { Language } from '@fankurve/shared';
+import { eurosToCents, type Language } from '@fankurve/shared';
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -9,9 +9,10 @@ import { toastError, toastSuccess } from '../../ui/toast.js';
 import { AdminRequired } from '../config/AdminRequired.js';
 import { usePendingTasks } from './AdminTasksPage.js';
 import { approveUser, createUser, deleteUser, fetchUsers, tasksChanged, type AdminUser, type PendingUser } from './api.js';
-import { failureText, formatEuros, formatTimestamp } from './format.js';
+import { failureText, formatTimestamp } from './format.js';
 import { PendingRegistrationsTable } from './PendingRegistrationsTable.js';
 import './admin.css';
+import { debtText } from '../../ui/money.js';
 import { NeedsConnection } from '../../ui/NeedsConnection.js';
 
 /** /users (admin): pending registrations, the user table with debts, create and delete users. */
@@ -125,7 +126,7 @@ function UsersPageOnline() {
                   <td>{t(`admin.scopes.${u.scope}`)}</td>
                   <td>{u.language.toUpperCase()}</td>
                   <td className="num">{u.unpaid_count}</td>
-                  <td className="num">{formatEuros(u.total_debt, language)}</td>
+                  <td className="num">{debtText(eurosToCents(u.total_debt), u.open_price_count, language, t)}</td>
                   <td>{formatTimestamp(u.created_at, language)}</td>
                   <td>
                     {u.id === me.id ? null : (

@@ -18,8 +18,10 @@ export interface PendingRequest {
   username: string | null;
   guest_name: string | null;
   brought_by_username: string | null;
-  /** Euros; 0 when the price is not known yet. */
+  /** Euros; 0 when the price is not known yet … */
   price: number;
+  /** … which this says: shown as "price open", never as 0,00 €. */
+  price_open: boolean;
   request_date: string;
 }
 
@@ -33,8 +35,10 @@ export interface AdminUser {
   must_change_password: boolean;
   created_at: string;
   unpaid_count: number;
-  /** Euros. */
+  /** Euros: the known prices of the unpaid tickets … */
   total_debt: number;
+  /** … and how many unpaid tickets have their price open (not in the total). */
+  open_price_count: number;
 }
 
 export interface TaskCounts {

@@ -7,11 +7,13 @@ import { useUser } from '../../app/session.js';
 import { useSiteConfig } from '../../app/siteConfig.js';
 import { currentLanguage, errorText } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
+import { NeedsConnection } from '../../ui/NeedsConnection.js';
 import { AdminRequired } from '../config/AdminRequired.js';
 import { formatEventDate } from '../events/format.js';
 import { downloadText } from './csv.js';
 import { fetchDebts, type DebtOverview } from './debtsApi.js';
-import { debtText, ticketPriceText } from './format.js';
+import { debtText } from '../../ui/money.js';
+import { ticketPriceText } from './format.js';
 import './tickets.css';
 
 /**
@@ -21,8 +23,13 @@ import './tickets.css';
  */
 export function DebtsPage() {
   const user = useUser();
+  const { t } = useTranslation();
   if (user.scope !== 'admin') return <AdminRequired />;
-  return <Debts />;
+  return (
+    <NeedsConnection title={t('tickets.debtsTitle')}>
+      <Debts />
+    </NeedsConnection>
+  );
 }
 
 function Debts() {

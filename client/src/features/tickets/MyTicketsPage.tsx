@@ -9,7 +9,8 @@ import { currentLanguage } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { formatEventDate } from '../events/format.js';
-import { debtText, requestErrorText, ticketPriceText } from './format.js';
+import { debtText } from '../../ui/money.js';
+import { requestErrorText, ticketPriceText } from './format.js';
 import './tickets.css';
 
 /**

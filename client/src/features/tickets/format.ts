@@ -10,12 +10,6 @@ export function ticketPriceText(ticket: TicketPriceFields, language: string, t: 
   return formatMoney(ticket.price_cents, language);
 }
 
-/** A debt: the known prices, and "+ 2 tickets with price open" when some prices are open. */
-export function debtText(cents: number, openPriceCount: number, language: string, t: TFunction): string {
-  const amount = formatMoney(cents, language);
-  return openPriceCount > 0 ? `${amount} ${t('tickets.openPrices', { count: openPriceCount })}` : amount;
-}
-
 /** A refused request names the rule's reason; anything else is SPEC 8's 'Request failed. Please try again later.' */
 export function requestErrorText(error: unknown): string {
   if (error instanceof LocalRuleError) return errorText(error);
