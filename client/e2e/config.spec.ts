@@ -1,6 +1,5 @@
-import zlib from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, Api, signInThroughForm, uniqueName } from './support.js';
+import { ADMIN, Api, png, signInThroughForm, uniqueName } from './support.js';
 
 /*
  * Issue 10, team configuration: the admin's form, and what it changes everywhere at once — the nav
@@ -8,29 +7,6 @@ import { ADMIN, Api, signInThroughForm, uniqueName } from './support.js';
  */
 
 const DEFAULTS = { team_id: 553, team_name: '1. FC Union Berlin', site_title: 'Fankurve', theme_color: '#00397D' };
-
-/** A real PNG of one colour (the nav bar shows it). */
-function png(size: number, rgb: [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), ...Array.from({ length: size }, () => Buffer.from(rgb))]);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', zlib.deflateSync(Buffer.concat(Array.from({ length: size }, () => row)))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 const navbarColours = (page: Page) =>
   page.locator('header.navbar').evaluate((bar) => {

@@ -1,7 +1,6 @@
-import zlib from 'node:zlib';
 import { USERNAME_MAX_LENGTH } from '@fankurve/shared';
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, Api, signInThroughForm, uniqueName } from './support.js';
+import { ADMIN, Api, png, signInThroughForm, uniqueName } from './support.js';
 
 /*
  * The nav bar (docs/architecture.md, Nav bar): one row at every width, whatever the language, the
@@ -9,29 +8,6 @@ import { ADMIN, Api, signInThroughForm, uniqueName } from './support.js';
  */
 
 const WIDTHS = [360, 768, 1024, 1280, 1920];
-
-/** A square PNG of one colour, as a club's logo. */
-function png(size: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), ...Array.from({ length: size }, () => Buffer.from([200, 16, 46]))]);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', zlib.deflateSync(Buffer.concat(Array.from({ length: size }, () => row)))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 /** What breaks the one-row bar on this page: a list of problems, empty when none. */
 function rowProblems(page: Page): Promise<string[]> {
@@ -105,7 +81,7 @@ test('an admin with a logo and the longest username: one row at 360–1920 px in
   const admin = await Api.signIn(request, ADMIN.username, ADMIN.password);
   const logo = await request.post('/api/config/logo', {
     headers: { authorization: `Bearer ${admin.token}` },
-    multipart: { logo: { name: 'wappen.png', mimeType: 'image/png', buffer: png(160) } },
+    multipart: { logo: { name: 'wappen.png', mimeType: 'image/png', buffer: png(160, [200, 16, 46]) } },
   });
   expect(logo.ok()).toBe(true);
   const prefix = uniqueName('Lang ');
