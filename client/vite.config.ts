@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -5,6 +6,11 @@ import { VitePWA } from 'vite-plugin-pwa';
 const API_TARGET = process.env.FANKURVE_API ?? 'http://localhost:3000';
 
 export default defineConfig({
+  resolve: {
+    // RxDB's broadcast-channel says goodbye on `unload`, which keeps pages out of the back/forward
+    // cache: the same API on `pagehide` (docs/architecture.md, Client data layer).
+    alias: [{ find: /^unload$/, replacement: fileURLToPath(new URL('./src/data/pageUnload.ts', import.meta.url)) }],
+  },
   plugins: [
     react(),
     VitePWA({

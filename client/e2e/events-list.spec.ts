@@ -149,7 +149,7 @@ test("cards: green when going, red with 'Zahlung erforderlich' for a bought, unp
   await admin.put(`/api/tickets/event/${ownEvent}/user/${user.id}/status`, { bought: true });
   await expect(own).toHaveClass(/event-payment-required/);
   await expect(own).toContainText('Zahlung erforderlich');
-  await expect(own).toHaveCSS('border-left-color', 'rgb(220, 38, 38)');
+  await expect(own).toHaveCSS('border-left-color', 'rgb(185, 28, 28)');
 
   // Paid: green again; the guest's debt stays.
   await admin.put(`/api/tickets/event/${ownEvent}/user/${user.id}/status`, { paid: true });

@@ -2,11 +2,16 @@
  * `npm run bench`: seeds the 5-season club into a temp folder, starts the real server on it (the
  * command of `npm start -w server`) with the built client, and measures in one run the REST list against a raw node:http baseline, the server's
  * memory, full pulls per collection, and in Chromium the first sign-in, the warm offline start and 50
- * answers queued offline. Prints each figure beside its target and writes bench-results/latest.json.
+ * answers queued offline, then Lighthouse on the signed-in pages with the data warm (lighthouse.ts).
+ * Prints each figure beside its target and writes bench-results/latest.json.
  * Exit code 0 whatever the figures; 1 only when the bench itself failed.
  *
+ * Parts: `npm run bench -- lighthouse` runs only the Lighthouse part (build, seed and server as
+ * always); no argument runs every part.
+ *
  * Knobs: BENCH_DURATION (s per load run, 10), BENCH_CONNECTIONS (50), BENCH_SKIP_BUILD=1 (use the
- * existing build), BENCH_KEEP=1 (keep the temp folder), CHROMIUM_PATH.
+ * existing build), BENCH_KEEP=1 (keep the temp folder), BENCH_LIGHTHOUSE_RUNS (per page, 3),
+ * BENCH_LIGHTHOUSE_REPORTS=<folder> (keep each Lighthouse report), CHROMIUM_PATH.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { benchBrowser } from './browser.js';
 import { closeAgent, signIn } from './http.js';
+import { benchLighthouse, printLighthouseTable } from './lighthouse.js';
 import { benchPulls } from './pulls.js';
 import { printTable, tableRows, writeResults, type Figures, type MemoryFigures } from './report.js';
 import { benchRest } from './rest.js';
@@ -25,6 +31,17 @@ const RESULT_FILE = path.join(REPO_ROOT, 'bench-results', 'latest.json');
 const ADMIN_PASSWORD = 'admin-bench-pass';
 const MEMBER_PASSWORD = 'fan-bench-pass';
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret';
+
+const PARTS = ['lighthouse'] as const;
+type Part = (typeof PARTS)[number];
+/** The parts named on the command line; none named means every part. */
+function requestedParts(args: string[]): Part[] | 'all' {
+  if (args.length === 0) return 'all';
+  const unknown = args.filter((arg) => !(PARTS as readonly string[]).includes(arg));
+  if (unknown.length > 0) throw new Error(`unknown bench part ${unknown.join(', ')} (known: ${PARTS.join(', ')})`);
+  return args as Part[];
+}
+const parts = requestedParts(process.argv.slice(2));
 
 const started = Date.now();
 const loadAtStart = os.loadavg();
@@ -71,6 +88,24 @@ function memoryFigures(pid: number): MemoryFigures {
   return { rssMiB, peakMiB };
 }
 
+/** Lighthouse as the admin (the only one who sees /admin/tasks), the device synced first. */
+async function measureLighthouse(seed: SeedResult, server: Child, figures: Figures, errors: Record<string, string>) {
+  const adminToken = await signIn(server.baseUrl, seed.admin.username, seed.admin.password);
+  const adminPulls = await benchPulls(server.baseUrl, adminToken);
+  const runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+  log(`Lighthouse: 7 pages, ${runs} runs each…`);
+  figures.lighthouse = await phase('lighthouse', errors, () =>
+    benchLighthouse({
+      baseUrl: server.baseUrl,
+      user: seed.admin,
+      eventId: seed.openUpcoming[0]!.id,
+      expected: Object.fromEntries(adminPulls.collections.map((c) => [c.collection, c.documents])),
+      runs,
+      log,
+    }),
+  );
+}
+
 async function measure(seed: SeedResult, server: Child, workDir: string, figures: Figures, errors: Record<string, string>) {
   const { command, ...start } = memoryOf(server.pid);
   const token = await signIn(server.baseUrl, seed.benchMember.username, seed.benchMember.password);
@@ -111,6 +146,8 @@ async function measure(seed: SeedResult, server: Child, workDir: string, figures
   );
   figures.memory.end = memoryFigures(server.pid);
 
+  await measureLighthouse(seed, server, figures, errors);
+
   // Last: the guessed-at account, the flood and 500 streams must not colour the figures above.
   figures.hardening = await phase('hardening', errors, () =>
     benchHardening(
@@ -149,6 +186,9 @@ async function main(): Promise<number> {
     if ((await run(process.execPath, ['scripts/ensure-chromium.mjs'], path.join(workDir, 'chromium.log'))) !== 0) {
       log(`no Chromium: ${fs.readFileSync(path.join(workDir, 'chromium.log'), 'utf8').trim()}`);
     }
+    // The server serves a copy: other work in the same tree may rebuild client/dist meanwhile.
+    const clientDir = path.join(workDir, 'client');
+    fs.cpSync(path.join(REPO_ROOT, 'client', 'dist'), clientDir, { recursive: true });
     log('seeding the 5-season club…');
     seed = await seedClub(path.join(workDir, 'data'), { admin: ADMIN_PASSWORD, member: MEMBER_PASSWORD });
     const c = seed.counts;
@@ -164,9 +204,11 @@ async function main(): Promise<number> {
       adminPassword: ADMIN_PASSWORD,
       jwtSecret: JWT_SECRET,
       command,
+      clientDir,
     });
     log(`server on ${server.baseUrl}`);
-    await measure(seed, server, workDir, figures, errors);
+    if (parts === 'all') await measure(seed, server, workDir, figures, errors);
+    else await measureLighthouse(seed, server, figures, errors);
   } catch (error) {
     errors.bench = error instanceof Error ? (error.stack ?? error.message) : String(error);
     log(`bench FAILED: ${errors.bench}`);
@@ -179,7 +221,11 @@ async function main(): Promise<number> {
 
   const rows = tableRows(figures, errors);
   console.log('');
-  printTable(rows);
+  if (rows.length > 0) printTable(rows);
+  if (figures.lighthouse) {
+    console.log('');
+    printLighthouseTable(figures.lighthouse);
+  }
   const load = os.loadavg()[1]!;
   if (load > os.cpus().length) {
     console.log(

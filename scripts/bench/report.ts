@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserFigures } from './browser.js';
 import type { HardeningFigures } from './hardening.js';
+import type { LighthouseFigures } from './lighthouse.js';
 import type { PullsFigures } from './pulls.js';
 import type { RestFigures } from './rest.js';
 
@@ -35,6 +36,7 @@ export interface Figures {
   pulls?: PullsFigures;
   browser?: BrowserFigures;
   hardening?: HardeningFigures;
+  lighthouse?: LighthouseFigures;
 }
 
 /** Targets (decimal megabytes: 2 MB = 2,000,000 bytes). */

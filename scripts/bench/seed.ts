@@ -2,8 +2,8 @@
  * Seeds the "5-season club" into a fresh SQLite database: the server's own migrations, then the admin
  * (the server's bootstrap finds it and creates none), stadiums, members, and per event (in date order)
  * the event, its transports, attendees and comments, so one event's rows sit next to each other in seq
- * order. Only the connection, the migrations and the password hashing of the server are used, so the
- * seed keeps working while the domain code changes.
+ * order. Only the connection, the migrations, the password hashing and the username skeleton of the
+ * server are used, so the seed keeps working while the domain code changes.
  */
 import {
   AWAY_SUFFIX,
@@ -19,6 +19,7 @@ import type { Insertable, Transaction } from 'kysely';
 import { hashPassword } from '../../server/src/auth/passwords.js';
 import { openConnection } from '../../server/src/db/connection.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
+import { usernameSkeleton } from '../../server/src/domain/usernameSkeleton.js';
 import type { Database } from '../../server/src/db/schema.js';
 
 export const SEED_SIZE = { seasons: 5, eventsPerSeason: 60, members: 150, attendees: 20_000, comments: 5_000 } as const;
@@ -410,6 +411,7 @@ async function seedMembers(trx: Tx, state: SeedState, passwordHash: string, now:
       id: m.id,
       username: m.username,
       username_key: usernameKey(m.username),
+      username_skeleton: usernameSkeleton(m.username),
       email: `${m.username}@example.org`,
       password_hash: passwordHash,
       scope: 'user' as const,
@@ -471,6 +473,7 @@ async function seedAdmin(trx: Tx, state: SeedState, passwordHash: string, now: s
     .values({
       ...admin,
       username_key: usernameKey(admin.username),
+      username_skeleton: usernameSkeleton(admin.username),
       email: 'admin@localhost',
       password_hash: passwordHash,
       scope: 'admin',

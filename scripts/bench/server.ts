@@ -94,6 +94,8 @@ export async function startAppServer(options: {
   adminPassword: string;
   jwtSecret: string;
   command: ServerCommand;
+  /** The built client to serve (a copy, so that a rebuild during the run changes nothing). */
+  clientDir?: string;
 }): Promise<Child> {
   const port = await freePort();
   const logFile = path.join(options.dataDir, 'server.log');
@@ -108,6 +110,7 @@ export async function startAppServer(options: {
     JWT_SECRET: options.jwtSecret,
     INIT_CWD: '',
     DATABASE_URL: '',
+    ...(options.clientDir ? { CLIENT_DIR: options.clientDir } : {}),
     // The hardening phase sends sign-ins from many client addresses through X-Forwarded-For.
     TRUST_PROXY: '1',
   };

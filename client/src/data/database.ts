@@ -3,6 +3,7 @@ import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
 import { RxDBMigrationPlugin } from 'rxdb/plugins/migration-schema';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { yieldToMain } from './yieldToMain.js';
 
 /** One RxDB collection per synced collection of shared/src/docs, typed by its document. */
 export type FankurveCollections = { [Name in SyncCollectionName]: RxCollection<SyncDocOf<Name>> };
@@ -62,13 +63,14 @@ export async function createFankurveDatabase(options: {
     closeDuplicates: true,
   });
   const wanted = options.collections ?? SYNC_COLLECTIONS;
-  await db.addCollections(
-    Object.fromEntries(
-      wanted.map((name) => {
-        const schema = SYNC_DECLARATIONS[name].schema;
-        return [name, { schema: schema as unknown as RxJsonSchema<unknown>, migrationStrategies: dropOnEveryVersion(schema.version) }];
-      }),
-    ),
-  );
+  // One collection per task (in the declared order, events first): 13 at once would be one long task
+  // before the screen can answer (docs/architecture.md, Client data layer).
+  for (const name of wanted) {
+    const schema = SYNC_DECLARATIONS[name].schema;
+    await db.addCollections({
+      [name]: { schema: schema as unknown as RxJsonSchema<unknown>, migrationStrategies: dropOnEveryVersion(schema.version) },
+    });
+    await yieldToMain();
+  }
   return db;
 }

@@ -5,8 +5,8 @@ import * as notices from './collections/notices.js';
 import * as comments from './collections/comments.js';
 import * as mentions from './collections/mentions.js';
 import { prefetchEvents } from './collections/events.js';
-import * as sync from './sync.js';
-import { getDatabase, getDevice } from './sync.js';
+import { getDatabase, getDevice, loadSync } from './local.js';
+import type { SyncSession } from './sync.js';
 
 /*
  * The data layer's surface for the screens (docs/architecture.md, client data layer): reactive
@@ -15,16 +15,10 @@ import { getDatabase, getDevice } from './sync.js';
 
 export type { SyncStatus } from './replication.js';
 export { LocalRuleError } from './device.js';
-export {
-  onNotice,
-  onServerChange,
-  onUnauthorized,
-  stopSync,
-  useSyncStatus,
-  type SyncSession,
-} from './sync.js';
+export { onNotice, onServerChange, onUnauthorized, useSyncState, useSyncStatus, waitingChanges } from './local.js';
+export type { SyncSession } from './sync.js';
 export { useEvent, useEvents } from './collections/events.js';
-export { useAttendees, type GuestChange } from './collections/attendees.js';
+export { useAttendees, useAttendeesOfEvents, type GuestChange } from './collections/attendees.js';
 export { useMyTickets, type MyTicket, type MyTickets } from './collections/tickets.js';
 export { useMembers } from './collections/members.js';
 export { useTransports } from './collections/transports.js';
@@ -119,15 +113,22 @@ export function openDeviceDatabase(): Promise<void> {
  * Starts replication for the session once the events list has been read from the device: on a
  * warm start the screen's first query does not compete with the replication's set-up.
  */
-export async function startSync(session: sync.SyncSession): Promise<void> {
+export async function startSync(session: SyncSession): Promise<void> {
   await openDeviceDatabase().catch(() => undefined);
-  await sync.startSync(session);
+  await (await loadSync()).startSync(session);
 }
 
-export { waitingChanges, parkLocalData } from './sync.js';
+export async function stopSync(): Promise<void> {
+  await (await loadSync()).stopSync();
+}
+
+/** Stops replication and keeps the database and its waiting changes (sign-out with changes not yet sent). */
+export async function parkLocalData(): Promise<void> {
+  await (await loadSync()).parkLocalData();
+}
 
 /** Sign-out: nothing of this member stays on the device. */
 export async function clearLocalData(): Promise<void> {
   opened = null;
-  await sync.clearLocalData();
+  await (await loadSync()).clearLocalData();
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { map, type Observable, type Subscription } from 'rxjs';
 import type { FankurveDatabase } from './database.js';
-import { getDatabase } from './sync.js';
+import { getDatabase } from './local.js';
 
 /** Subscribes a component to a reactive RxDB query; undefined while the first result loads (or while `build` gives null). */
 export function useQuery<T>(build: (db: FankurveDatabase) => Observable<T> | null, deps: unknown[]): T | undefined {

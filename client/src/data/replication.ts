@@ -6,6 +6,7 @@ import type { FankurveDatabase } from './database.js';
 import type { Outbox } from './outbox.js';
 import { PushRebaser } from './rebase.js';
 import { connectChangeStream, type ChangeStream } from './stream.js';
+import { yieldToMain } from './yieldToMain.js';
 
 export interface SyncStatus {
   online: boolean;
@@ -171,7 +172,12 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
     for (const priority of priorities) {
       if (stopped) return;
       const group = present.filter((name) => SYNC_DECLARATIONS[name].priority === priority);
-      for (const name of group) states[name] = replicate(name);
+      // One collection per task, so a warm start's screen stays responsive while they start.
+      for (const name of group) {
+        if (stopped) return;
+        states[name] = replicate(name);
+        await yieldToMain();
+      }
       allStarted = priority === priorities.at(-1);
       watchActivity();
       await Promise.all(group.map((name) => firstPullOrFailure(states[name]!)));

@@ -1,12 +1,16 @@
-import type { NoticeDoc } from '@fankurve/shared';
-import { useSyncExternalStore } from 'react';
-import { BehaviorSubject, type Subscription } from 'rxjs';
+import type { Subscription } from 'rxjs';
 import { watchNotices } from './collections/notices.js';
 import { createFankurveDatabase, type FankurveDatabase } from './database.js';
-import type { Device } from './device.js';
-import { Outbox } from './outbox.js';
+import {
+  idleStatus,
+  noticeListeners,
+  outbox,
+  serverChangeListeners,
+  setStatus,
+  unauthorizedListeners,
+} from './local.js';
 import { clearSnapshots } from './snapshots.js';
-import { startReplication, type SyncHandle, type SyncStatus } from './replication.js';
+import { startReplication, type SyncHandle } from './replication.js';
 
 /*
  * The device's database and its replication for the signed-in session: one module-level database
@@ -23,36 +27,40 @@ const DATABASE_NAME = 'fankurve';
 
 let databasePromise: Promise<FankurveDatabase> | null = null;
 let sync: { handle: SyncHandle; token: string; statusSub: Subscription; noticeSub: Subscription } | null = null;
-const outbox = new Outbox('syncOutbox');
-const noticeListeners = new Set<(notice: NoticeDoc) => void>();
-const unauthorizedListeners = new Set<() => void>();
-const serverChangeListeners = new Set<(collections: string[]) => void>();
 
-const isOnline = () => (typeof navigator === 'undefined' ? true : navigator.onLine);
-const idle = (): SyncStatus => ({ online: isOnline(), syncing: false, pending: outbox.size, initialSyncDone: false });
-const status$ = new BehaviorSubject<SyncStatus>(idle());
-outbox.subscribe(() => status$.next({ ...status$.value, pending: outbox.size }));
-if (typeof window !== 'undefined') {
-  const refresh = () => status$.next({ ...status$.value, online: isOnline() });
-  window.addEventListener('online', refresh);
-  window.addEventListener('offline', refresh);
+/**
+ * Resolves once the page has painted and the main thread is idle (at most `timeoutMs` later): the
+ * replication's start-up work (leader election, checkpoints, 13 pulls, the change stream) comes
+ * after the screen's first paint from the device's data (docs/architecture.md, Client data layer).
+ */
+function afterFirstPaint(timeoutMs = 2000): Promise<void> {
+  if (typeof window === 'undefined' || typeof requestAnimationFrame !== 'function') return Promise.resolve();
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => {
+      setTimeout(() => {
+        if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: timeoutMs });
+        else setTimeout(resolve, 0);
+      }, 0);
+    });
+  });
 }
+
+/** Counts starts and stops, so that a start that waited for the first paint knows it was stopped meanwhile. */
+let syncGeneration = 0;
 
 export function getDatabase(): Promise<FankurveDatabase> {
   databasePromise ??= createFankurveDatabase({ name: DATABASE_NAME, devMode: import.meta.env.DEV });
   return databasePromise;
 }
 
-/** The database and outbox that the writes of data/collections work on. */
-export async function getDevice(): Promise<Device> {
-  return { db: await getDatabase(), outbox };
-}
-
 /** Opens the database and starts replication for the session (idempotent for the same token). */
 export async function startSync(session: SyncSession): Promise<void> {
   if (sync?.token === session.token) return;
   await stopSync();
+  const generation = syncGeneration;
   const db = await getDatabase();
+  await afterFirstPaint();
+  if (generation !== syncGeneration) return;
   const handle = startReplication(db, {
     baseUrl: location.origin,
     token: session.token,
@@ -65,7 +73,7 @@ export async function startSync(session: SyncSession): Promise<void> {
       for (const listener of serverChangeListeners) listener(collections);
     },
   });
-  const statusSub = handle.status$.subscribe((status) => status$.next(status));
+  const statusSub = handle.status$.subscribe(setStatus);
   const noticeSub = watchNotices(db, (notice) => {
     for (const listener of noticeListeners) listener(notice);
   });
@@ -73,18 +81,14 @@ export async function startSync(session: SyncSession): Promise<void> {
 }
 
 export async function stopSync(): Promise<void> {
+  syncGeneration++;
   const current = sync;
   sync = null;
   if (!current) return;
   current.statusSub.unsubscribe();
   current.noticeSub.unsubscribe();
   await current.handle.stop();
-  status$.next(idle());
-}
-
-/** Changes made on this device that the server has not confirmed yet. */
-export function waitingChanges(): number {
-  return outbox.size;
+  setStatus(idleStatus());
 }
 
 /** Stops replication and keeps the database and its waiting changes (sign-out with changes not yet sent). */
@@ -102,30 +106,4 @@ export async function clearLocalData(): Promise<void> {
   }
   outbox.clear();
   clearSnapshots();
-}
-
-export function useSyncStatus(): SyncStatus {
-  return useSyncExternalStore(
-    (onChange) => {
-      const subscription = status$.subscribe(onChange);
-      return () => subscription.unsubscribe();
-    },
-    () => status$.value,
-  );
-}
-
-export function onNotice(listener: (notice: NoticeDoc) => void): () => void {
-  noticeListeners.add(listener);
-  return () => noticeListeners.delete(listener);
-}
-
-export function onUnauthorized(listener: () => void): () => void {
-  unauthorizedListeners.add(listener);
-  return () => unauthorizedListeners.delete(listener);
-}
-
-/** Called whenever the server's change stream announces a change (e.g. the admin's pending-task count refreshes). */
-export function onServerChange(listener: (collections: string[]) => void): () => void {
-  serverChangeListeners.add(listener);
-  return () => serverChangeListeners.delete(listener);
 }

@@ -6,8 +6,22 @@ import { failure } from './errors.js';
 
 const UPLOAD_NAME = /^[a-zA-Z0-9_-]{8,80}\.(?:jpg|jpeg|png|gif|webp|svg)$/;
 
-/** Uploaded images under DATA_DIR/uploads (strict names), and the built client with SPA fallback. */
+/**
+ * The robots file (docs/architecture.md, Transfer and caching): a crawler sees only the sign-in
+ * page of this private club app, so the pages stay crawlable (one public entry to find the club by)
+ * and only the API and the uploaded club images are kept out.
+ */
+export const ROBOTS_TXT = ['User-agent: *', 'Disallow: /api/', 'Disallow: /uploads/', ''].join('\n');
+
+/**
+ * robots.txt, uploaded images under DATA_DIR/uploads (strict names), and the built client with SPA
+ * fallback.
+ */
 export function staticRoutes(app: Api, deps: AppDeps): void {
+  app.get('/robots.txt', (c) => {
+    c.header('Cache-Control', 'public, max-age=86400');
+    return c.text(ROBOTS_TXT);
+  });
   const uploadsDir = path.join(deps.config.dataDir, 'uploads');
   app.get('/uploads/:name', async (c, next) => {
     if (!UPLOAD_NAME.test(c.req.param('name'))) return failure(c, 404, 'notFound');

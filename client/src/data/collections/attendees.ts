@@ -13,7 +13,7 @@ import {
   type AttendeeDoc,
 } from '@fankurve/shared';
 import type { RxDocument } from 'rxdb';
-import { asyncScheduler, throttleTime } from 'rxjs';
+import { asyncScheduler, of, throttleTime } from 'rxjs';
 import type { FankurveDatabase } from '../database.js';
 import { enforce, type Device } from '../device.js';
 import { plainDocs, useQuery } from '../query.js';
@@ -40,6 +40,26 @@ export function useAttendees(eventId?: string, { enabled = true }: { enabled?: b
       .find()
       .$.pipe(throttleTime(ALL_ROWS_THROTTLE_MS, asyncScheduler, { leading: true, trailing: true }), plainDocs<AttendeeDoc>());
   }, [eventId, enabled]);
+}
+
+/**
+ * The attendee rows of the given events (the events list's shown events), at most every 250 ms like
+ * all rows. Reads through the event_id index between the smallest and largest id, so a season's list
+ * does not turn every row of five seasons into documents on the main thread
+ * (docs/architecture.md, Client data layer). undefined while `eventIds` is.
+ */
+export function useAttendeesOfEvents(eventIds: readonly string[] | undefined): AttendeeDoc[] | undefined {
+  const key = eventIds?.join(',');
+  return useQuery(
+    (db) => {
+      if (!eventIds) return null;
+      if (eventIds.length === 0) return of([]);
+      return db.attendees
+        .find({ selector: { event_id: { $in: [...eventIds] } } })
+        .$.pipe(throttleTime(ALL_ROWS_THROTTLE_MS, asyncScheduler, { leading: true, trailing: true }), plainDocs<AttendeeDoc>());
+    },
+    [key],
+  );
 }
 
 function findOwn(db: FankurveDatabase, eventId: string, userId: string) {

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { useUser } from '../../app/session.js';
 import { useSiteConfig } from '../../app/siteConfig.js';
-import { useAttendees, useEvent, useMembers, useSyncStatus, useTransports } from '../../data/index.js';
+import { useAttendees, useEvent, useMembers, useSyncState, useTransports } from '../../data/index.js';
 import { currentLanguage } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
 import { AttendeeTable } from '../eventDetail/AttendeeTable.js';
@@ -28,7 +28,8 @@ export function EventDetailPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
   const user = useUser();
-  const status = useSyncStatus();
+  const online = useSyncState('online');
+  const syncing = useSyncState('syncing');
   const event = useEvent(id);
   const attendees = useAttendees(id);
   const members = useMembers();
@@ -44,8 +45,11 @@ export function EventDetailPage() {
 
   const awaitingCreated = useAwaitCreated();
 
+  // The page's device queries answer within moments of each other: one render with all of them,
+  // not one per answer (docs/architecture.md, Client data layer).
+  if (event === undefined || attendees === undefined || members === undefined || transports === undefined) return <Loading />;
   // A first visit straight to this address, or an event just created: it may still be on its way down.
-  if (event === undefined || (event === null && (status.syncing || awaitingCreated))) return <Loading />;
+  if (event === null && (syncing || awaitingCreated)) return <Loading />;
   if (event === null) {
     return (
       <section className="page event-detail detail-missing">
@@ -65,7 +69,7 @@ export function EventDetailPage() {
     userId: user.id,
     isAdmin,
     canManage: canManageEvent(user, event),
-    online: status.online,
+    online,
     answersClosed: !checkEventOpenForAnswers(event.date, today).ok,
   };
   const rows = attendees ?? [];

@@ -1,11 +1,12 @@
 import { todayIn } from '@fankurve/shared/dates';
 import { checkEventOpenForAnswers } from '@fankurve/shared/rules/attendance';
-import { useMemo, useState } from 'react';
+import type { EventDoc } from '@fankurve/shared';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useUser } from '../../app/session.js';
 import { useSiteConfig } from '../../app/siteConfig.js';
-import { useAttendees, useEvents, useSnapshot, useSyncStatus } from '../../data/index.js';
+import { useAttendeesOfEvents, useEvents, useSnapshot, useSyncState } from '../../data/index.js';
 import { currentLanguage } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
 import { SyncMatchesButton } from '../matches/SyncMatchesButton.js';
@@ -14,8 +15,33 @@ import { EventCard } from './EventCard.js';
 import { EventFilters } from './EventFilters.js';
 import { filterEvents, readFilters, seasonsOf, writeFilters, type EventFilters as Filters } from './filters.js';
 import { orderEvents } from './order.js';
-import { attendanceOf, summarizeAttendance } from './summary.js';
+import { attendanceOf, summarizeAttendance, type EventAttendance } from './summary.js';
 import './events.css';
+
+/**
+ * False for the first paint, true from the next frame on: the past events (below the upcoming ones,
+ * off the first screen) render after the first paint, in a task of their own (docs/architecture.md,
+ * Client data layer).
+ */
+function usePainted(): boolean {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setPainted(true), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
+  return painted;
+}
+
+interface EventsSnapshot {
+  events: EventDoc[];
+  attendance: [string, EventAttendance][];
+}
 
 /**
  * /events: the events of the local database for the chosen season and location (kept in the URL query),
@@ -25,29 +51,41 @@ export function EventsPage() {
   const { t } = useTranslation();
   const user = useUser();
   const liveEvents = useEvents();
-  // Thousands of rows: read after the events, so the cards show first and their counts follow.
-  const attendees = useAttendees(undefined, { enabled: liveEvents !== undefined });
-  const { online, initialSyncDone } = useSyncStatus();
+  const online = useSyncState('online');
+  const initialSyncDone = useSyncState('initialSyncDone');
   const language = currentLanguage();
   const [query, setQuery] = useSearchParams();
   const [creating, setCreating] = useState(false);
+  const painted = usePainted();
   const navigate = useNavigate();
   // The club's calendar day decides what is past (SPEC 4) and which season is the current one.
   const today = todayIn(useSiteConfig().time_zone);
 
-  const liveSummary = useMemo(() => (attendees ? summarizeAttendance(attendees, user.id) : undefined), [attendees, user.id]);
   // A warm start paints the last list at once and the device database replaces it when it has opened.
-  const live = useMemo(
-    () => (liveEvents && liveSummary ? { events: liveEvents, attendance: [...liveSummary] } : undefined),
-    [liveEvents, liveSummary],
-  );
+  const [live, setLive] = useState<EventsSnapshot | undefined>(undefined);
   const remembered = useSnapshot('eventsList', user.id, live);
   const events = liveEvents ?? remembered?.events;
-  const summary = useMemo(() => liveSummary ?? new Map(remembered?.attendance ?? []), [liveSummary, remembered]);
 
   const seasons = useMemo(() => seasonsOf(events ?? []), [events]);
   const filters = useMemo(() => readFilters(query, seasons, today), [query, seasons, today]);
   const { upcoming, past } = useMemo(() => orderEvents(filterEvents(events ?? [], filters), today), [events, filters, today]);
+
+  // Thousands of rows: only those of the shown events, read after the events, so the cards show
+  // first and their counts follow.
+  const shownIds = useMemo(
+    () => (liveEvents ? [...upcoming, ...past].map((event) => event.id) : undefined),
+    [liveEvents, upcoming, past],
+  );
+  const attendees = useAttendeesOfEvents(shownIds);
+  const liveSummary = useMemo(
+    () => (attendees && shownIds ? summarizeAttendance(attendees, user.id, shownIds) : undefined),
+    [attendees, user.id, shownIds],
+  );
+  // Kept for the next start (the snapshot holds the counts of the events shown last).
+  useEffect(() => {
+    if (liveEvents && liveSummary) setLive({ events: liveEvents, attendance: [...liveSummary] });
+  }, [liveEvents, liveSummary]);
+  const summary = useMemo(() => liveSummary ?? new Map(remembered?.attendance ?? []), [liveSummary, remembered]);
 
   if (events === undefined) return <Loading />;
 
@@ -59,7 +97,7 @@ export function EventsPage() {
       key={event.id}
       event={event}
       attendance={attendanceOf(summary, event.id)}
-      countsLoading={attendees === undefined && remembered === undefined}
+      countsLoading={attendees === undefined && !summary.has(event.id)}
       past={isPast}
       answersClosed={!checkEventOpenForAnswers(event.date, today).ok}
       language={language}
@@ -117,7 +155,7 @@ export function EventsPage() {
               ) : (
                 <p className="empty-state">{t('events.noUpcoming')}</p>
               )}
-              {past.length > 0 ? (
+              {past.length > 0 && painted ? (
                 <>
                   <h2 className="section-title" id="events-past">
                     {t('events.past')}

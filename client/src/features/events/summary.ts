@@ -14,9 +14,17 @@ export interface EventAttendance {
 
 const EMPTY: EventAttendance = { going: 0, maybe: 0, own: null, paymentRequired: false };
 
-/** Going and maybe counts per event (users and guests), the member's own row and their debt, in one pass. */
-export function summarizeAttendance(attendees: readonly AttendeeDoc[], userId: string): Map<string, EventAttendance> {
+/**
+ * Going and maybe counts per event (users and guests), the member's own row and their debt, in one
+ * pass. `eventIds` (the events the rows were read for) get an entry even without a row.
+ */
+export function summarizeAttendance(
+  attendees: readonly AttendeeDoc[],
+  userId: string,
+  eventIds: readonly string[] = [],
+): Map<string, EventAttendance> {
   const summary = new Map<string, EventAttendance>();
+  for (const id of eventIds) summary.set(id, { going: 0, maybe: 0, own: null, paymentRequired: false });
   for (const row of attendees) {
     let entry = summary.get(row.event_id);
     if (!entry) {
