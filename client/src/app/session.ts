@@ -1,6 +1,6 @@
 import { TOKEN_STORAGE_KEY } from '@fankurve/shared/constants';
 import type { MessageCode } from '@fankurve/shared/messages';
-import { useSyncExternalStore } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
 import i18next from 'i18next';
 import { fetchProfile, logout, type Profile, type SignedIn } from '../api/auth.js';
 import type * as DataModule from '../data/index.js';
@@ -192,6 +192,8 @@ export interface ParkedChanges {
 }
 
 const PARKED_STORAGE_KEY = 'parkedChanges';
+/** The login page listens: the changes are parked after the sign-out has already shown it. */
+const parkedListeners = new Set<() => void>();
 
 function park(parked: ParkedChanges): void {
   try {
@@ -199,17 +201,41 @@ function park(parked: ParkedChanges): void {
   } catch {
     // storage blocked: the database still holds them
   }
+  parkedListeners.forEach((listener) => listener());
 }
 
-export function readParkedChanges(): ParkedChanges | null {
+function readParkedText(): string | null {
   try {
-    const parsed = JSON.parse(localStorage.getItem(PARKED_STORAGE_KEY) ?? 'null') as Partial<ParkedChanges> | null;
+    return localStorage.getItem(PARKED_STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function parseParked(text: string | null): ParkedChanges | null {
+  try {
+    const parsed = JSON.parse(text ?? 'null') as Partial<ParkedChanges> | null;
     if (!parsed || typeof parsed.userId !== 'string' || typeof parsed.username !== 'string' || typeof parsed.count !== 'number')
       return null;
     return parsed as ParkedChanges;
   } catch {
     return null;
   }
+}
+
+export function readParkedChanges(): ParkedChanges | null {
+  return parseParked(readParkedText());
+}
+
+function subscribeParked(listener: () => void): () => void {
+  parkedListeners.add(listener);
+  return () => parkedListeners.delete(listener);
+}
+
+/** The parked changes, kept current while the login page shows them. */
+export function useParkedChanges(): ParkedChanges | null {
+  const text = useSyncExternalStore(subscribeParked, readParkedText, () => null);
+  return useMemo(() => parseParked(text), [text]);
 }
 
 /**
@@ -220,6 +246,7 @@ function unparkFor(userId: string): void {
   const parked = readParkedChanges();
   if (!parked) return;
   localStorage.removeItem(PARKED_STORAGE_KEY);
+  parkedListeners.forEach((listener) => listener());
   if (parked.userId !== userId) void queue(async () => (await loadData()).clearLocalData());
 }
 

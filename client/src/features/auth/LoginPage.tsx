@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { login } from '../../api/auth.js';
-import { preloadData, readParkedChanges, signIn } from '../../app/session.js';
+import { preloadData, signIn, useParkedChanges } from '../../app/session.js';
 import { errorText } from '../../i18n/index.js';
 import { Field, FormError } from '../../ui/Field.js';
 
@@ -13,7 +13,7 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [parked] = useState(readParkedChanges);
+  const parked = useParkedChanges();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
