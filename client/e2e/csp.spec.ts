@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, Api, daysAhead, eventCard, signInThroughForm, uniqueName } from './support.js';
+import { ADMIN, Api, daysAhead, eventCard, signInThroughForm, uniqueName, untilServiceWorkerControls } from './support.js';
 
 interface Violation {
   directive: string;
@@ -75,7 +75,7 @@ test('the app runs under its Content-Security-Policy without a single violation,
   expect(await recorded()).toEqual([]);
 
   // The service worker registers and controls the page.
-  await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, null, { timeout: 15_000 });
+  await untilServiceWorkerControls(page);
   expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toMatch(/\/sw\.js$/);
 
   // Offline, the reload is answered by the service worker, which keeps the policy of the precached shell.

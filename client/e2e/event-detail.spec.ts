@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, Api, daysAhead, eventCard, signInThroughForm, uniqueName } from './support.js';
+import { ADMIN, Api, daysAhead, eventCard, signInThroughForm, uniqueName, untilServiceWorkerControls } from './support.js';
 
 /** The attendee table's row of a member or guest (first cell = the name as shown). */
 const attendeeRow = (page: Page, name: string) =>
@@ -332,7 +332,7 @@ test('offline: the page opens from the device, the member answers and brings a g
   await signInThroughForm(page, member.username, member.password);
   await page.goto(`/events/${eventId}`);
   await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
-  await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, null, { timeout: 15_000 });
+  await untilServiceWorkerControls(page);
 
   await context.setOffline(true);
   await page.reload();

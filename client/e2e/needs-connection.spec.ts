@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, Api, signInThroughForm, uniqueName } from './support.js';
+import { ADMIN, Api, signInThroughForm, uniqueName, untilServiceWorkerControls } from './support.js';
 
 /*
  * The admin's online-only pages (docs/architecture.md, Online-only pages): offline they say that they
@@ -21,7 +21,7 @@ test('offline, /users, /admin/tasks, /users/{id}, /config and /debts say they ne
 
   await signInThroughForm(page, ADMIN.username, ADMIN.password);
   // The app's shell and chunks come from the service worker while offline.
-  await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, null, { timeout: 15_000 });
+  await untilServiceWorkerControls(page);
   const message = page.getByText('Diese Seite braucht eine Internetverbindung', { exact: false });
   const pages = [
     { path: '/users', loaded: page.getByRole('button', { name: 'Benutzer anlegen' }) },

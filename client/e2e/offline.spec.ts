@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, Api, daysAhead, eventCard, signInThroughForm, uniqueName } from './support.js';
+import { ADMIN, Api, daysAhead, eventCard, signInThroughForm, uniqueName, untilServiceWorkerControls } from './support.js';
 
 test('a member answers offline after an offline reload; the server and the admin see it after reconnect', async ({
   browser,
@@ -20,7 +20,7 @@ test('a member answers offline after an offline reload; the server and the admin
   await signInThroughForm(page, member.username, member.password);
   await expect(eventCard(page, title)).toBeVisible();
   // The service worker has taken over and precached the shell before the connection goes.
-  await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, null, { timeout: 15_000 });
+  await untilServiceWorkerControls(page);
 
   await memberContext.setOffline(true);
   await page.reload();

@@ -1,5 +1,5 @@
 import { expect, test, type BrowserContext, type Page, type Worker } from '@playwright/test';
-import { ADMIN, Api, daysAhead, signInThroughForm, uniqueName } from './support.js';
+import { ADMIN, Api, daysAhead, signInThroughForm, uniqueName, untilServiceWorkerControls } from './support.js';
 
 /*
  * Web push in the browser (docs/architecture.md, web push). Debian's Chromium has no Google push
@@ -26,7 +26,7 @@ async function signedInMember(
   const member = await admin.registeredMember(uniqueName('pushfan'));
   const page = await context.newPage();
   await signInThroughForm(page, member.username, member.password);
-  await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, null, { timeout: 15_000 });
+  await untilServiceWorkerControls(page);
   return page;
 }
 

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { untilServiceWorkerControls } from './support.js';
 
 test('the app is installable: manifest with icons, and a service worker that controls the page', async ({ page, request }) => {
   await page.goto('/login');
@@ -13,7 +14,7 @@ test('the app is installable: manifest with icons, and a service worker that con
     const response = await request.get(icon.src);
     expect(response.headers()['content-type']).toBe('image/png');
   }
-  await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, null, { timeout: 15_000 });
+  await untilServiceWorkerControls(page);
   const scriptUrl = await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL);
   expect(scriptUrl).toMatch(/\/sw\.js$/);
 });

@@ -56,6 +56,14 @@ export class Api {
   }
 }
 
+/**
+ * Until the service worker controls the page: it installs after the page has loaded and precaches
+ * the whole app (about 1 MB), which on a busy two-core machine can take well over ten seconds.
+ */
+export async function untilServiceWorkerControls(page: Page): Promise<void> {
+  await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, null, { timeout: 40_000 });
+}
+
 /** Signs in through the login form (German labels: the default language). */
 export async function signInThroughForm(page: Page, username: string, password: string): Promise<void> {
   await page.goto('/login');
