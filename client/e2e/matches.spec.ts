@@ -74,7 +74,7 @@ test('the admin syncs the matches on /events, members get them through sync, a s
   await expect(count(dialog, 'Unverändert')).toHaveText(String(TITLES.length));
   await dialog.locator('.modal-actions').getByRole('button', { name: 'Schließen' }).click();
 
-  // The service down: SPEC 8's text with the counts and the reason in plain words, the server's
+  // The service down: the failure's sentence (docs/product.md, Fixture import) with the counts and the reason in plain words, the server's
   // detail behind a disclosure; nothing was written.
   feed.answer('/getmatchesbyteamid/', { status: 503, text: 'Service Unavailable' });
   await button.click();

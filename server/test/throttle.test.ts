@@ -183,17 +183,16 @@ describe('trusted sign-ins', () => {
       });
     const refused = (error: DomainError) => `${error.code}:${error.status}`;
     const strangers = Array.from({ length: 7 }, (_, i) => gate.run(task(`stranger-${i}`)).catch(refused));
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(gate.queued).toBe(4);
+    await vi.waitFor(() => expect(gate.queued).toBe(4));
     const owner = gate.run(task('owner'), 'trusted').catch(refused);
     const second = await gate.run(task('second owner'), 'trusted').catch(refused);
     expect(second).toBe('serverBusy:429');
     // One of the two running ends: the owner runs next, before the four strangers who waited longer.
-    releases.shift()!();
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    while (releases.length > 0) {
+    // Six strangers were admitted (two running, four waiting) and the owner: seven tasks end in all.
+    // Each end frees a place, and the task it goes to starts and offers its own release.
+    while (order.length < 7) {
+      await vi.waitFor(() => expect(releases.length).toBeGreaterThan(0));
       releases.shift()!();
-      await new Promise((resolve) => setTimeout(resolve, 5));
     }
     expect(await owner).toBe('owner');
     expect(order.slice(0, 3)).toEqual(['stranger-0', 'stranger-1', 'owner']);

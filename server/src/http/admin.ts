@@ -10,7 +10,7 @@ import { requireActor } from './session.js';
 const tag = 'Admin';
 
 /**
- * A pending request at the REST edge: price in euros, 0 when not known yet (SPEC 2: 0.00 if absent),
+ * A pending request at the REST edge: price in euros, 0 when not known yet (the REST contract),
  * and `price_open` saying so, for screens that show "price open" instead.
  */
 function toRestRequest({ price_cents, ...request }: PendingRequest) {

@@ -5,7 +5,7 @@ import { euros, lineText, msg, multilineText } from './common.js';
 export const EVENT_TEXT_MAX_LENGTH = 200;
 
 /**
- * Event input of SPEC 5; ticket_price in euros (0 = to be announced). Texts are free text
+ * Event input (docs/architecture.md, Readings of the product specification); ticket_price in euros (0 = to be announced). Texts are free text
  * (rules/freeText.ts): the description may span lines, the others are one line.
  */
 export const createEventInput = z.object({

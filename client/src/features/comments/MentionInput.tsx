@@ -10,7 +10,7 @@ interface Props extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'value
 }
 
 /**
- * A comment textarea with @mention autocomplete (SPEC 5): typing an @ at the start or after a space,
+ * A comment textarea with @mention autocomplete (docs/product.md, Comments, mentions and notifications): typing an @ at the start or after a space,
  * with no space after it, opens a list of the members whose names contain what was typed
  * (case-insensitively, by the shared rule). Only typing opens it: a text opened for editing that ends
  * with a mention shows no list. Up/down move, Enter or Tab insert "@username ", Escape, a space,

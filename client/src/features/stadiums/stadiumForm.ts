@@ -94,7 +94,7 @@ export function toStadiumInput(
 }
 
 /**
- * A stadium ticket price (SPEC 5): price and type required ('Please fill in all fields', the form's
+ * A stadium ticket price (docs/product.md, Tickets and money): price and type required ('Please fill in all fields', the form's
  * error), the price checked once by the money input's rule (checkEuros: its code belongs to the price
  * field, which already says it while typing).
  */

@@ -17,7 +17,7 @@ import { ticketPriceText } from './format.js';
 import './tickets.css';
 
 /**
- * /debts (admin; SPEC 2 Debt overview): debts per member, largest first, every unpaid ticket, and both
+ * /debts (admin; docs/product.md, Screens and Tickets and money): debts per member, largest first, every unpaid ticket, and both
  * as CSV (the shared writer with its formula guard). A price still open is shown and exported as
  * "price open" and counted apart, never as 0,00 €.
  */
