@@ -25,6 +25,7 @@ import { PendingRegistrationsTable } from './PendingRegistrationsTable.js';
 import { PendingCommentsTable } from '../comments/PendingCommentsTable.js';
 import './admin.css';
 import { NeedsConnection } from '../../ui/NeedsConnection.js';
+import { useShownRows } from '../../ui/ShowMore.js';
 
 interface Tasks {
   users: PendingUser[];
@@ -145,37 +146,43 @@ function AdminTasksPageOnline() {
             </p>
           ) : null}
           {tasks.users.length > 0 ? (
-            <Section title={t('admin.pendingRegistrations')} count={tasks.users.length}>
-              <PendingRegistrationsTable
-                users={tasks.users}
-                language={language}
-                onApprove={(user) => setPending({ kind: 'approve', user })}
-                onDecline={(user) => setPending({ kind: 'decline', user })}
-              />
+            <Section title={t('admin.pendingRegistrations')} rows={tasks.users}>
+              {(users) => (
+                <PendingRegistrationsTable
+                  users={users}
+                  language={language}
+                  onApprove={(user) => setPending({ kind: 'approve', user })}
+                  onDecline={(user) => setPending({ kind: 'decline', user })}
+                />
+              )}
             </Section>
           ) : null}
           {tasks.paid.length > 0 ? (
-            <Section title={t('admin.pendingPaid')} count={tasks.paid.length}>
-              <RequestTable
-                requests={tasks.paid}
-                withPrice
-                language={language}
-                onAccept={(request) => setPending({ kind: 'paid', request })}
-              />
+            <Section title={t('admin.pendingPaid')} rows={tasks.paid}>
+              {(requests) => (
+                <RequestTable
+                  requests={requests}
+                  withPrice
+                  language={language}
+                  onAccept={(request) => setPending({ kind: 'paid', request })}
+                />
+              )}
             </Section>
           ) : null}
           {tasks.received.length > 0 ? (
-            <Section title={t('admin.pendingReceived')} count={tasks.received.length}>
-              <RequestTable
-                requests={tasks.received}
-                language={language}
-                onAccept={(request) => setPending({ kind: 'received', request })}
-              />
+            <Section title={t('admin.pendingReceived')} rows={tasks.received}>
+              {(requests) => (
+                <RequestTable
+                  requests={requests}
+                  language={language}
+                  onAccept={(request) => setPending({ kind: 'received', request })}
+                />
+              )}
             </Section>
           ) : null}
           {tasks.comments.length > 0 ? (
-            <Section title={t('comments.pending.title')} count={tasks.comments.length}>
-              <PendingCommentsTable comments={tasks.comments} language={language} />
+            <Section title={t('comments.pending.title')} rows={tasks.comments}>
+              {(comments) => <PendingCommentsTable comments={comments} language={language} />}
             </Section>
           ) : null}
         </>
@@ -233,14 +240,25 @@ function AdminTasksPageOnline() {
   );
 }
 
-function Section({ title, count, children }: { title: string; count: number; children: ReactNode }) {
+/** One list of tasks: its count in the heading, its first rows, and "show more" for the rest. */
+function Section<T>({
+  title,
+  rows,
+  children,
+}: {
+  title: string;
+  rows: readonly T[];
+  children: (shown: readonly T[]) => ReactNode;
+}) {
   const id = useId();
+  const { shown, more } = useShownRows(rows);
   return (
     <section aria-labelledby={id}>
       <h2 id={id}>
-        {title} <span className="badge badge-red">{count}</span>
+        {title} <span className="badge badge-red">{rows.length}</span>
       </h2>
-      <div className="admin-table-scroll">{children}</div>
+      <div className="admin-table-scroll">{children(shown)}</div>
+      {more}
     </section>
   );
 }
@@ -251,7 +269,7 @@ function RequestTable({
   language,
   onAccept,
 }: {
-  requests: PendingRequest[];
+  requests: readonly PendingRequest[];
   withPrice?: boolean;
   language: Language;
   onAccept: (request: PendingRequest) => void;
