@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, Api, signInThroughForm, uniqueName } from './support.js';
+import { ADMIN, Api, memberPage, signInThroughForm, uniqueName } from './support.js';
 
 /** Opens the folded nav menu on narrow screens. */
 async function openMenu(page: Page) {
@@ -34,10 +34,12 @@ test('an admin approves a registration in /admin/tasks, the badge counts it, and
   await expect(page.getByRole('row', { name: new RegExp(username) })).toHaveCount(0);
 
   // The member signs in in a fresh context.
-  const context = await page.context().browser()!.newContext({ locale: 'de-DE' });
-  const memberPage = await context.newPage();
-  await signInThroughForm(memberPage, username, 'geheim123');
-  await expect(memberPage.getByRole('navigation')).toContainText(username);
+  const { context, page: fanPage } = await memberPage(
+    page.context().browser()!,
+    { username, password: 'geheim123' },
+    { locale: 'de-DE' },
+  );
+  await expect(fanPage.getByRole('navigation')).toContainText(username);
   await context.close();
 });
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, Api, signInThroughForm, uniqueName } from './support.js';
+import { ADMIN, Api, memberPage, signInThroughForm, uniqueName } from './support.js';
 
 test('register, wait for approval, get approved by the admin, sign in', async ({ page, request }) => {
   const username = uniqueName('fan');
@@ -48,9 +48,7 @@ test('a wrong password shows the translated server message and keeps the user on
 test('the app works in English and on a 360 px phone', async ({ browser, request }) => {
   const admin = await Api.signIn(request, ADMIN.username, ADMIN.password);
   const member = await admin.registeredMember(uniqueName('phone'));
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'en-GB' });
-  const page = await context.newPage();
-  await signInThroughForm(page, member.username, member.password);
+  const { context, page } = await memberPage(browser, member, { viewport: { width: 360, height: 740 }, locale: 'en-GB' });
   const profile = await Api.signIn(request, member.username, member.password);
   const me = await profile.get('/api/auth/profile');
   await profile.put(`/api/auth/users/${me.user.id}`, { language: 'en' });

@@ -1,16 +1,9 @@
-import { expect, test, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
-import { ADMIN, Api, daysAhead, eventCard, signInThroughForm, uniqueName } from './support.js';
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, Api, daysAhead, eventCard, memberPage, uniqueName } from './support.js';
 
-/** Issue 9: comments and mentions in the browser, across members' devices. */
+/** Comments and mentions in the browser, across members' devices (docs/product.md, "Comments, mentions and notifications"). */
 
 const SHOTS = process.env.COMMENTS_SHOTS_DIR ?? '/tmp/pw-comments';
-
-async function memberPage(browser: Browser, member: { username: string; password: string }, options: BrowserContextOptions = {}) {
-  const context = await browser.newContext(options);
-  const page = await context.newPage();
-  await signInThroughForm(page, member.username, member.password);
-  return { context, page };
-}
 
 /** The comment section of the event page. */
 const commentSection = (page: Page) => page.locator('section#comments');
@@ -41,7 +34,7 @@ test('a comment written offline reaches another member’s open event page live 
   await expect(section.getByRole('heading', { name: 'Kommentare', level: 2 })).toBeVisible();
   const input = section.getByLabel('Dein Kommentar');
   const send = section.getByRole('button', { name: 'Senden' });
-  // Blank after trimming is not sent (SPEC 5).
+  // Blank after trimming is not sent (docs/architecture.md, "Rules once").
   await input.fill('   ');
   await expect(send).toBeDisabled();
 
@@ -58,8 +51,8 @@ test('a comment written offline reaches another member’s open event page live 
   for (const action of ['Bearbeiten', 'Als erledigt markieren', 'Löschen'])
     await expect(mine.getByRole('button', { name: action })).toBeVisible();
 
-  // The other member's page has nothing yet.
-  await readerSide.page.waitForTimeout(500);
+  // The comment waits on the writer's device: the server has none, so the other member's page has nothing yet.
+  expect((await admin.get(`/api/comments/event/${eventId}`)).comments).toEqual([]);
   await expect(commentSection(readerSide.page).locator('li.comment')).toHaveCount(0);
 
   await writerSide.context.setOffline(false);

@@ -1,8 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, Api, png, signInThroughForm, uniqueName } from './support.js';
+import { ADMIN, Api, memberPage, png, signInThroughForm, uniqueName } from './support.js';
 
 /*
- * Issue 10, team configuration: the admin's form, and what it changes everywhere at once — the nav
+ * Team configuration (docs/architecture.md, "Team configuration and theme"): the admin's form, and what it changes everywhere at once — the nav
  * bar of a member's open page, the document title, <meta name="theme-color"> and the web app manifest.
  */
 
@@ -32,16 +32,12 @@ test("the admin changes colour and title; a member's open page takes them withou
   const admin = await Api.signIn(request, ADMIN.username, ADMIN.password);
   const member = await admin.registeredMember(uniqueName('farbe'));
 
-  const memberContext = await browser.newContext();
-  const memberPage = await memberContext.newPage();
-  await signInThroughForm(memberPage, member.username, member.password);
-  expect(await navbarColours(memberPage)).toEqual({ background: 'rgb(0, 57, 125)', text: 'rgb(255, 255, 255)' });
+  const { context: memberContext, page: fanPage } = await memberPage(browser, member);
+  expect(await navbarColours(fanPage)).toEqual({ background: 'rgb(0, 57, 125)', text: 'rgb(255, 255, 255)' });
   // Set on the open page: still there at the end means the page was never reloaded.
-  await memberPage.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+  await fanPage.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
 
-  const adminContext = await browser.newContext();
-  const page = await adminContext.newPage();
-  await signInThroughForm(page, ADMIN.username, ADMIN.password);
+  const { context: adminContext, page } = await memberPage(browser, ADMIN);
   await page.getByRole('navigation').getByRole('link', { name: 'Konfiguration' }).click();
   await expect(page).toHaveURL(/\/config$/);
   await expect(page.getByRole('tab')).toHaveText(['Teamkonfiguration', 'Stadionverwaltung']);
@@ -82,31 +78,31 @@ test("the admin changes colour and title; a member's open page takes them withou
   });
 
   // The member's open page, through the change stream: nav bar colour and readable text, title, meta theme-color.
-  await expect(memberPage.locator('.brand-title')).toHaveText(title);
-  await expect(memberPage).toHaveTitle(title);
-  await expect(memberPage.locator('meta[name="theme-color"]')).toHaveAttribute('content', '#FFE000');
-  await expect.poll(() => navbarColours(memberPage)).toEqual({ background: 'rgb(255, 224, 0)', text: 'rgb(0, 0, 0)' });
+  await expect(fanPage.locator('.brand-title')).toHaveText(title);
+  await expect(fanPage).toHaveTitle(title);
+  await expect(fanPage.locator('meta[name="theme-color"]')).toHaveAttribute('content', '#FFE000');
+  await expect.poll(() => navbarColours(fanPage)).toEqual({ background: 'rgb(255, 224, 0)', text: 'rgb(0, 0, 0)' });
   // The primary buttons follow the same rule.
-  const button = memberPage.locator('.button-primary').first();
+  const button = fanPage.locator('.button-primary').first();
   if ((await button.count()) > 0) await expect(button).toHaveCSS('color', 'rgb(0, 0, 0)');
   await expect(page.getByRole('button', { name: 'Speichern' })).toHaveCSS('color', 'rgb(0, 0, 0)');
   await page.screenshot({ path: testInfo.outputPath('yellow-admin.png') });
-  await memberPage.screenshot({ path: testInfo.outputPath('yellow-member.png') });
+  await fanPage.screenshot({ path: testInfo.outputPath('yellow-member.png') });
 
   // The installed app's manifest, served from the configuration.
   const manifest = await (await request.get('/api/manifest.webmanifest')).json();
   expect(manifest).toMatchObject({ name: title, theme_color: '#FFE000', start_url: '/events', display: 'standalone' });
-  const href = await memberPage.locator('link[rel="manifest"]').getAttribute('href');
+  const href = await fanPage.locator('link[rel="manifest"]').getAttribute('href');
   expect((await (await request.get(href!)).json()).name).toBe(title);
 
   // A dark red: white text again.
   await page.getByLabel('Themenfarbe', { exact: true }).fill('#8B0000');
   await page.getByRole('button', { name: 'Speichern' }).click();
   await expect(saved).toBeVisible();
-  await expect.poll(() => navbarColours(memberPage)).toEqual({ background: 'rgb(139, 0, 0)', text: 'rgb(255, 255, 255)' });
-  await expect(memberPage.locator('meta[name="theme-color"]')).toHaveAttribute('content', '#8B0000');
+  await expect.poll(() => navbarColours(fanPage)).toEqual({ background: 'rgb(139, 0, 0)', text: 'rgb(255, 255, 255)' });
+  await expect(fanPage.locator('meta[name="theme-color"]')).toHaveAttribute('content', '#8B0000');
 
-  expect(await memberPage.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+  expect(await fanPage.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
   await memberContext.close();
   await adminContext.close();
 });
@@ -117,29 +113,25 @@ test('a logo uploaded shows in the nav bar of every open page and in the manifes
 }) => {
   const admin = await Api.signIn(request, ADMIN.username, ADMIN.password);
   const member = await admin.registeredMember(uniqueName('logo'));
-  const memberContext = await browser.newContext();
-  const memberPage = await memberContext.newPage();
-  await signInThroughForm(memberPage, member.username, member.password);
-  await expect(memberPage.locator('.brand-logo')).toHaveCount(0);
+  const { context: memberContext, page: fanPage } = await memberPage(browser, member);
+  await expect(fanPage.locator('.brand-logo')).toHaveCount(0);
 
-  const adminContext = await browser.newContext();
-  const page = await adminContext.newPage();
-  await signInThroughForm(page, ADMIN.username, ADMIN.password);
+  const { context: adminContext, page } = await memberPage(browser, ADMIN);
   await page.goto('/config');
   await expect(page.getByText('Kein Logo')).toBeVisible();
 
-  // Not an image: refused with SPEC 5's words before anything is sent.
+  // Not an image: refused with the words of docs/product.md, "Error texts", before anything is sent.
   await page.getByLabel('Logo hochladen').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hi') });
   await expect(page.getByText('Nur Bilddateien sind erlaubt')).toBeVisible();
 
   await page
     .getByLabel('Logo hochladen')
-    .setInputFiles({ name: 'wappen.png', mimeType: 'image/png', buffer: png(160, [200, 16, 46]) });
+    .setInputFiles({ name: 'wappen.png', mimeType: 'image/png', buffer: png(160, 160, [200, 16, 46]) });
   await expect(page.getByText('Logo erfolgreich hochgeladen')).toBeVisible();
   const logo = (await admin.get('/api/config')).config.logo_filename as string;
   expect(logo).toMatch(/^logo-.+\.png$/);
   await expect(page.getByRole('img', { name: 'Logo des Vereins' })).toHaveAttribute('src', `/uploads/${logo}`);
-  for (const open of [page, memberPage]) {
+  for (const open of [page, fanPage]) {
     const navLogo = open.locator('header.navbar .brand-logo');
     await expect(navLogo).toHaveAttribute('src', `/uploads/${logo}`);
     await expect.poll(() => navLogo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(160);
@@ -156,7 +148,7 @@ test('a logo uploaded shows in the nav bar of every open page and in the manifes
   await confirm.getByRole('button', { name: 'Logo löschen' }).click();
   await expect(page.getByText('Logo gelöscht')).toBeVisible();
   await expect(page.locator('header.navbar .brand-logo')).toHaveCount(0);
-  await expect(memberPage.locator('header.navbar .brand-logo')).toHaveCount(0);
+  await expect(fanPage.locator('header.navbar .brand-logo')).toHaveCount(0);
   expect((await (await request.get('/api/manifest.webmanifest')).json()).icons[0].src).toBe('/icons/icon-192.png');
 
   await memberContext.close();

@@ -1,5 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, Api, daysAhead, eventCard, signInThroughForm, uniqueName, untilServiceWorkerControls } from './support.js';
+import {
+  ADMIN,
+  Api,
+  daysAhead,
+  eventCard,
+  memberPage,
+  signInThroughForm,
+  uniqueName,
+  untilServiceWorkerControls,
+} from './support.js';
 
 /** The attendee table's row of a member or guest (first cell = the name as shown). */
 const attendeeRow = (page: Page, name: string) =>
@@ -36,7 +45,7 @@ test('a member answers, sets ticket and transport, and brings a guest who shows 
   const answer = section(page, 'Deine Antwort');
   await answer.getByRole('button', { name: 'Zusage' }).click();
   await expect(answer.getByRole('button', { name: 'Zusage' })).toHaveAttribute('aria-pressed', 'true');
-  // First-time defaults (SPEC 4): needs a ticket and a seat.
+  // First-time defaults (docs/product.md, "Attendance and guests"): needs a ticket and a seat.
   await expect(answer.getByLabel('Ich brauche ein Ticket')).toBeChecked();
   await expect(answer.getByLabel('Ich brauche einen Mitfahrplatz')).toBeChecked();
 
@@ -264,9 +273,7 @@ test('bought tickets: the creator cannot delete the event, the admin confirms a 
   await expect(page.getByText('Für diesen Termin wurden bereits Tickets gekauft; nur ein Admin kann ihn löschen')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Termin löschen' })).toBeDisabled();
 
-  const context = await browser.newContext();
-  const adminPage = await context.newPage();
-  await signInThroughForm(adminPage, ADMIN.username, ADMIN.password);
+  const { context, page: adminPage } = await memberPage(browser, ADMIN);
   await adminPage.goto(`/events/${eventId}`);
   await expect(attendeeRow(adminPage, `Opa Karl (Gast von ${member.username})`)).toBeVisible();
   await adminPage.getByRole('button', { name: 'Termin löschen' }).click();
@@ -296,9 +303,7 @@ test('the detail page at 360 px: no page overflow, the table scrolls inside its 
   const title = `${uniqueName('Narrow')} (A)`;
   const eventId = await admin.createEvent(title, daysAhead(5));
   const member = await admin.registeredMember(uniqueName('small'));
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
-  const page = await context.newPage();
-  await signInThroughForm(page, member.username, member.password);
+  const { context, page } = await memberPage(browser, member, { viewport: { width: 360, height: 740 } });
   await page.goto(`/events/${eventId}`);
   await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
   await section(page, 'Deine Antwort').getByRole('button', { name: 'Vielleicht' }).click();
@@ -327,9 +332,7 @@ test('offline: the page opens from the device, the member answers and brings a g
   const eventId = await admin.createEvent(title, daysAhead(8));
   const member = await admin.registeredMember(uniqueName('away'));
 
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await signInThroughForm(page, member.username, member.password);
+  const { context, page } = await memberPage(browser, member);
   await page.goto(`/events/${eventId}`);
   await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
   await untilServiceWorkerControls(page);
@@ -358,9 +361,7 @@ test('offline: the page opens from the device, the member answers and brings a g
   await context.close();
 
   // An admin offline: the page still reads, but admin work is disabled with a hint.
-  const adminContext = await browser.newContext();
-  const adminPage = await adminContext.newPage();
-  await signInThroughForm(adminPage, ADMIN.username, ADMIN.password);
+  const { context: adminContext, page: adminPage } = await memberPage(browser, ADMIN);
   await adminPage.goto(`/events/${eventId}`);
   await expect(attendeeRow(adminPage, member.username)).toBeVisible();
   await adminContext.setOffline(true);

@@ -1,8 +1,8 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { ADMIN, Api, daysAhead, eventCard, signInThroughForm, uniqueName } from './support.js';
+import { ADMIN, Api, daysAhead, eventCard, memberPage, signInThroughForm, uniqueName } from './support.js';
 
 /*
- * Issue 10, match-day details: each as a new member or the admin meets it in the browser.
+ * Match-day details (docs/product.md, "Screens"): each as a new member or the admin meets it in the browser.
  */
 
 /** The card (section) of the detail page with this heading. */
@@ -300,9 +300,7 @@ test("the attendee table's sticky name column covers what scrolls under it at 36
     await admin.put(`/api/attendees/${answered.attendance.id}`, { bought: true, price: 18.5, paid_by: 'club_cash_desk' });
   }
 
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
-  const page = await context.newPage();
-  await signInThroughForm(page, ADMIN.username, ADMIN.password);
+  const { context, page } = await memberPage(browser, ADMIN, { viewport: { width: 360, height: 740 } });
   await page.goto(`/events/${eventId}`);
   const scroller = page.getByRole('region', { name: 'Teilnehmerliste' });
   await expect(scroller.getByRole('rowheader')).toHaveCount(2);
@@ -310,12 +308,18 @@ test("the attendee table's sticky name column covers what scrolls under it at 36
   expect(scrollable).toBeGreaterThan(100);
 
   for (const mode of ['view', 'edit']) {
-    if (mode === 'edit') await page.getByRole('button', { name: 'Tabelle bearbeiten' }).click();
+    if (mode === 'edit') {
+      await page.getByRole('button', { name: 'Tabelle bearbeiten' }).click();
+      await expect(scroller.getByRole('columnheader', { name: 'Aktionen' })).toHaveCount(1);
+    }
     await scroller.evaluate((element) => {
       element.scrollIntoView({ block: 'center' });
       element.scrollLeft = element.scrollWidth;
     });
-    await page.waitForTimeout(100);
+    // Scrolled to the end: the last column is in view.
+    await expect
+      .poll(() => scroller.evaluate((element) => element.scrollWidth - element.clientWidth - element.scrollLeft))
+      .toBeLessThanOrEqual(1);
     // From the scroller's left edge across each name cell (and the column's header), every point shows the
     // name column, never a column that scrolled under it.
     const leaks = await scroller.evaluate((element) => {

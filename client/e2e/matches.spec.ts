@@ -1,10 +1,10 @@
 import { seasonOf } from '@fankurve/shared/dates';
 import { expect, test, type Locator } from '@playwright/test';
 import { asSeasonOf, currentSeason, recorded, startFixtureServer, type FixtureServer } from '../../server/test/fixture-server.js';
-import { ADMIN, Api, eventCard, signInThroughForm, uniqueName } from './support.js';
+import { ADMIN, Api, eventCard, memberPage, signInThroughForm, uniqueName } from './support.js';
 
 /*
- * Issue 10: the fixture import in the browser. The e2e server's FOOTBALL_DATA_URL points at this
+ * The fixture import in the browser (docs/product.md, "Fixture import"). The e2e server's FOOTBALL_DATA_URL points at this
  * port (playwright.config.ts); the stand-in answers the recorded season of the fixture tests
  * (server/test/fixtures/openligadb), moved to today's season, for whatever team the server asks.
  */
@@ -58,9 +58,7 @@ test('the admin syncs the matches on /events, members get them through sync, a s
 
   // The admin's list and a member's list get the events through sync, without a reload.
   await expect(eventCard(page, 'FC Bayern München (A)')).toBeVisible();
-  const context = await browser.newContext();
-  const fanPage = await context.newPage();
-  await signInThroughForm(fanPage, fan.username, fan.password);
+  const { context, page: fanPage } = await memberPage(browser, fan);
   // Home and away (the list shows away matches by default).
   await fanPage.getByRole('group', { name: 'Spielort' }).getByRole('button', { name: 'Alle' }).click();
   for (const title of TITLES) await expect(eventCard(fanPage, title)).toBeVisible();
@@ -92,9 +90,7 @@ test('the sync button and its result fit a 360 px phone', async ({ browser }) =>
   feed.answer('/getmatchesbyteamid/', (path) => ({
     json: asSeasonOf(recorded('matches-team-80-2025'), currentSeason(), Number(path.split('/')[2])),
   }));
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
-  const page = await context.newPage();
-  await signInThroughForm(page, ADMIN.username, ADMIN.password);
+  const { context, page } = await memberPage(browser, ADMIN, { viewport: { width: 360, height: 740 } });
   const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   await page.getByRole('button', { name: 'Spiele synchronisieren' }).click();
   const dialog = page.getByRole('dialog', { name: 'Spielimport' });

@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, Api, daysAhead, signInThroughForm, uniqueName } from './support.js';
+import { ADMIN, Api, daysAhead, memberPage, uniqueName } from './support.js';
 
 /**
- * Issue 8's whole money flow across two devices: a member reports "paid" offline, reconnects; the
+ * The whole money flow (docs/product.md, "Tickets and money") across two devices: a member reports "paid" offline, reconnects; the
  * admin's open /admin/tasks shows it without a reload; the admin accepts; the member's ticket moves
  * to paid without a reload.
  */
@@ -18,15 +18,11 @@ test('an offline paid request reaches the open task list live; the accepted tick
   const attendance = await memberApi.post(`/api/attendance/${eventId}`, { status: 'going' });
   await admin.put(`/api/attendees/${attendance.attendance.id}`, { bought: true, price: 18.5 });
 
-  const adminContext = await browser.newContext();
-  const adminPage = await adminContext.newPage();
-  await signInThroughForm(adminPage, ADMIN.username, ADMIN.password);
+  const { context: adminContext, page: adminPage } = await memberPage(browser, ADMIN);
   await adminPage.goto('/admin/tasks');
   await expect(adminPage.getByRole('heading', { name: 'Offene Aufgaben' })).toBeVisible();
 
-  const memberContext = await browser.newContext();
-  const page = await memberContext.newPage();
-  await signInThroughForm(page, member.username, member.password);
+  const { context: memberContext, page } = await memberPage(browser, member);
   await page.goto('/my-tickets');
   const ticket = page.locator('[data-list="unpaid"] li', { hasText: title });
   await expect(ticket).toContainText('18,50 €');

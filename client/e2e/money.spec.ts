@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { ADMIN, Api, daysAhead, signInThroughForm, uniqueName } from './support.js';
+import { ADMIN, Api, daysAhead, memberPage, signInThroughForm, uniqueName } from './support.js';
 
 /**
- * Money (issue 8): a member sees a bought ticket on /my-tickets and reports it paid; the admin's
+ * Money (docs/product.md, "Tickets and money"): a member sees a bought ticket on /my-tickets and reports it paid; the admin's
  * /debts shows the same total, and its CSV keeps umlauts and amounts (BOM, semicolons, 18,50).
  */
 test('my tickets, the paid request, the debt overview and its CSV agree', async ({ page, request, browser }) => {
@@ -44,9 +44,7 @@ test('my tickets, the paid request, the debt overview and its CSV agree', async 
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 
   // The admin's debt overview: the same amount, and the CSV downloads.
-  const context = await browser.newContext({ acceptDownloads: true });
-  const adminPage = await context.newPage();
-  await signInThroughForm(adminPage, ADMIN.username, ADMIN.password);
+  const { context, page: adminPage } = await memberPage(browser, ADMIN, { acceptDownloads: true });
   await adminPage.goto('/debts');
   const row = adminPage.getByTestId('debts-table').locator('tr', { hasText: username });
   await expect(row).toContainText('18,50 €');
@@ -108,9 +106,7 @@ test('bought without a price, the price open, and formula-like names in the trea
   const open = await admin.put(`/api/tickets/event/${openEventId}/user/${memberId}/status`, { bought: true });
   expect(open.attendance.price).toBeNull();
 
-  const context = await browser.newContext({ acceptDownloads: true });
-  const page = await context.newPage();
-  await signInThroughForm(page, ADMIN.username, ADMIN.password);
+  const { context, page } = await memberPage(browser, ADMIN, { acceptDownloads: true });
 
   // The attendee table: ticking Gekauft preselects the event's price, saved as 18,50 €.
   await page.goto(`/events/${eventId}`);
@@ -164,14 +160,13 @@ test('bought without a price, the price open, and formula-like names in the trea
   await context.close();
 
   // The member's /my-tickets: the same figures, the open price said, never 0,00 €.
-  const memberPage = await browser.newPage();
-  await signInThroughForm(memberPage, member.username, member.password);
-  await memberPage.goto('/my-tickets');
-  await expect(memberPage.getByTestId('unpaid-total')).toContainText('37,00 € + 1 Ticket mit offenem Preis');
-  const openTicket = memberPage.locator('[data-list="unpaid"] li', { hasText: openTitle });
+  const { context: fanContext, page: fanPage } = await memberPage(browser, member);
+  await fanPage.goto('/my-tickets');
+  await expect(fanPage.getByTestId('unpaid-total')).toContainText('37,00 € + 1 Ticket mit offenem Preis');
+  const openTicket = fanPage.locator('[data-list="unpaid"] li', { hasText: openTitle });
   await expect(openTicket).toContainText('Preis offen');
   await expect(openTicket).not.toContainText('0,00');
-  await memberPage.close();
+  await fanContext.close();
 });
 
 /** The unique tail of a name made with uniqueName (what finds its line in a file). */

@@ -1,6 +1,6 @@
 import { USERNAME_MAX_LENGTH } from '@fankurve/shared';
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, Api, png, signInThroughForm, uniqueName } from './support.js';
+import { ADMIN, Api, memberPage, png, uniqueName } from './support.js';
 
 /*
  * The nav bar (docs/architecture.md, Nav bar): one row at every width, whatever the language, the
@@ -81,7 +81,7 @@ test('an admin with a logo and the longest username: one row at 360–1920 px in
   const admin = await Api.signIn(request, ADMIN.username, ADMIN.password);
   const logo = await request.post('/api/config/logo', {
     headers: { authorization: `Bearer ${admin.token}` },
-    multipart: { logo: { name: 'wappen.png', mimeType: 'image/png', buffer: png(160, [200, 16, 46]) } },
+    multipart: { logo: { name: 'wappen.png', mimeType: 'image/png', buffer: png(160, 160, [200, 16, 46]) } },
   });
   expect(logo.ok()).toBe(true);
   const prefix = uniqueName('Lang ');
@@ -105,9 +105,7 @@ test('an admin with a logo and the longest username: one row at 360–1920 px in
     const logout = language === 'de' ? 'Abmelden' : 'Log out';
     const menu = language === 'de' ? 'Menü' : 'Menu';
     await longApi.put(`/api/auth/users/${user.id}`, { language: 'de' });
-    const context = await browser.newContext({ viewport: { width: 1920, height: 900 } });
-    const page = await context.newPage();
-    await signInThroughForm(page, long.username, long.password);
+    const { context, page } = await memberPage(browser, long, { viewport: { width: 1920, height: 900 } });
     await longApi.put(`/api/auth/users/${user.id}`, { language });
     await page.reload();
     await expect(page.getByRole('heading', { name: language === 'de' ? 'Termine' : 'Events', level: 1 })).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, Api, daysAhead, eventCard, signInThroughForm, uniqueName, untilServiceWorkerControls } from './support.js';
+import { ADMIN, Api, daysAhead, eventCard, memberPage, uniqueName, untilServiceWorkerControls } from './support.js';
 
 test('a member answers offline after an offline reload; the server and the admin see it after reconnect', async ({
   browser,
@@ -10,14 +10,10 @@ test('a member answers offline after an offline reload; the server and the admin
   const eventId = await admin.createEvent(title, daysAhead(10));
   const member = await admin.registeredMember(uniqueName('offline'));
 
-  const adminContext = await browser.newContext();
-  const adminPage = await adminContext.newPage();
-  await signInThroughForm(adminPage, ADMIN.username, ADMIN.password);
+  const { context: adminContext, page: adminPage } = await memberPage(browser, ADMIN);
   await expect(eventCard(adminPage, title)).toContainText('0 dabei');
 
-  const memberContext = await browser.newContext();
-  const page = await memberContext.newPage();
-  await signInThroughForm(page, member.username, member.password);
+  const { context: memberContext, page } = await memberPage(browser, member);
   await expect(eventCard(page, title)).toBeVisible();
   // The service worker has taken over and precached the shell before the connection goes.
   await untilServiceWorkerControls(page);

@@ -1,7 +1,7 @@
-import { expect, test, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
-import { ADMIN, Api, signInThroughForm, uniqueName } from './support.js';
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, Api, memberPage, uniqueName } from './support.js';
 
-/** Issue 9: the profile page and the install prompt. */
+/** The profile page and the install prompt (docs/architecture.md, "Profile and prompts"). */
 
 const SHOTS = process.env.PROFILE_SHOTS_DIR ?? '/tmp/pw-profile';
 
@@ -10,13 +10,6 @@ async function submitSignIn(page: Page, username: string, password: string): Pro
   await page.getByLabel('Benutzername').fill(username);
   await page.getByLabel('Passwort').fill(password);
   await page.getByRole('button', { name: 'Anmelden' }).click();
-}
-
-async function memberPage(browser: Browser, member: { username: string; password: string }, options: BrowserContextOptions = {}) {
-  const context = await browser.newContext(options);
-  const page = await context.newPage();
-  await signInThroughForm(page, member.username, member.password);
-  return { context, page };
 }
 
 async function noHorizontalOverflow(page: Page): Promise<void> {
@@ -215,9 +208,7 @@ test("the prompt's 'install' opens the browser's install dialog; none for a memb
 }) => {
   const admin = await Api.signIn(request, ADMIN.username, ADMIN.password);
   const member = await admin.registeredMember(uniqueName('installjetzt'));
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await signInThroughForm(page, member.username, member.password);
+  const { context, page } = await memberPage(browser, member);
   await offerInstall(page);
   const prompt = page.getByRole('dialog', { name: 'App installieren?' });
   await expect(prompt).toBeVisible();

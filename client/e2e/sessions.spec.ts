@@ -1,12 +1,10 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, Api, daysAhead, eventCard, signInThroughForm, uniqueName } from './support.js';
+import { ADMIN, Api, daysAhead, eventCard, memberPage, signInThroughForm, uniqueName } from './support.js';
 
 test('signing out ends the session on the server: the old token no longer works', async ({ browser, request }) => {
   const admin = await Api.signIn(request, ADMIN.username, ADMIN.password);
   const member = await admin.registeredMember(uniqueName('logout'));
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await signInThroughForm(page, member.username, member.password);
+  const { context, page } = await memberPage(browser, member);
   await expect(page.getByRole('heading', { name: 'Termine' })).toBeVisible();
   const token = await page.evaluate(() => localStorage.getItem('token'));
   expect(token).toBeTruthy();
@@ -25,9 +23,7 @@ test('a member who signs out offline keeps the waiting change; it is sent at the
   const eventId = await admin.createEvent(title, daysAhead(12));
   const member = await admin.registeredMember(uniqueName('parked'));
 
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await signInThroughForm(page, member.username, member.password);
+  const { context, page } = await memberPage(browser, member);
   await expect(eventCard(page, title)).toBeVisible();
 
   await context.setOffline(true);

@@ -1,5 +1,6 @@
-import zlib from 'node:zlib';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
+
+export { png } from '../../server/test/png.js';
 
 export const ADMIN = { username: 'admin', password: process.env.E2E_ADMIN_PASSWORD ?? 'admin-e2e-pass' };
 
@@ -74,6 +75,18 @@ export async function signInThroughForm(page: Page, username: string, password: 
   await expect(page.getByRole('heading', { name: 'Termine' })).toBeVisible();
 }
 
+/** A new browser context (its own storage: another device) with a page signed in through the login form. */
+export async function memberPage(
+  browser: Browser,
+  member: { username: string; password: string },
+  options: BrowserContextOptions = {},
+) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  await signInThroughForm(page, member.username, member.password);
+  return { context, page };
+}
+
 /** An event card by its title. */
 export const eventCard = (page: Page, title: string) => page.getByRole('article', { name: title });
 
@@ -81,27 +94,4 @@ export const eventCard = (page: Page, title: string) => page.getByRole('article'
 export function daysAhead(days: number, time = '15:30'): string {
   const date = new Date(Date.now() + days * 86_400_000);
   return `${date.toISOString().slice(0, 10)} ${time}`;
-}
-
-/** A real square PNG of one colour: a club's logo for the nav bar. */
-export function png(size: number, rgb: [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), ...Array.from({ length: size }, () => Buffer.from(rgb))]);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', zlib.deflateSync(Buffer.concat(Array.from({ length: size }, () => row)))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
 }

@@ -1,5 +1,5 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { ADMIN, Api, daysAhead, eventCard, signInThroughForm, uniqueName } from './support.js';
+import { ADMIN, Api, daysAhead, eventCard, memberPage, signInThroughForm, uniqueName } from './support.js';
 
 /** The card (section) of the detail page with this heading. */
 const section = (page: Page, heading: string) =>
@@ -197,9 +197,7 @@ test('at 360 px, offline with 3 changes waiting, the nav bar keeps title, sync s
   for (const [index, title] of titles.entries()) await admin.createEvent(title, daysAhead(14 + index));
   const member = await admin.registeredMember(uniqueName('schmal'));
 
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
-  const page = await context.newPage();
-  await signInThroughForm(page, member.username, member.password);
+  const { context, page } = await memberPage(browser, member, { viewport: { width: 360, height: 740 } });
   await expect(eventCard(page, titles[2]!)).toBeVisible();
   await expect(page.getByText('Synchronisiert', { exact: true })).toBeVisible();
   await expectOneRow(page, testInfo, 'de-360-synced', 'Menü');

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { connectChangeStream } from '../src/data/stream.js';
 
 /** A fetch that answers each stream request with the given server-sent-events text, then ends it. */
@@ -11,8 +11,6 @@ function scriptedFetch(answers: string[]) {
   }) as typeof globalThis.fetch;
   return { fetch, calls };
 }
-
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the change stream on the device', () => {
   it('connects again after a dropped stream with a short back-off', async () => {
@@ -27,9 +25,8 @@ describe('the change stream on the device', () => {
       minDelayMs: 10,
       maxDelayMs: 20,
     });
-    await wait(150);
+    await vi.waitFor(() => expect(calls.length).toBeGreaterThanOrEqual(3), { timeout: 1000 });
     stream.stop();
-    expect(calls.length).toBeGreaterThanOrEqual(3);
   });
 
   it('waits long after giving way to a newer stream of the same user (no two devices ending each other)', async () => {
@@ -38,6 +35,8 @@ describe('the change stream on the device', () => {
       'event: ready\ndata: {}\n\n',
     ]);
     let unauthorized = false;
+    // The stream's waits run on fake timers: the test sees when it sleeps, and lets minutes pass at once.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const stream = connectChangeStream({
       url: '/s',
       token: 't',
@@ -50,14 +49,19 @@ describe('the change stream on the device', () => {
       minDelayMs: 10,
       maxDelayMs: 20,
     });
-    await wait(150);
-    expect(calls).toHaveLength(1);
-    expect(unauthorized).toBe(false);
-    // Asked to (the browser came online again), it takes a place at once.
-    stream.reconnect();
-    await wait(50);
-    expect(calls.length).toBeGreaterThanOrEqual(2);
-    stream.stop();
+    try {
+      // It read both events and went to sleep: its one timer is the wait before it connects again.
+      await vi.waitFor(() => expect(vi.getTimerCount()).toBe(1));
+      await vi.advanceTimersByTimeAsync(4 * 60_000);
+      expect(calls).toHaveLength(1);
+      expect(unauthorized).toBe(false);
+      // Asked to (the browser came online again), it takes a place at once.
+      stream.reconnect();
+      await vi.waitFor(() => expect(calls.length).toBeGreaterThanOrEqual(2));
+      stream.stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('stops for good on unauthorized', async () => {
@@ -75,8 +79,8 @@ describe('the change stream on the device', () => {
       minDelayMs: 10,
       maxDelayMs: 20,
     });
-    await wait(100);
+    // The stream calls onUnauthorized as it stops for good: no connect can follow.
+    await vi.waitFor(() => expect(unauthorized).toBe(1));
     expect(calls).toHaveLength(1);
-    expect(unauthorized).toBe(1);
   });
 });

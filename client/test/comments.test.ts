@@ -24,7 +24,7 @@ import { createTestApp, listen, type TestApp } from '../../server/test/helpers.j
 import { eventually, TestClient } from './sync-clients.js';
 
 /**
- * Comments and mentions on devices (issue 9): each device is the client's own RxDB database on
+ * Comments and mentions on devices (docs/architecture.md, "Comments and mentions"): each device is the client's own RxDB database on
  * fake-indexeddb with its replication, against the real server over HTTP.
  */
 describe('comments and mentions on devices', () => {
@@ -85,6 +85,7 @@ describe('comments and mentions on devices', () => {
 
   it('a comment written offline arrives on another device after sync, with its author, time and mention', async () => {
     await kaiDevice.goOffline();
+    const refused = kaiDevice.nextPushFailure('comments');
     const id = await addComment(kaiDevice, kaiActor(), eventId, '  Wer fährt mit, @lena?  ', true);
     const local = await deviceComment(kaiDevice, id);
     expect(local).toMatchObject({ comment: 'Wer fährt mit, @lena?', requires_answer: true, is_resolved: false, seq: 0 });
@@ -92,7 +93,8 @@ describe('comments and mentions on devices', () => {
     // Shown on the writing device at once, with its author's name.
     const shown = await firstValueFrom(comments$(kaiDevice.db, eventId));
     expect(shown.map((comment) => [comment.id, comment.username])).toEqual([[id, 'kai']]);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The device tried to send it and could not.
+    await refused;
     expect(await serverComment(id)).toBeUndefined();
 
     kaiDevice.goOnline();
@@ -126,7 +128,9 @@ describe('comments and mentions on devices', () => {
     expect(await firstValueFrom(unreadMentionCount$(lenaDevice.db, eventId))).toBe(1);
     expect(await firstValueFrom(unreadMentionCount$(lenaDevice.db, 'another-event'))).toBe(0);
     expect([...(await firstValueFrom(unreadMentionsByEvent$(lenaDevice.db)))]).toEqual([[eventId, 1]]);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A pull of Kai's device after the mention was stored brings it no mention.
+    kaiDevice.handle.reSync();
+    await kaiDevice.inSync();
     expect(await kaiDevice.db.mentions.find().exec()).toHaveLength(0);
     expect(await firstValueFrom(unreadMentionCount$(kaiDevice.db))).toBe(0);
   });

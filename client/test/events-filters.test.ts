@@ -257,7 +257,10 @@ describe('stadium form', () => {
         capacity: 10,
         guest_block_capacity: 2,
         address: null,
+        created_at: '2026-01-01T00:00:00.000Z',
+        updated_at: '2026-01-01T00:00:00.000Z',
         ticket_price: 12,
+        ticketPrices: [],
       }),
     ).toEqual({
       team_name: 'T',

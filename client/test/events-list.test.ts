@@ -1,6 +1,6 @@
 import { newMemberAttendeeDoc, type AttendeeDoc } from '@fankurve/shared';
 import { describe, expect, it } from 'vitest';
-import { formatEventDate, isoWallClock } from '../src/features/events/format.js';
+import { formatEventDate, isoWallClock } from '../src/i18n/eventDates.js';
 import { orderEvents } from '../src/features/events/order.js';
 import { attendanceOf, summarizeAttendance } from '../src/features/events/summary.js';
 
@@ -32,7 +32,8 @@ describe('orderEvents', () => {
 describe('formatEventDate', () => {
   it('shows the wall-clock time as stored, per language', () => {
     expect(formatEventDate('2026-12-05 15:30:00', 'de')).toBe('Sa., 05.12.2026, 15:30');
-    // English is unambiguous (issue 10): never 05/12, which reads as May 12 in the US.
+    // English is unambiguous: never 05/12, which reads as May 12 in the US (docs/architecture.md,
+    // Readings of the product specification).
     expect(formatEventDate('2026-12-05 15:30:00', 'en')).toBe('Sat 5 Dec 2026, 15:30');
     // No shift across midnight whatever the device's time zone is.
     expect(formatEventDate('2027-01-01 00:15:00', 'de')).toBe('Fr., 01.01.2027, 00:15');

@@ -13,6 +13,8 @@ let clientCounter = 0;
 export class TestClient {
   offline = false;
   unauthorized = 0;
+  /** How many `change` events of the server's stream the device has taken (each one RESYNCs what it names). */
+  serverChanges = 0;
   private constructor(
     readonly db: FankurveDatabase,
     public handle: SyncHandle,
@@ -52,6 +54,9 @@ export class TestClient {
         onUnauthorized: () => {
           if (holder.client) holder.client.unauthorized++;
         },
+        onServerChange: () => {
+          if (holder.client) holder.client.serverChanges++;
+        },
       });
     const client = new TestClient(db, start(baseUrl), outbox, start);
     holder.client = client;
@@ -73,6 +78,30 @@ export class TestClient {
     this.offline = false;
     this.handle.stream.reconnect();
     this.handle.reSync();
+  }
+
+  /**
+   * Until every replication of the device is idle: no pull or push under way or queued (RxDB's
+   * `awaitInSync`). What the device would still send on its own has been sent by then.
+   */
+  async inSync(): Promise<void> {
+    await Promise.all(Object.values(this.handle.states).map((state) => state.awaitInSync()));
+  }
+
+  /**
+   * Resolves at the collection's next failed push: the device tried to send its change and could not
+   * (offline). Call it before the write.
+   */
+  nextPushFailure(name: SyncCollectionName): Promise<void> {
+    const state = this.handle.states[name];
+    if (!state) return Promise.reject(new Error(`${name} does not replicate on this device`));
+    return new Promise((resolve) => {
+      const subscription = state.error$.subscribe((error) => {
+        if (error.code !== 'RC_PUSH') return;
+        subscription.unsubscribe();
+        resolve();
+      });
+    });
   }
 
   async attendees(eventId?: string): Promise<AttendeeDoc[]> {

@@ -1,11 +1,9 @@
 import 'fake-indexeddb/auto';
 import { SYNC_SCHEMAS, type AttendeeDoc } from '@fankurve/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setOwnAttendance, updateOwnAnswer } from '../src/data/collections/attendees.js';
 import { createTestApp, listen, type TestApp } from '../../server/test/helpers.js';
 import { eventually, TestClient } from './sync-clients.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The sync core with real RxDB devices against the real server: a member's two devices that change
@@ -123,9 +121,10 @@ describe('sync core: devices against the real server', () => {
       }, 15_000);
     } finally {
       clearInterval(storm);
-      adminWrites.stop();
     }
-    await sleep(300);
+    // Every pull the storm started, and any push one of them could set off, is over.
+    await adminDevice.inSync();
+    adminWrites.stop();
     expect(adminWrites.seen).toEqual([]);
     expect(await adminDevice.db.notices.count().exec()).toBe(0);
   });
@@ -164,23 +163,31 @@ describe('sync core: devices against the real server', () => {
   });
 
   it('catches a change that commits while a pull is in flight', async () => {
-    let holdPulls = false;
+    let holdNextPull = false;
+    const held: Array<() => void> = [];
     const watcher = await connect(server.url, admin, ['attendees'], async (url, init, next) => {
       const response = await next();
-      // Hold the answer back after the server has run the query, so changes commit while it travels.
-      if (holdPulls && url.includes('/attendees/') && url.endsWith('/pull')) await sleep(120);
+      // Hold the answer back after the server has run the query, so a change commits while it travels.
+      if (holdNextPull && url.includes('/attendees/') && url.endsWith('/pull')) {
+        holdNextPull = false;
+        await new Promise<void>((resolve) => held.push(resolve));
+      }
       return response;
     });
     const milan = await t.member('milan');
     const eventId = await createEvent('Freiburg (A)');
     await t.call('POST', `/api/attendance/${eventId}`, { token: milan.token, body: { status: 'going' } });
     await eventually(async () => expect(await watcher.attendees(eventId)).toHaveLength(1));
-    holdPulls = true;
     for (let i = 0; i < 12; i++) {
       const status = i % 2 === 0 ? 'maybe' : 'going';
+      holdNextPull = true;
       watcher.handle.reSync();
-      await sleep(20 + (i % 4) * 25);
+      await vi.waitFor(() => expect(held).toHaveLength(1), { timeout: 5000 });
+      const changesBefore = watcher.serverChanges;
       await t.call('POST', `/api/attendance/${eventId}`, { token: milan.token, body: { status } });
+      // The stream tells the change while the pull's answer is still held back; then the answer arrives.
+      await vi.waitFor(() => expect(watcher.serverChanges).toBeGreaterThan(changesBefore), { timeout: 5000 });
+      held.shift()!();
       await eventually(async () => expect((await watcher.attendees(eventId))[0]?.status).toBe(status), 5000);
     }
   });

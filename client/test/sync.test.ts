@@ -66,10 +66,12 @@ describe('sync: RxDB clients against the real server', () => {
   it('keeps offline answers of two members and converges everywhere', async () => {
     await annaPhone.goOffline();
     await benPhone.goOffline();
+    const refused = Promise.all([annaPhone, benPhone].map((client) => client.nextPushFailure('attendees')));
     await setOwnAttendance(annaPhone, bochum, anna.id, 'going');
     await setOwnAttendance(benPhone, bochum, ben.id, 'maybe');
     expect(annaPhone.outbox.size).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Both devices tried to push their answer and could not.
+    await refused;
     expect(await serverAttendees(bochum)).toHaveLength(0);
 
     annaPhone.goOnline();
@@ -155,7 +157,8 @@ describe('sync: RxDB clients against the real server', () => {
   it('catches up through RESYNC after the change stream dropped', async () => {
     await benPhone.goOffline();
     const derby = await createEvent('Hertha BSC (H)', '2027-03-06 15:30');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The change was told to every open stream: Anna's device, online, has the event.
+    await eventually(async () => expect(await annaPhone.db.events.findOne(derby).exec()).not.toBeNull());
     expect(await benPhone.db.events.findOne(derby).exec()).toBeNull();
     // Back online, but no pull is triggered by hand: only the stream's reconnect brings the change.
     benPhone.offline = false;

@@ -1,5 +1,5 @@
 /**
- * The abuse figures of issue 7, each side by side with its reference in the same run: how many of
+ * The abuse figures (docs/architecture.md, Sessions, throttles and limits), each side by side with its reference in the same run: how many of
  * 40 parallel guesses on one account are checked; the app shell's answer time idle and while 60
  * sign-ins with random names run; a write's time with no and with 500 open change streams; and
  * what SQLite's synchronous=FULL costs per write next to NORMAL.

@@ -38,7 +38,7 @@ export function createApp(deps: AppDeps): Api {
   app.use('*', securityHeaders());
   app.use('*', compression());
   const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT_BYTES, onError: (c) => failure(c, 413, 'bodyTooLarge') });
-  // On an upload path the body is the file: too large says so in SPEC 5's words.
+  // On an upload path the body is the file: too large says so in the words of docs/product.md, Error texts.
   const uploadLimit = bodyLimit({ maxSize: IMAGE_MAX_BYTES + 64 * 1024, onError: (c) => failure(c, 413, 'fileTooLarge') });
   // GET and HEAD carry no body that anything reads: looking at one would cost every read request a full Request object.
   app.use('/api/*', (c, next) => {
@@ -58,14 +58,14 @@ export function createApp(deps: AppDeps): Api {
   transportRoutes(app, deps);
   stadiumRoutes(app, deps);
   syncRoutes(app, deps);
-  // ── issue 8 route areas: money, admin, recovery ──
+  // ── route areas: money, admin, recovery ──
   recoveryRoutes(app, deps);
   adminRoutes(app, deps);
   userRoutes(app, deps);
-  // ── issue 9 route areas: comments (commentRoutes), push (pushRoutes) ──
+  // ── route areas: comments (commentRoutes), push (pushRoutes) ──
   commentRoutes(app, deps);
   pushRoutes(app, deps);
-  // ── issue 10 route areas: team configuration (configRoutes), fixture import (matchRoutes) ──
+  // ── route areas: team configuration (configRoutes), fixture import (matchRoutes) ──
   configRoutes(app, deps);
   matchRoutes(app, deps);
 

@@ -10,13 +10,16 @@ import { openConnection, type Connection } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { CommitBus, write, type Store } from './db/store.js';
 import { deleteIdleSessions } from './domain/sessions.js';
-import { ensureBootstrapAdmin, hasAdmin, prepareNewPassword } from './domain/users.js';
+import { prepareNewPassword } from './domain/newPassword.js';
+import { ensureBootstrapAdmin, hasAdmin } from './domain/userAdmin.js';
 import { randomPassword } from './auth/passwords.js';
 import type { AppDeps } from './http/context.js';
+import { eventsListAnswer } from './http/events.js';
+import { createEventsListCache } from './http/eventsListCache.js';
 import { createPasswordResetLimits } from './http/recovery.js';
 import { AdminDigest } from './mail/adminDigest.js';
 import { Mailer } from './mail/mailer.js';
-import { PushNotifier } from './notify/pushNotifier.js';
+import { PushNotifier } from './notify/pushSubscriber.js';
 import { DailyMatchImport } from './matches/dailyImport.js';
 
 function readVersion(): string {
@@ -46,17 +49,32 @@ export async function prepareRuntime(config: Config): Promise<Runtime> {
   const jwtSecret = loadOrCreateSecret(config.dataDir, 'jwt-secret', config.jwtSecret, randomSecret);
   const mailer = new Mailer(config);
   store.commits.onClose(() => mailer.close());
+
+  // The commit bus's subscribers, all wired here (docs/architecture.md, "Adding a subscriber").
+  const users = LiveUsers.subscribedTo(store);
+  const sessions = LiveSessions.subscribedTo(store);
+  const adminDigest = AdminDigest.subscribedTo(store, mailer, config);
+  const push = PushNotifier.subscribedTo(store, config);
+  const eventsList = createEventsListCache(store, () => eventsListAnswer(store.db));
+  store.commits.subscribe(eventsList.onCommit);
+  // Open change streams come and go: one subscriber fans each commit out to those open now.
+  const changeStreams = new CommitBus();
+  store.commits.subscribe((commit) => changeStreams.publish(commit));
+  store.commits.onClose(() => changeStreams.close());
+
   const deps: AppDeps = {
     config,
     store,
     tokens: new TokenService(jwtSecret),
-    users: LiveUsers.subscribedTo(store),
-    sessions: LiveSessions.subscribedTo(store),
+    users,
+    sessions,
     throttle: new GuessThrottle(),
     registrations: new RateLimit(config.registrationsPerHour, 60 * 60 * 1000),
     mailer,
-    adminDigest: AdminDigest.subscribedTo(store, mailer, config),
-    push: PushNotifier.subscribedTo(store, config),
+    adminDigest,
+    push,
+    eventsList,
+    changeStreams,
     passwordResets: createPasswordResetLimits(),
     version: readVersion(),
   };

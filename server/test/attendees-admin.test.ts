@@ -39,11 +39,9 @@ beforeAll(async () => {
   foreignPrice = await price(elsewhere.body.stadium.id, 30, 'Gäste');
 });
 afterAll(() => t.close());
-
-const db = () => t.runtime.deps.store.db;
-const rowOf = (id: string) => db().selectFrom('attendees').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const rowOf = (id: string) => t.db.selectFrom('attendees').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const memberRow = (eventId: string, userId: string) =>
-  db()
+  t.db
     .selectFrom('attendees')
     .selectAll()
     .where('event_id', '=', eventId)
@@ -100,11 +98,11 @@ describe('POST /api/events/{id}/attendees', () => {
     ['a member who already attends', { user_id: 'FAN' }, 409, MESSAGES.alreadyAttending],
   ])('refuses %s', async (_label, body, status, message) => {
     const payload = (body as { user_id?: string }).user_id === 'FAN' ? { user_id: fan.id } : body;
-    const before = await db().selectFrom('attendees').selectAll().orderBy('id').execute();
+    const before = await t.db.selectFrom('attendees').selectAll().orderBy('id').execute();
     const res = await add(payload);
     expect(res.status).toBe(status);
     expect(res.body).toMatchObject({ success: false, message });
-    expect(await db().selectFrom('attendees').selectAll().orderBy('id').execute()).toEqual(before);
+    expect(await t.db.selectFrom('attendees').selectAll().orderBy('id').execute()).toEqual(before);
   });
 
   it('refuses a pending registration (409) and a deleted event (404)', async () => {
@@ -237,7 +235,7 @@ describe('ticket fields (PUT /api/attendees/{attendeeId})', () => {
   it('sets bought, paid, received and the payer (a member or the club cash desk); paid settles the request', async () => {
     await put({ bought: true, paid_by: CLUB_CASH_DESK });
     await t.call('POST', `/api/attendance/${eventId}`, { token: fan.token, body: { status: 'going' } });
-    await db()
+    await t.db
       .updateTable('attendees')
       .set({ paid_requested: 1, paid_requested_at: new Date().toISOString() })
       .where('id', '=', rowId)

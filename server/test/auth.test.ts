@@ -1,6 +1,6 @@
 import { MESSAGES } from '@fankurve/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, countRows, createEventVia, createTestApp, type TestApp } from './helpers.js';
+import { ADMIN, countRows, createEventVia, createTestApp, register, type TestApp } from './helpers.js';
 
 let t: TestApp;
 let admin: string;
@@ -11,12 +11,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const register = (username: string, email = `${username}@example.org`, password = 'secret-1') =>
-  t.call('POST', '/api/auth/register', { body: { username, email, password } });
-
-describe('registration and approval (SPEC 4 Registration)', () => {
+describe('registration and approval', () => {
   it('registers a pending account: 201, requiresApproval, no token', async () => {
-    const res = await register('newfan');
+    const res = await register(t, 'newfan');
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ success: true, requiresApproval: true, message: MESSAGES.registrationPending });
     expect(res.body.token).toBeUndefined();
@@ -83,20 +80,20 @@ describe('registration and approval (SPEC 4 Registration)', () => {
 
   it('refuses a taken username (case-insensitive) or email with 409 and writes nothing', async () => {
     const before = await countRows(t, 'users');
-    const name = await register('NEWFAN', 'other@example.org');
+    const name = await register(t, 'NEWFAN', { email: 'other@example.org' });
     expect(name.status).toBe(409);
     expect(name.body).toMatchObject({ success: false, message: MESSAGES.usernameTaken });
-    const email = await register('someone-else', 'NewFan@Example.org');
+    const email = await register(t, 'someone-else', { email: 'NewFan@Example.org' });
     expect(email.status).toBe(409);
     expect(email.body).toMatchObject({ success: false, message: MESSAGES.emailTaken });
-    const adminName = await register(' Admin ', 'x@example.org');
+    const adminName = await register(t, ' Admin ', { email: 'x@example.org' });
     expect(adminName.status).toBe(409);
     expect(await countRows(t, 'users')).toBe(before);
   });
 
   it('lets exactly one of several simultaneous registrations of a name through', async () => {
     const results = await Promise.all(
-      ['Racer', 'racer', 'RACER'].map((username, i) => register(username, `racer${i}@example.org`)),
+      ['Racer', 'racer', 'RACER'].map((username, i) => register(t, username, { email: `racer${i}@example.org` })),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
     const rows = await t.runtime.deps.store.db.selectFrom('users').select('id').where('email', 'like', 'racer%').execute();
@@ -104,7 +101,7 @@ describe('registration and approval (SPEC 4 Registration)', () => {
   });
 
   it('refuses a short password on registration', async () => {
-    const res = await register('shorty', 'shorty@example.org', 'abc');
+    const res = await register(t, 'shorty', { password: 'abc' });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, message: 'Password must be at least 4 characters long' });
   });
@@ -118,7 +115,7 @@ describe('registration and approval (SPEC 4 Registration)', () => {
       ['long-mail', `${'m'.repeat(200)}@example.org`, 'secret-1', 'emailTooLong', /^Email must be at most 200 characters$/],
     ];
     for (const [username, email, password, code, message] of cases) {
-      const res = await register(username, email, password);
+      const res = await register(t, username, { email, password });
       expect(res.status, code).toBe(400);
       expect(res.body.code).toBe(code);
       expect(res.body.message).toMatch(message);
@@ -226,7 +223,7 @@ describe('profile and change-password', () => {
 
 describe('deleting users', () => {
   it('declines a pending registration: the account is gone and its name is free again', async () => {
-    const reg = await register('declined');
+    const reg = await register(t, 'declined');
     const del = await t.call('DELETE', `/api/auth/users/${reg.body.user.id}`, { token: admin });
     expect(del.status).toBe(200);
     expect(del.body).toMatchObject({ success: true, message: MESSAGES.userDeleted });
@@ -234,7 +231,7 @@ describe('deleting users', () => {
     expect(pending.body.users.some((u: { id: string }) => u.id === reg.body.user.id)).toBe(false);
     expect((await t.call('POST', '/api/auth/login', { body: { username: 'declined', password: 'secret-1' } })).status).toBe(401);
     expect((await t.call('PUT', `/api/auth/users/${reg.body.user.id}/approve`, { token: admin })).status).toBe(404);
-    expect((await register('declined')).status).toBe(201);
+    expect((await register(t, 'declined')).status).toBe(201);
   });
 
   it('deletes an active user: their token stops working at once and their attendances leave the counts', async () => {
@@ -401,7 +398,7 @@ describe('public meta routes', () => {
   });
 });
 
-describe('registration language (issue 8)', () => {
+describe('registration language', () => {
   it('keeps the language chosen on the registration page; German when none is sent; refuses another', async () => {
     const english = await t.call('POST', '/api/auth/register', {
       body: { username: 'lang-en', email: 'lang-en@example.org', password: 'secret-1', language: 'en' },

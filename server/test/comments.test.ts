@@ -7,7 +7,7 @@ import { expectRefusal, GENERIC, type BodyRoute } from './bad-input-cases.js';
 import { createEventVia, createTestApp, type TestApp } from './helpers.js';
 
 /*
- * Comments over REST (SPEC 4 Comments, SPEC 5 Comment, SPEC 7): who may do what to a comment in
+ * Comments over REST (docs/architecture.md, "Comments and mentions"): who may do what to a comment in
  * which state (shared rule mayChangeComment, checked by the server), bad input for every body, the
  * pace of new comments, the admin's pending comments and their share of the pending-task count, the
  * domain events, and what deleting or archiving an event does to its comments and mentions.
@@ -18,21 +18,19 @@ let admin: { id: string; token: string };
 let author: { id: string; token: string };
 let other: { id: string; token: string };
 let eventId: string;
-
-const db = () => t.runtime.deps.store.db;
 const actorOf = (user: { id: string }, username: string, scope: 'admin' | 'user' = 'user'): Actor => ({
   id: user.id,
   username,
   scope,
 });
-const commentRow = (id: string) => db().selectFrom('comments').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const commentRow = (id: string) => t.db.selectFrom('comments').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 /** A comment of the author, written through the domain (fixtures do not count against the REST pace), in a given state. */
 async function authorsComment(state: { requires_answer?: boolean; is_resolved?: boolean } = {}, text = 'Wer fährt mit?') {
   const row = await write(t.runtime.deps.store, (w) =>
     createComment(w, actorOf(author, 'cm-author'), eventId, { comment: text, requires_answer: state.requires_answer ?? false }),
   );
-  if (state.is_resolved) await db().updateTable('comments').set({ is_resolved: 1 }).where('id', '=', row.id).execute();
+  if (state.is_resolved) await t.db.updateTable('comments').set({ is_resolved: 1 }).where('id', '=', row.id).execute();
   return row.id;
 }
 
@@ -97,7 +95,7 @@ describe('writing and reading comments', () => {
     await t.call('PUT', `/api/tickets/event/${archived}/user/${other.id}/status`, { token: admin.token, body: { bought: true } });
     expect((await t.call('DELETE', `/api/events/${archived}`, { token: admin.token })).status).toBe(200);
     expect(
-      (await db().selectFrom('events').select('archived').where('id', '=', archived).executeTakeFirstOrThrow()).archived,
+      (await t.db.selectFrom('events').select('archived').where('id', '=', archived).executeTakeFirstOrThrow()).archived,
     ).toBe(1);
     for (const id of [newId(), deleted, archived]) {
       const post = await t.call('POST', `/api/comments/event/${id}`, { token: author.token, body: { comment: 'Hallo' } });
@@ -131,7 +129,7 @@ describe('writing and reading comments', () => {
 });
 
 /*
- * Who may change a comment in which state (SPEC 4): the author edits, deletes, resolves and toggles
+ * Who may change a comment in which state: the author edits, deletes, resolves and toggles
  * while unresolved; admins resolve, toggle and delete anyone's (never edit someone's text); a
  * resolved comment that requires an answer is reopened by its author or an admin. Resolving a
  * resolved comment or reopening an open one is no change (200 for those who may do it at all).
@@ -259,9 +257,9 @@ describe('bad input', () => {
 
   async function snapshot() {
     return Promise.all([
-      db().selectFrom('comments').selectAll().orderBy('id').execute(),
-      db().selectFrom('mentions').selectAll().orderBy('id').execute(),
-      db().selectFrom('counters').selectAll().execute(),
+      t.db.selectFrom('comments').selectAll().orderBy('id').execute(),
+      t.db.selectFrom('mentions').selectAll().orderBy('id').execute(),
+      t.db.selectFrom('counters').selectAll().execute(),
     ]);
   }
 
@@ -354,8 +352,8 @@ describe('pace of new comments', () => {
       const res = await t.call('POST', `/api/comments/event/${eventId}`, { token: fast.token, body: { comment: `Nr. ${i}` } });
       expect(res.status).toBe(201);
     }
-    const countBefore = await db().selectFrom('comments').select('id').where('user_id', '=', fast.id).execute();
-    const counters = await db().selectFrom('counters').selectAll().execute();
+    const countBefore = await t.db.selectFrom('comments').select('id').where('user_id', '=', fast.id).execute();
+    const counters = await t.db.selectFrom('counters').selectAll().execute();
     const response = await t.app.request(`/api/comments/event/${eventId}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${fast.token}`, 'content-type': 'application/json' },
@@ -364,8 +362,8 @@ describe('pace of new comments', () => {
     expect(response.status).toBe(429);
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await response.json()).toMatchObject({ success: false, code: 'commentsTooFast', message: MESSAGES.commentsTooFast });
-    expect(await db().selectFrom('comments').select('id').where('user_id', '=', fast.id).execute()).toEqual(countBefore);
-    expect(await db().selectFrom('counters').selectAll().execute()).toEqual(counters);
+    expect(await t.db.selectFrom('comments').select('id').where('user_id', '=', fast.id).execute()).toEqual(countBefore);
+    expect(await t.db.selectFrom('counters').selectAll().execute()).toEqual(counters);
     // Other members are not held up; edits are not paced.
     expect(
       (await t.call('POST', `/api/comments/event/${eventId}`, { token: other.token, body: { comment: 'Ich' } })).status,
@@ -485,8 +483,8 @@ describe('deleting an event', () => {
   }
 
   const tombstoned = async (event: string) => ({
-    comments: (await db().selectFrom('comments').select('deleted').where('event_id', '=', event).execute()).map((r) => r.deleted),
-    mentions: (await db().selectFrom('mentions').select('deleted').where('event_id', '=', event).execute()).map((r) => r.deleted),
+    comments: (await t.db.selectFrom('comments').select('deleted').where('event_id', '=', event).execute()).map((r) => r.deleted),
+    mentions: (await t.db.selectFrom('mentions').select('deleted').where('event_id', '=', event).execute()).map((r) => r.deleted),
   });
 
   it('tombstones its comments and their mentions', async () => {
@@ -503,7 +501,7 @@ describe('deleting an event', () => {
     await t.call('POST', `/api/attendance/${event}`, { token: named.token, body: { status: 'going' } });
     await t.call('PUT', `/api/tickets/event/${event}/user/${named.id}/status`, { token: admin.token, body: { bought: true } });
     expect((await t.call('DELETE', `/api/events/${event}`, { token: admin.token })).status).toBe(200);
-    expect((await db().selectFrom('events').select('archived').where('id', '=', event).executeTakeFirstOrThrow()).archived).toBe(
+    expect((await t.db.selectFrom('events').select('archived').where('id', '=', event).executeTakeFirstOrThrow()).archived).toBe(
       1,
     );
     expect(await tombstoned(event)).toEqual({ comments: [1], mentions: [1] });

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { Hono } from 'hono';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { compression, negotiateEncoding } from '../src/http/compress.js';
 import { createEventsListCache } from '../src/http/eventsListCache.js';
 import { createEventVia, createTestApp, listen, type TestApp } from './helpers.js';
@@ -266,24 +266,38 @@ describe('GET /api/events: cached by the write counter, with ETag and 304', () =
 
   it('builds the list once per counter value, however many requests miss at the same time', async () => {
     let builds = 0;
+    let endBuild: () => void = () => {};
     const cache = createEventsListCache(t.runtime.deps.store, async () => {
       builds++;
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // A build runs until the test lets it end, so that every request made meanwhile misses.
+      await new Promise<void>((resolve) => (endBuild = resolve));
       return { built: builds };
     });
-    const first = await Promise.all(Array.from({ length: 10 }, () => cache.current()));
-    expect(builds).toBe(1);
+    // deps.ts wires the app's own cache to the commit bus; this one is wired here.
+    const unsubscribe = t.runtime.deps.store.commits.subscribe(cache.onCommit);
+    /** `count` requests at once, all made while one build runs: one build serves them all. */
+    const missTogether = async (count: number) => {
+      const before = builds;
+      const calls = Array.from({ length: count }, () => cache.current());
+      await vi.waitFor(() => expect(builds).toBe(before + 1));
+      endBuild();
+      const answers = await Promise.all(calls);
+      expect(builds).toBe(before + 1);
+      return answers;
+    };
+    const first = await missTogether(10);
     expect(new Set(first).size).toBe(1);
     await cache.current();
     expect(builds).toBe(1);
     await createEventVia(t, admin, { title: 'Counter moves (H)' });
-    const second = await Promise.all(Array.from({ length: 5 }, () => cache.current()));
+    const second = await missTogether(5);
     expect(builds).toBe(2);
     expect(second[0]!.counter).toBeGreaterThan(first[0]!.counter);
     expect(JSON.parse((await second[0]!.body('identity')).toString())).toEqual({ built: 2 });
     // Each compressed variant is made once per snapshot.
     const [a, b] = await Promise.all([second[0]!.body('br'), second[1]!.body('br')]);
     expect(a).toBe(b);
+    unsubscribe();
   });
 });
 

@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventVia, createTestApp, type TestApp } from './helpers.js';
 
 /**
- * Issue 8: the member's /my-tickets total, the treasurer's /debts and the user table agree for the
- * same data — own tickets, a guest's ticket owed by the member who brought them, a paid one, a
- * ticket of an event an admin deleted (archived), a ticket to be announced and one bought without a
- * price on an event without one (both price open: counted apart, never as 0,00 €).
+ * The member's /my-tickets total, the treasurer's /debts and the user table agree for the same data
+ * (docs/product.md, "Tickets and money"; all three sum through the shared `summarizeDebts`) — own
+ * tickets, a guest's ticket owed by the member who brought them, a paid one, a ticket of an event an
+ * admin deleted (archived), a ticket to be announced and one bought without a price on an event
+ * without one (both price open: counted apart, never as 0,00 €).
  */
 describe('debt figures agree', () => {
   let t: TestApp;
@@ -78,5 +79,73 @@ describe('debt figures agree', () => {
     expect(listed.total_debt).toBeCloseTo(expected.total, 2);
     const others = users.body.users.find((u: { id: string }) => u.id === other.id);
     expect([others.unpaid_count, others.total_debt, others.open_price_count]).toEqual([1, 30, 0]);
+  });
+
+  /** What the three views say one member owes: unpaid tickets, the known total and the tickets whose price is open. */
+  async function figures(member: { id: string; token: string }) {
+    const mine = (await t.call('GET', '/api/tickets/my', { token: member.token })).body;
+    const unpaid = mine.tickets.filter((ticket: { state: string }) => ticket.state === 'unpaid');
+    const debts = (await t.call('GET', '/api/tickets/debts', { token: admin })).body;
+    const row = debts.debts.find((d: { user_id: string }) => d.user_id === member.id);
+    const tickets = debts.unpaidTickets.filter((ticket: { debtor_id: string }) => ticket.debtor_id === member.id);
+    const listed = (await t.call('GET', '/api/auth/users', { token: admin })).body.users.find(
+      (u: { id: string }) => u.id === member.id,
+    );
+    const one = (await t.call('GET', `/api/auth/users/${member.id}`, { token: admin })).body.user;
+    return {
+      myTickets: { unpaid: unpaid.length, total: mine.unpaidTotal, openPrices: mine.unpaidOpenPriceCount },
+      debts: { unpaid: row.unpaid_count, total: row.total_debt, openPrices: row.open_price_count },
+      debtTickets: {
+        unpaid: tickets.length,
+        total: tickets.reduce((sum: number, ticket: { price: number | null }) => sum + (ticket.price ?? 0), 0),
+        openPrices: tickets.filter((ticket: { price_open: boolean }) => ticket.price_open).length,
+      },
+      userTable: { unpaid: listed.unpaid_count, total: listed.total_debt, openPrices: listed.open_price_count },
+      user: { unpaid: one.unpaid_count, total: one.total_debt, openPrices: one.open_price_count },
+    };
+  }
+
+  it("counts a guest's bought, unpaid ticket and an open price the same in every view", async () => {
+    const host = await t.member('gastgeber');
+    // Two guests of the member: one bought at a price, one bought while the price is open.
+    const priced = (await createEventVia(t, admin, { title: 'Rostock (A)' })).id;
+    const open = (await createEventVia(t, admin, { title: 'Ulm (A)', ticket_price: 0 })).id;
+    for (const [eventId, name, body] of [
+      [priced, 'Kalle', { bought: true, price: 12.5 }],
+      [open, 'Mia', { bought: true }],
+    ] as const) {
+      const guest = await t.call('POST', '/api/guests', {
+        token: admin,
+        body: { event_id: eventId, guest_name: name, brought_by: host.id },
+      });
+      expect(guest.status).toBe(201);
+      expect((await t.call('PUT', `/api/attendees/${guest.body.guest.id}`, { token: admin, body })).status).toBe(200);
+    }
+    // The member's own ticket with a price to be announced: open too.
+    await boughtTicket(host.id, 'Essen (A)', null);
+
+    const expected = { unpaid: 3, total: 12.5, openPrices: 2 };
+    const seen = await figures(host);
+    for (const [view, got] of Object.entries(seen)) {
+      expect({ ...got, total: Math.round(got.total * 100) }, view).toEqual({ ...expected, total: 1250 });
+    }
+    // The guests' tickets are the member's, in the member's name, on /my-tickets and /debts alike.
+    const mine = (await t.call('GET', '/api/tickets/my', { token: host.token })).body.tickets;
+    expect(mine.filter((ticket: { guest_name: string | null }) => ticket.guest_name !== null)).toHaveLength(2);
+    const debts = (await t.call('GET', '/api/tickets/debts', { token: admin })).body;
+    for (const ticket of debts.unpaidTickets.filter((ticket: { debtor_id: string }) => ticket.debtor_id === host.id)) {
+      expect(ticket).toMatchObject({ username: 'gastgeber', email: 'gastgeber@example.org' });
+    }
+    expect(debts.debts.find((d: { user_id: string }) => d.user_id === host.id)).toMatchObject({
+      username: 'gastgeber',
+      email: 'gastgeber@example.org',
+    });
+
+    // Paying the priced guest ticket takes it out of every view at once.
+    const kalle = debts.unpaidTickets.find((ticket: { guest_name: string | null }) => ticket.guest_name === 'Kalle');
+    expect((await t.call('PUT', `/api/attendees/${kalle.id}`, { token: admin, body: { paid: true } })).status).toBe(200);
+    for (const [view, got] of Object.entries(await figures(host))) {
+      expect({ ...got, total: Math.round(got.total * 100) }, view).toEqual({ unpaid: 2, total: 0, openPrices: 2 });
+    }
   });
 });

@@ -1,8 +1,8 @@
 import { MESSAGES } from '@fankurve/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countRows, createEventVia, createTestApp, type TestApp } from './helpers.js';
+import { countRows, createEventVia, createTestApp, eventRow, type TestApp } from './helpers.js';
 
-/** Event dates and transport departures lie in the years 2000 to 2100 (issue 7). */
+/** Event dates and transport departures lie in the years 2000 to 2100 (docs/architecture.md, "Rules once"). */
 
 let t: TestApp;
 let admin: string;
@@ -15,8 +15,6 @@ afterAll(() => t.close());
 
 const OUT_OF_RANGE = ['0099-05-01 15:00', '1999-12-31 15:00', '2101-01-01 15:00', '9999-12-31 23:59', '2100-12-31 23:55'];
 const refusal = { success: false, code: 'dateOutOfRange', message: MESSAGES.dateOutOfRange };
-const eventRow = (id: string) =>
-  t.runtime.deps.store.db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 describe('POST /api/events', () => {
   it.each(OUT_OF_RANGE)('refuses %s with 400 dateOutOfRange and creates nothing', async (date) => {
@@ -52,11 +50,11 @@ describe('POST /api/events', () => {
 describe('PUT /api/events/{id}', () => {
   it.each(OUT_OF_RANGE)('refuses %s with 400 dateOutOfRange and changes nothing', async (date) => {
     const event = await createEventVia(t, admin, { date: '2030-03-01 15:30' });
-    const before = await eventRow(event.id);
+    const before = await eventRow(t, event.id);
     const res = await t.call('PUT', `/api/events/${event.id}`, { token: admin, body: { date, title: 'Changed (H)' } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(refusal);
-    expect(await eventRow(event.id)).toEqual(before);
+    expect(await eventRow(t, event.id)).toEqual(before);
   });
 
   it('accepts the first and the last years', async () => {
@@ -67,7 +65,7 @@ describe('PUT /api/events/{id}', () => {
     ]) {
       const res = await t.call('PUT', `/api/events/${event.id}`, { token: admin, body: { date } });
       expect(res.status).toBe(200);
-      expect((await eventRow(event.id)).date).toBe(stored);
+      expect((await eventRow(t, event.id)).date).toBe(stored);
     }
   });
 });
@@ -76,7 +74,7 @@ describe('transport departures', () => {
   it('refuse years outside 2000–2100 with dateOutOfRange on create and edit', async () => {
     const event = await createEventVia(t, admin);
     const body = { event_id: event.id, name: 'Bus', departure_location: 'Clubhouse', is_free: true };
-    // A departure is kept to the minute (issue 10): 2100-12-31 23:55 is no rounding into 2101 there.
+    // A departure is kept to the minute: 2100-12-31 23:55 is no rounding into 2101 there.
     for (const departure_datetime of OUT_OF_RANGE.filter((date) => date !== '2100-12-31 23:55')) {
       const res = await t.call('POST', '/api/transports', { token: admin, body: { ...body, departure_datetime } });
       expect(res.status).toBe(400);

@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../src/domain/domainEvents.js';
-import { createEventVia, createTestApp, IMAGES, uploadFile, type TestApp } from './helpers.js';
+import { createEventVia, createTestApp, eventRow, IMAGES, uploadFile, type TestApp } from './helpers.js';
 
 /**
- * Issue 7, finding 2: debts survive the deletion of their event. A bought ticket blocks the creator
+ * Debts survive the deletion of their event (docs/product.md, "Tickets and money"). A bought ticket blocks the creator
  * from deleting the event (409 eventHasTickets); an admin's deletion archives it: shown nowhere,
  * its ticket rows stay live with their state and keep counting as debts.
  */
@@ -25,11 +25,8 @@ beforeAll(async () => {
   bystander = await t.member('debt-bystander');
 });
 afterAll(() => t.close());
-
-const db = () => t.runtime.deps.store.db;
-const eventRow = (id: string) => db().selectFrom('events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const rowsOf = (eventId: string) =>
-  db().selectFrom('attendees').selectAll().where('event_id', '=', eventId).orderBy('created_at').orderBy('id').execute();
+  t.db.selectFrom('attendees').selectAll().where('event_id', '=', eventId).orderBy('created_at').orderBy('id').execute();
 const attend = (token: string, eventId: string) =>
   t.call('POST', `/api/attendance/${eventId}`, { token, body: { status: 'going' } });
 const buy = async (attendeeId: string, body: Record<string, unknown> = {}) => {
@@ -52,7 +49,7 @@ describe('DELETE /api/events/{id} with bought tickets', () => {
     await attend(other.token, event.id);
     await buy(own.body.attendance.id);
     const before = await rowsOf(event.id);
-    const eventBefore = await eventRow(event.id);
+    const eventBefore = await eventRow(t, event.id);
     const transport = await t.call('POST', '/api/transports', {
       token: admin,
       body: { event_id: event.id, name: 'Bus', departure_location: 'Köpenick', price_per_seat: 20 },
@@ -63,7 +60,7 @@ describe('DELETE /api/events/{id} with bought tickets', () => {
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ success: false, code: 'eventHasTickets', message: MESSAGES.eventHasTickets });
 
-    expect(await eventRow(event.id)).toEqual(eventBefore);
+    expect(await eventRow(t, event.id)).toEqual(eventBefore);
     expect(await rowsOf(event.id)).toEqual(before);
     expect((await t.call('GET', `/api/events/${event.id}`, { token: creator.token })).status).toBe(200);
     const transports = await t.call('GET', `/api/transports/event/${event.id}`, { token: creator.token });
@@ -93,7 +90,7 @@ describe('DELETE /api/events/{id} with bought tickets', () => {
     const res = await t.call('DELETE', `/api/events/${event.id}`, { token: creator.token });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('eventHasTickets');
-    expect((await eventRow(event.id)).deleted).toBe(0);
+    expect((await eventRow(t, event.id)).deleted).toBe(0);
   });
 
   it('lets the creator delete an event without bought tickets as before', async () => {
@@ -103,7 +100,7 @@ describe('DELETE /api/events/{id} with bought tickets', () => {
     const res = await t.call('DELETE', `/api/events/${event.id}`, { token: creator.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, message: MESSAGES.eventDeleted });
-    expect(await eventRow(event.id)).toMatchObject({ deleted: 1, archived: 0 });
+    expect(await eventRow(t, event.id)).toMatchObject({ deleted: 1, archived: 0 });
     expect((await rowsOf(event.id)).every((row) => row.deleted === 1)).toBe(true);
     const docs = await pull('events', creator.token);
     expect(docs.find((doc) => doc.id === event.id)).toEqual({ id: event.id, seq: expect.any(Number), _deleted: true });
@@ -137,7 +134,7 @@ describe('DELETE /api/events/{id} with bought tickets', () => {
       const image = await uploadFile(t, `/api/events/${eventId}/image`, { token: creator.token, bytes: IMAGES.png });
       imageFile = path.join(t.dataDir, 'uploads', image.body.filename);
       expect(fs.existsSync(imageFile)).toBe(true);
-      eventSeq = Number((await eventRow(eventId)).seq);
+      eventSeq = Number((await eventRow(t, eventId)).seq);
       const stop = t.runtime.deps.store.commits.subscribe((commit) => void domainEvents.push(...commit.events));
       // The cached list is built before the deletion, so the test sees that the commit invalidates it.
       expect((await t.call('GET', '/api/events', { token: other.token })).body.events.map((e: { id: string }) => e.id)).toContain(
@@ -150,7 +147,7 @@ describe('DELETE /api/events/{id} with bought tickets', () => {
     });
 
     it('keeps the event row as archived with a new seq, records event.deleted and removes the image', async () => {
-      const row = await eventRow(eventId);
+      const row = await eventRow(t, eventId);
       expect(row).toMatchObject({ deleted: 0, archived: 1, image_filename: null, title: 'Archived (A)' });
       expect(Number(row.seq)).toBeGreaterThan(eventSeq);
       expect(domainEvents).toContainEqual({ type: 'event.deleted', eventId, archived: true, actorId: expect.any(String) });
@@ -192,7 +189,7 @@ describe('DELETE /api/events/{id} with bought tickets', () => {
       expect(byId.get(ticketIds[1]!)).toMatchObject({ paid: 0, received: 0, price_cents: 1850, user_id: other.id });
       expect(byId.get(ticketIds[2]!)).toMatchObject({ paid: 0, price_cents: 1200, guest_name: 'Opa', brought_by: other.id });
       expect(rows.find((row) => row.id === droppedId)).toMatchObject({ deleted: 1 });
-      const transport = await db().selectFrom('transports').selectAll().where('id', '=', transportId).executeTakeFirstOrThrow();
+      const transport = await t.db.selectFrom('transports').selectAll().where('id', '=', transportId).executeTakeFirstOrThrow();
       expect(transport.deleted).toBe(1);
     });
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { IMAGE_MAX_BYTES, MESSAGES, newId } from '@fankurve/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEventVia, createTestApp, IMAGES, uploadFile, type TestApp } from './helpers.js';
+import { createEventVia, createTestApp, eventRow, IMAGES, uploadFile, type TestApp } from './helpers.js';
 
 /** PUT / DELETE /api/events/{id}, the UPDATED badge, and the event image. */
 
@@ -18,9 +18,6 @@ beforeAll(async () => {
   other = await t.member('edit-other');
 });
 afterAll(() => t.close());
-
-const db = () => t.runtime.deps.store.db;
-const eventRow = (id: string) => db().selectFrom('events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const put = (id: string, body: unknown, token = admin) => t.call('PUT', `/api/events/${id}`, { token, body });
 const uploadsDir = () => path.join(t.dataDir, 'uploads');
 const uploaded = () => (fs.existsSync(uploadsDir()) ? fs.readdirSync(uploadsDir()).sort() : []);
@@ -53,11 +50,11 @@ describe('PUT /api/events/{id}', () => {
 
   it('refuses another member (403) and changes nothing; an admin may edit any event', async () => {
     const event = await createEventVia(t, fan.token, { title: 'Fan event (H)' });
-    const before = await eventRow(event.id);
+    const before = await eventRow(t, event.id);
     const res = await put(event.id, { title: 'Hijacked' }, other.token);
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ success: false, message: MESSAGES.forbidden });
-    expect(await eventRow(event.id)).toEqual(before);
+    expect(await eventRow(t, event.id)).toEqual(before);
     expect((await put(event.id, { title: 'Admin fixed it (H)' })).body.event.title).toBe('Admin fixed it (H)');
   });
 
@@ -96,23 +93,23 @@ describe('PUT /api/events/{id}', () => {
 
   it('gives the event a new seq on a change and none when nothing changes', async () => {
     const event = await createEventVia(t, admin);
-    const seq0 = Number((await eventRow(event.id)).seq);
+    const seq0 = Number((await eventRow(t, event.id)).seq);
     await put(event.id, { title: 'Changed (H)' });
-    const seq1 = Number((await eventRow(event.id)).seq);
+    const seq1 = Number((await eventRow(t, event.id)).seq);
     expect(seq1).toBeGreaterThan(seq0);
     await put(event.id, { title: 'Changed (H)' });
-    expect(Number((await eventRow(event.id)).seq)).toBe(seq1);
+    expect(Number((await eventRow(t, event.id)).seq)).toBe(seq1);
   });
 });
 
 describe('PUT /api/events/{id}/clear-updated', () => {
   it('is for admins only, also against the creator', async () => {
     const event = await createEventVia(t, fan.token, { title: 'Creator cannot clear (H)' });
-    await db().updateTable('events').set({ is_updated: 1 }).where('id', '=', event.id).execute();
+    await t.db.updateTable('events').set({ is_updated: 1 }).where('id', '=', event.id).execute();
     const res = await t.call('PUT', `/api/events/${event.id}/clear-updated`, { token: fan.token });
     expect(res.status).toBe(403);
     expect(res.body.message).toBe('Admin access required');
-    expect((await eventRow(event.id)).is_updated).toBe(1);
+    expect((await eventRow(t, event.id)).is_updated).toBe(1);
     expect((await t.call('PUT', `/api/events/${newId()}/clear-updated`, { token: admin })).status).toBe(404);
   });
 });
@@ -131,10 +128,10 @@ describe('DELETE /api/events/{id}', () => {
     expect(transport.status).toBe(201);
     const image = await uploadFile(t, `/api/events/${event.id}/image`, { token: fan.token, bytes: IMAGES.png });
     expect(image.status).toBe(200);
-    const before = await db().selectFrom('attendees').select(['id', 'seq']).where('event_id', '=', event.id).execute();
-    const eventSeq = Number((await eventRow(event.id)).seq);
+    const before = await t.db.selectFrom('attendees').select(['id', 'seq']).where('event_id', '=', event.id).execute();
+    const eventSeq = Number((await eventRow(t, event.id)).seq);
     const transportSeq = Number(
-      (await db().selectFrom('transports').select('seq').where('id', '=', transport.body.transport.id).executeTakeFirstOrThrow())
+      (await t.db.selectFrom('transports').select('seq').where('id', '=', transport.body.transport.id).executeTakeFirstOrThrow())
         .seq,
     );
     expect(before).toHaveLength(3);
@@ -144,15 +141,15 @@ describe('DELETE /api/events/{id}', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, message: MESSAGES.eventDeleted });
 
-    const row = await eventRow(event.id);
+    const row = await eventRow(t, event.id);
     expect(row.deleted).toBe(1);
     expect(Number(row.seq)).toBeGreaterThan(eventSeq);
-    const after = await db().selectFrom('attendees').selectAll().where('event_id', '=', event.id).execute();
+    const after = await t.db.selectFrom('attendees').selectAll().where('event_id', '=', event.id).execute();
     expect(after.every((a) => a.deleted === 1)).toBe(true);
     for (const a of after) expect(Number(a.seq)).toBeGreaterThan(Number(before.find((b) => b.id === a.id)!.seq));
     // Every tombstone has its own seq, so a pull that stops between them misses none.
     expect(new Set(after.map((a) => Number(a.seq))).size).toBe(after.length);
-    const transports = await db().selectFrom('transports').selectAll().where('event_id', '=', event.id).execute();
+    const transports = await t.db.selectFrom('transports').selectAll().where('event_id', '=', event.id).execute();
     expect(transports).toMatchObject([{ deleted: 1 }]);
     expect(Number(transports[0]!.seq)).toBeGreaterThan(transportSeq);
     expect(fs.existsSync(path.join(uploadsDir(), image.body.filename))).toBe(false);
@@ -185,8 +182,8 @@ describe('POST /api/events/{id}/image', () => {
   ])(
     'stores a %s under a random name, serves it at /uploads/{name} and removes the previous one',
     async (_kind, bytes, type, pattern) => {
-      const previous = (await eventRow(eventId)).image_filename;
-      const seq = Number((await eventRow(eventId)).seq);
+      const previous = (await eventRow(t, eventId)).image_filename;
+      const seq = Number((await eventRow(t, eventId)).seq);
       // The declared type and file name do not matter; the content does.
       const res = await uploadFile(t, url(), {
         token: fan.token,
@@ -201,7 +198,7 @@ describe('POST /api/events/{id}/image', () => {
         filename: expect.stringMatching(pattern),
       });
       expect(res.body.event).toMatchObject({ id: eventId, image_filename: res.body.filename, image: res.body.filename });
-      expect(Number((await eventRow(eventId)).seq)).toBeGreaterThan(seq);
+      expect(Number((await eventRow(t, eventId)).seq)).toBeGreaterThan(seq);
 
       const served = await t.app.request(`/uploads/${res.body.filename}`);
       expect(served.status).toBe(200);
@@ -241,17 +238,17 @@ describe('POST /api/events/{id}/image', () => {
     ],
     ['a 6 MB body', { bytes: Buffer.concat([IMAGES.png, Buffer.alloc(6 * 1024 * 1024)]) }, 413, MESSAGES.fileTooLarge],
   ])('refuses %s and changes nothing', async (_label, file, status, message) => {
-    const before = await eventRow(eventId);
+    const before = await eventRow(t, eventId);
     const files = uploaded();
     const res = await uploadFile(t, url(), { token: fan.token, ...file });
     expect(res.status).toBe(status);
     expect(res.body).toMatchObject({ success: false, message });
-    expect(await eventRow(eventId)).toEqual(before);
+    expect(await eventRow(t, eventId)).toEqual(before);
     expect(uploaded()).toEqual(files);
   });
 
   it('refuses a body without a file: JSON, a form without the field, none at all', async () => {
-    const before = await eventRow(eventId);
+    const before = await eventRow(t, eventId);
     const requests: { body: string | undefined; headers: Record<string, string> }[] = [
       { body: JSON.stringify({ image: 'x' }), headers: { 'content-type': 'application/json' } },
       { body: 'image=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
@@ -267,7 +264,7 @@ describe('POST /api/events/{id}/image', () => {
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({ success: false, message: MESSAGES.noFileUploaded });
     }
-    expect(await eventRow(eventId)).toEqual(before);
+    expect(await eventRow(t, eventId)).toEqual(before);
   });
 
   it('refuses a body over the limit by its Content-Length before reading it', async () => {
@@ -285,7 +282,7 @@ describe('POST /api/events/{id}/image', () => {
   });
 
   it('is for the creator or an admin: another member gets 403, anonymous 401, an unknown event 404', async () => {
-    const before = await eventRow(eventId);
+    const before = await eventRow(t, eventId);
     const files = uploaded();
     expect((await uploadFile(t, url(), { token: other.token, bytes: IMAGES.png })).status).toBe(403);
     // Permission before content: another member learns nothing about the file.
@@ -293,12 +290,12 @@ describe('POST /api/events/{id}/image', () => {
     expect((await uploadFile(t, url(), { bytes: IMAGES.png })).status).toBe(401);
     const unknown = await uploadFile(t, `/api/events/${newId()}/image`, { token: admin, bytes: IMAGES.png });
     expect(unknown).toMatchObject({ status: 404, body: { message: 'Event not found' } });
-    expect(await eventRow(eventId)).toEqual(before);
+    expect(await eventRow(t, eventId)).toEqual(before);
     expect(uploaded()).toEqual(files);
   });
 
   it('DELETE removes the image and its file; again is a no-op; another member gets 403', async () => {
-    const name = (await eventRow(eventId)).image_filename!;
+    const name = (await eventRow(t, eventId)).image_filename!;
     expect(name).toBeTruthy();
     expect((await t.call('DELETE', url(), { token: other.token })).status).toBe(403);
     expect(fs.existsSync(path.join(uploadsDir(), name))).toBe(true);
@@ -310,8 +307,8 @@ describe('POST /api/events/{id}/image', () => {
       event: { image_filename: null, image: null },
     });
     expect(fs.existsSync(path.join(uploadsDir(), name))).toBe(false);
-    const seq = Number((await eventRow(eventId)).seq);
+    const seq = Number((await eventRow(t, eventId)).seq);
     expect((await t.call('DELETE', url(), { token: admin })).status).toBe(200);
-    expect(Number((await eventRow(eventId)).seq)).toBe(seq);
+    expect(Number((await eventRow(t, eventId)).seq)).toBe(seq);
   });
 });

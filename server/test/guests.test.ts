@@ -25,11 +25,9 @@ beforeAll(async () => {
   eventId = (await createEventVia(t, admin, { title: 'Guest day (A)' })).id;
 });
 afterAll(() => t.close());
-
-const db = () => t.runtime.deps.store.db;
-const rowOf = (id: string) => db().selectFrom('attendees').selectAll().where('id', '=', id).executeTakeFirst();
+const rowOf = (id: string) => t.db.selectFrom('attendees').selectAll().where('id', '=', id).executeTakeFirst();
 const liveCount = async () =>
-  (await db().selectFrom('attendees').select('id').where('event_id', '=', eventId).where('deleted', '=', 0).execute()).length;
+  (await t.db.selectFrom('attendees').select('id').where('event_id', '=', eventId).where('deleted', '=', 0).execute()).length;
 const add = (body: unknown, token = fan.token) => t.call('POST', '/api/guests', { token, body });
 const actorOf = (m: { id: string }, username: string): Actor => ({ id: m.id, username, scope: 'user' });
 const domain = <T>(fn: Parameters<typeof write<T>>[1]) => write(t.runtime.deps.store, fn);
@@ -106,11 +104,11 @@ describe('POST /api/guests', () => {
     ],
   ])('refuses %s', async (_label, body, status, message) => {
     const payload = { ...body, ...((body as { event_id?: string }).event_id === 'EVENT' ? { event_id: eventId } : {}) };
-    const before = await db().selectFrom('attendees').selectAll().orderBy('id').execute();
+    const before = await t.db.selectFrom('attendees').selectAll().orderBy('id').execute();
     const res = await add(payload);
     expect(res.status).toBe(status);
     expect(res.body).toMatchObject({ success: false, message });
-    expect(await db().selectFrom('attendees').selectAll().orderBy('id').execute()).toEqual(before);
+    expect(await t.db.selectFrom('attendees').selectAll().orderBy('id').execute()).toEqual(before);
   });
 
   it('applies the debt block to a member bringing a guest, not to an admin bringing one for them', async () => {

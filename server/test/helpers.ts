@@ -9,22 +9,46 @@ import { setPasswordHashCost } from '../src/auth/passwords.js';
 import { loadConfig } from '../src/config.js';
 import { prepareRuntime, type Runtime } from '../src/deps.js';
 import type { Api } from '../src/http/context.js';
+import type { z } from 'zod';
+import { checkAnswer, declaredAnswer } from './answers.js';
+
+// Also loaded outside Vitest (scripts/convergence.ts, through client/test/convergence/world.ts): no
+// import of vitest here; a helper that fails throws.
 
 export const ADMIN = { username: 'admin', password: 'admin-secret' };
 
 // Cheap argon2id parameters in tests (the default costs ~170 ms per hash and per sign-in here).
 setPasswordHashCost({ memoryCost: 1024, timeCost: 1, parallelism: 1 });
 
+/** A JSON request's options: the bearer token, a body (sent as JSON) or a raw body, further headers. */
+export interface CallOptions {
+  token?: string | null;
+  body?: unknown;
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
 export interface TestApp {
   app: Api;
   runtime: Runtime;
   dataDir: string;
-  /** JSON request against the real app; returns status and parsed body. */
-  call(
+  /** The app's database, for arranging and checking rows directly. */
+  db: Runtime['deps']['store']['db'];
+  /**
+   * JSON request against the real app; returns status and parsed body. Throws when a JSON answer
+   * strays from the schema its route declares (server/test/answers.ts).
+   */
+  call(method: string, url: string, options?: CallOptions): Promise<{ status: number; body: any }>;
+  /**
+   * A call typed by its route's answer schema (shared/src/schemas/answers): throws unless it answers
+   * `status` (default: any 2xx) and the route declares `schema` for it; returns the parsed answer.
+   */
+  callTyped<S extends z.ZodType>(
+    schema: S,
     method: string,
     url: string,
-    options?: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> },
-  ): Promise<{ status: number; body: any }>;
+    options?: CallOptions & { status?: number },
+  ): Promise<z.output<S>>;
   login(username: string, password: string): Promise<string>;
   /** Registers, approves (as admin) and signs in a member; returns id and token. */
   member(username: string, password?: string): Promise<{ id: string; token: string }>;
@@ -70,7 +94,19 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     } catch {
       // not JSON: keep the text
     }
+    checkAnswer(app, method, url, response.status, response.headers.get('content-type'), parsed);
     return { status: response.status, body: parsed };
+  };
+
+  const callTyped: TestApp['callTyped'] = async (schema, method, url, options = {}) => {
+    const { status: expected, ...rest } = options;
+    const res = await call(method, url, rest);
+    const fits = expected === undefined ? res.status >= 200 && res.status < 300 : res.status === expected;
+    if (!fits) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(res.body)}`);
+    if (declaredAnswer(app, method, url, res.status) !== schema) {
+      throw new Error(`${method} ${url} does not declare this schema for its ${res.status} answer`);
+    }
+    return schema.parse(res.body);
   };
 
   const login = async (username: string, password: string) => {
@@ -83,7 +119,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     app,
     runtime,
     dataDir,
+    db: runtime.deps.store.db,
     call,
+    callTyped,
     login,
     async adminToken() {
       adminToken ??= await login(ADMIN.username, ADMIN.password);
@@ -204,11 +242,75 @@ export async function uploadFile(
     options.filename ?? 'picture.png',
   );
   const headers: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
-  const response = await t.app.request(url, { method: options.method ?? 'POST', headers, body: form });
+  const method = options.method ?? 'POST';
+  const response = await t.app.request(url, { method, headers, body: form });
   const text = await response.text();
+  let body: unknown = text;
   try {
-    return { status: response.status, body: JSON.parse(text) };
+    body = JSON.parse(text);
   } catch {
-    return { status: response.status, body: text };
+    // not JSON: keep the text
   }
+  checkAnswer(t.app, method, url, response.status, response.headers.get('content-type'), body);
+  return { status: response.status, body };
 }
+
+/** POST /api/auth/register as the form sends it; the answer, whatever it is (nothing is approved). */
+export function register(
+  t: TestApp,
+  username: string,
+  options: { email?: string; password?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: any }> {
+  const { email = `${username}@example.org`, password = 'secret-1', headers } = options;
+  return t.call('POST', '/api/auth/register', { body: { username, email, password }, headers });
+}
+
+/** A sign-in that must succeed (a new session): its token and session id. */
+export async function signIn(
+  t: TestApp,
+  username: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<{ token: string; sessionId: string }> {
+  const res = await t.call('POST', '/api/auth/login', { body: { username, password }, headers });
+  if (res.status !== 200) throw new Error(`sign-in of ${username}: ${res.status} ${JSON.stringify(res.body)}`);
+  return { token: res.body.token as string, sessionId: res.body.sessionId as string };
+}
+
+/** The event's row straight from the database (throws when there is none). */
+export const eventRow = (t: TestApp, id: string) =>
+  t.db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+/**
+ * Opens the sync change stream over real HTTP (`listen`). `read` reads until `until` matches the text
+ * so far, the stream ends or `timeoutMs` is up, and answers the text so far; a read still under way
+ * when the time is up is kept for the next call, so no chunk is lost.
+ */
+export async function openStream(url: string, token: string) {
+  const controller = new AbortController();
+  const response = await fetch(`${url}/api/sync/stream`, {
+    headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  let pending: ReturnType<typeof reader.read> | null = null;
+  const read = async (until: RegExp, timeoutMs = 3000): Promise<string> => {
+    const deadline = Date.now() + timeoutMs;
+    while (!until.test(text) && Date.now() < deadline) {
+      pending ??= reader.read();
+      const next = await Promise.race([
+        pending,
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), Math.max(1, deadline - Date.now()))),
+      ]);
+      if (!next) break;
+      pending = null;
+      if (next.done) break;
+      text += next.value;
+    }
+    return text;
+  };
+  return { status: response.status, read, close: () => controller.abort() };
+}
+
+export { png } from './png.js';

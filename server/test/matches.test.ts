@@ -4,14 +4,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { write } from '../src/db/store.js';
 import type { DomainEvent } from '../src/domain/domainEvents.js';
 import { AUTO_IMPORT_LAST_DAY, AUTO_IMPORT_SETTING, DailyMatchImport } from '../src/matches/dailyImport.js';
-import { mapMatch, seasonStartYear, seasonWindow } from '../src/matches/importMatches.js';
+import { mapMatch } from '../src/matches/mapping.js';
+import { seasonStartYear, seasonWindow } from '../src/matches/season.js';
 import { FeedError, feedMatchSchema, MAX_FEED_REDIRECTS, OpenLigaDb, type FeedMatch } from '../src/matches/openLigaDb.js';
 import { recorded, RECORDED_TEAM_ID, startFixtureServer, type FixtureServer } from './fixture-server.js';
 import { createTestApp, type TestApp } from './helpers.js';
 
 /*
- * The fixture import (issue 10) against a real local HTTP server that answers recorded OpenLigaDB
- * answers (fixture-server.ts). The clock stands in the recorded season: 15 October 2025.
+ * The fixture import (docs/architecture.md, "Fixture import") against a real local HTTP server that
+ * answers recorded OpenLigaDB answers (fixture-server.ts). The clock stands in the recorded season:
+ * 15 October 2025.
  */
 
 const TODAY = new Date('2025-10-15T10:00:00Z');
@@ -611,7 +613,7 @@ describe('the wire module (matches/openLigaDb.ts) on recorded answers', () => {
   });
 });
 
-describe('mapping a match (matches/importMatches.ts)', () => {
+describe('mapping a match (matches/mapping.ts, season.ts)', () => {
   const [cup, home] = SEASON();
 
   it('dates the kick-off in the club time zone, on the quarter hour', () => {

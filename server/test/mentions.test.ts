@@ -4,7 +4,7 @@ import type { Commit } from '../src/db/store.js';
 import { createEventVia, createTestApp, type TestApp } from './helpers.js';
 
 /*
- * Mentions (SPEC 3 Mention, SPEC 4 Mentions): who a text names (names with spaces and umlauts,
+ * Mentions (docs/architecture.md, "Comments and mentions"): who a text names (names with spaces and umlauts,
  * case-folded, the longest name, never a name running on into a word), never the author, pending
  * or deleted accounts; what an edit does; the member's list, counts and read marks, own only.
  */
@@ -28,8 +28,6 @@ interface User {
   id: string;
   token: string;
 }
-
-const db = () => t.runtime.deps.store.db;
 
 /** A member whose name may have spaces (t.member builds the email from the name). */
 async function member(username: string): Promise<User> {
@@ -57,7 +55,7 @@ const writerOf = (commentId: string) => written.get(commentId)!;
 
 /** Who has a live mention of the comment. */
 async function mentioned(commentId: string): Promise<string[]> {
-  const rows = await db()
+  const rows = await t.db
     .selectFrom('mentions')
     .select('user_id')
     .where('comment_id', '=', commentId)
@@ -113,7 +111,7 @@ describe('who a comment names', () => {
   it('never names the author, a pending registration or a deleted account', async () => {
     const id = await comment(author.token, 'Ich (@Schreiber) frage @Pending Pete und @Gone Gus und @Zoë');
     expect(await mentioned(id)).toEqual(sorted(zoe));
-    const rows = await db().selectFrom('mentions').select('user_id').where('comment_id', '=', id).execute();
+    const rows = await t.db.selectFrom('mentions').select('user_id').where('comment_id', '=', id).execute();
     expect(rows.map((row) => row.user_id)).not.toContain(pendingId);
     expect(rows.map((row) => row.user_id)).not.toContain(author.id);
     expect(rows.map((row) => row.user_id)).not.toContain(deleted.id);
@@ -146,20 +144,20 @@ describe('editing a comment', () => {
   it('keeps a kept mention as it is, adds new names and tombstones the dropped ones', async () => {
     const id = await comment(author.token, 'Wer fährt? @Max');
     const edit = (text: string) => t.call('PUT', `/api/comments/${id}`, { token: author.token, body: { comment: text } });
-    const first = await db().selectFrom('mentions').selectAll().where('comment_id', '=', id).executeTakeFirstOrThrow();
+    const first = await t.db.selectFrom('mentions').selectAll().where('comment_id', '=', id).executeTakeFirstOrThrow();
     const commits: Commit[] = [];
     const stop = t.runtime.deps.store.commits.subscribe((commit) => void commits.push(commit));
     try {
       // The same name again: nothing new.
       expect((await edit('Wer fährt mit? @Max')).status).toBe(200);
-      expect(await db().selectFrom('mentions').selectAll().where('comment_id', '=', id).execute()).toEqual([first]);
+      expect(await t.db.selectFrom('mentions').selectAll().where('comment_id', '=', id).execute()).toEqual([first]);
       expect(commits.flatMap((c) => c.events).map((e) => e.type)).toEqual(['comment.changed']);
 
       // Another name added: one new mention, the kept one untouched.
       commits.length = 0;
       await edit('Wer fährt mit? @Max @Zoë');
       expect(await mentioned(id)).toEqual(sorted(max, zoe));
-      expect(await db().selectFrom('mentions').selectAll().where('id', '=', first.id).executeTakeFirstOrThrow()).toEqual(first);
+      expect(await t.db.selectFrom('mentions').selectAll().where('id', '=', first.id).executeTakeFirstOrThrow()).toEqual(first);
       expect(commits.flatMap((c) => c.events)).toContainEqual(
         expect.objectContaining({ type: 'mention.created', userId: zoe.id }),
       );
@@ -168,14 +166,14 @@ describe('editing a comment', () => {
       await t.call('PUT', `/api/comments/mentions/${first.id}/read`, { token: max.token });
       await edit('Wer fährt mit? @Zoë');
       expect(await mentioned(id)).toEqual(sorted(zoe));
-      const dropped = await db().selectFrom('mentions').selectAll().where('id', '=', first.id).executeTakeFirstOrThrow();
+      const dropped = await t.db.selectFrom('mentions').selectAll().where('id', '=', first.id).executeTakeFirstOrThrow();
       expect(dropped.deleted).toBe(1);
       expect(Number(dropped.seq)).toBeGreaterThan(Number(first.seq));
       expect((await mentionsOf(max)).some((m: { comment_id: string }) => m.comment_id === id)).toBe(false);
 
       // Named again later: a new, unread mention.
       await edit('Doch: @Max @Zoë');
-      const again = await db()
+      const again = await t.db
         .selectFrom('mentions')
         .selectAll()
         .where('comment_id', '=', id)
@@ -213,7 +211,7 @@ describe("a member's mentions", () => {
     thirdId = await comment(null, 'Auch hier @Lena Lesend und @Otto Anders', secondEventId);
   });
 
-  it('lists own mentions with SPEC 3 fields, newest first', async () => {
+  it('lists own mentions with their comment, event and author, newest first', async () => {
     const mentions = await mentionsOf(reader);
     expect(mentions).toHaveLength(3);
     expect(mentions.map((m: { comment_id: string }) => m.comment_id)).toEqual([thirdId, secondId, firstId]);
@@ -248,9 +246,9 @@ describe("a member's mentions", () => {
     expect(res.status).toBe(200);
     expect(res.body.mention).toMatchObject({ id: third.mention_id, comment_id: thirdId, event_id: secondEventId, is_read: true });
     // Marking it again changes nothing.
-    const row = await db().selectFrom('mentions').selectAll().where('id', '=', third.mention_id).executeTakeFirstOrThrow();
+    const row = await t.db.selectFrom('mentions').selectAll().where('id', '=', third.mention_id).executeTakeFirstOrThrow();
     expect((await t.call('PUT', `/api/comments/mentions/${third.mention_id}/read`, { token: reader.token })).status).toBe(200);
-    expect(await db().selectFrom('mentions').selectAll().where('id', '=', third.mention_id).executeTakeFirstOrThrow()).toEqual(
+    expect(await t.db.selectFrom('mentions').selectAll().where('id', '=', third.mention_id).executeTakeFirstOrThrow()).toEqual(
       row,
     );
     expect(await countOf(reader)).toBe(2);

@@ -4,9 +4,10 @@ import { findAttendeeById } from '../src/domain/attendeeRows.js';
 import { toAttendeeDoc } from '../src/sync/collections/attendees.js';
 import { write } from '../src/db/store.js';
 import { hashResetToken, issuePasswordReset } from '../src/domain/passwordResets.js';
-import { prepareNewPassword, register } from '../src/domain/users.js';
+import { register } from '../src/domain/accounts.js';
+import { prepareNewPassword } from '../src/domain/newPassword.js';
 import { writeComment, writeMention } from './comment-fixtures.js';
-import { ADMIN, createEventVia, IMAGES, uploadFile, type TestApp } from './helpers.js';
+import { ADMIN, createEventVia, IMAGES, signIn, uploadFile, type TestApp } from './helpers.js';
 
 /*
  * The permission matrix: one row per route of the app's OpenAPI document (permissions.test.ts
@@ -72,6 +73,8 @@ const MEMBER = { username: 'perm-member', password: 'member-pass' };
 const OTHER = { username: 'perm-other', password: 'member-pass' };
 export const FIXTURE_USERS = { member: MEMBER, other: OTHER };
 const credentialsOf = (role: Exclude<Role, 'anonymous'>) => ({ member: MEMBER, other: OTHER, admin: ADMIN })[role];
+/** A new sign-in (a new session) of a fixture user: its token and session id. */
+const signInAs = (f: Fixtures, { username, password }: { username: string; password: string }) => signIn(f.t, username, password);
 
 /** The sync path parameters of a collection at its current schema version. */
 const syncParams = (collection: keyof typeof SYNC_DECLARATIONS): Params => ({
@@ -103,16 +106,6 @@ async function freshUser(f: Fixtures, role: Role): Promise<{ id: string; token: 
 
 async function freshAccount(f: Fixtures, role: Role): Promise<string> {
   return (await freshUser(f, role)).token;
-}
-
-/** A new sign-in (a new session) of a fixture user: its token and session id. */
-async function signIn(
-  f: Fixtures,
-  credentials: { username: string; password: string },
-): Promise<{ token: string; sessionId: string }> {
-  const res = await f.t.call('POST', '/api/auth/login', { body: credentials });
-  expect(res.status).toBe(200);
-  return { token: res.body.token, sessionId: res.body.sessionId };
 }
 
 /** The status of GET /api/auth/profile with a token: 200 while its session lives, 401 once it ended. */
@@ -181,10 +174,6 @@ async function adminsTicketPrice(f: Fixtures): Promise<string> {
   expect(res.status).toBe(201);
   return res.body.ticketPrice.id;
 }
-
-/** The event row straight from the database (to prove a refused call changed nothing). */
-export const eventRow = (f: Fixtures, id: string) =>
-  f.t.runtime.deps.store.db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** An attendee row as its sync document, straight from the database. */
 async function attendeeDoc(f: Fixtures, id: string) {
@@ -302,7 +291,7 @@ export const ROUTES: RouteCase[] = [
   {
     method: 'POST',
     path: '/api/auth/logout',
-    caller: async (f, role) => (await signIn(f, credentialsOf(role as Exclude<Role, 'anonymous'>))).token,
+    caller: async (f, role) => (await signInAs(f, credentialsOf(role as Exclude<Role, 'anonymous'>))).token,
     passwordChangePending: true,
     expect: SIGNED_IN,
     after: async (f, role, body, { token }) => {
@@ -315,8 +304,8 @@ export const ROUTES: RouteCase[] = [
     path: '/api/auth/sessions',
     params: async (f, role): Promise<Params> => {
       if (role === 'anonymous') return {};
-      const foreign = await signIn(f, role === 'member' ? OTHER : MEMBER);
-      return { own: (await signIn(f, credentialsOf(role))).sessionId, foreign: foreign.sessionId };
+      const foreign = await signInAs(f, role === 'member' ? OTHER : MEMBER);
+      return { own: (await signInAs(f, credentialsOf(role))).sessionId, foreign: foreign.sessionId };
     },
     expect: SIGNED_IN,
     after: async (f, role, body, { params }) => {
@@ -331,7 +320,7 @@ export const ROUTES: RouteCase[] = [
     path: '/api/auth/sessions/{id}',
     // A fresh session of the member: the member ends it; another member and the admin cannot (sessions are personal).
     params: async (f) => {
-      const session = await signIn(f, MEMBER);
+      const session = await signInAs(f, MEMBER);
       return { id: session.sessionId, sessionToken: session.token };
     },
     expect: { anonymous: 401, member: 200, other: 404, admin: 404 },
@@ -347,7 +336,7 @@ export const ROUTES: RouteCase[] = [
     // A throwaway account signed in twice: the call from one session ends the other.
     params: async (f, role) => {
       const user = await freshUser(f, role);
-      const second = await signIn(f, { username: user.username, password: 'member-pass' });
+      const second = await signInAs(f, { username: user.username, password: 'member-pass' });
       return { callerToken: user.token, secondToken: second.token };
     },
     caller: async (f, role, params) => params.callerToken!,
@@ -651,7 +640,7 @@ export const ROUTES: RouteCase[] = [
     plainAnswer: true,
     expect: SIGNED_IN,
   },
-  // ── money rows (issue 8: my tickets, debts) ──
+  // ── money rows (my tickets, debts) ──
   { method: 'GET', path: '/api/tickets/my', expect: SIGNED_IN },
   { method: 'GET', path: '/api/tickets/debts', adminOnly: true, expect: ADMIN_ONLY },
   ...(['paid', 'received'] as const).map((kind): RouteCase => ({
@@ -675,7 +664,7 @@ export const ROUTES: RouteCase[] = [
       await f.t.call('PUT', `/api/attendees/${params.id}`, { token: f.admin.token, body: { bought: false } });
     },
   })),
-  // ── admin rows (issue 8: tasks, users) ──
+  // ── admin rows (tasks, users) ──
   { method: 'GET', path: '/api/admin/pending-users', adminOnly: true, expect: ADMIN_ONLY },
   { method: 'GET', path: '/api/admin/pending-paid-requests', adminOnly: true, expect: ADMIN_ONLY },
   { method: 'GET', path: '/api/admin/pending-received-requests', adminOnly: true, expect: ADMIN_ONLY },
@@ -754,7 +743,7 @@ export const ROUTES: RouteCase[] = [
       await standingTokensWork(f);
     },
   },
-  // ── recovery rows (issue 8: password reset) ──
+  // ── recovery rows (password reset) ──
   {
     method: 'POST',
     path: '/api/auth/forgot-password',
@@ -789,7 +778,7 @@ export const ROUTES: RouteCase[] = [
       await standingTokensWork(f);
     },
   },
-  // ── comment rows (issue 9: comments, mentions) ──
+  // ── comment rows (comments, mentions) ──
   {
     method: 'POST',
     path: '/api/comments/event/{eventId}',
@@ -907,7 +896,7 @@ export const ROUTES: RouteCase[] = [
       await f.t.call('PUT', '/api/comments/mentions/read-all', { token: f.member.token });
     },
   },
-  // ── push rows (issue 9: web push) ──
+  // ── push rows (web push) ──
   {
     method: 'POST',
     path: '/api/fcm/token',
@@ -971,7 +960,7 @@ export const ROUTES: RouteCase[] = [
       await f.t.runtime.deps.store.db.deleteFrom('push_topics_off').where('user_id', '=', f[role].id).execute();
     },
   },
-  // ── config rows (issue 10: team configuration, logo) ──
+  // ── config rows (team configuration, logo) ──
   {
     method: 'PUT',
     path: '/api/config',
@@ -1022,7 +1011,7 @@ export const ROUTES: RouteCase[] = [
       expect(body).toMatchObject({ name: expect.any(String), start_url: '/events', display: 'standalone' });
     },
   },
-  // ── match import rows (issue 10: sync-matches, team search) ──
+  // ── match import rows (sync-matches, team search) ──
   {
     method: 'POST',
     path: '/api/events/sync-matches',
@@ -1051,7 +1040,7 @@ export const ROUTES: RouteCase[] = [
         expect(body.teams).toContainEqual(expect.objectContaining({ teamId: 80, teamName: '1. FC Union Berlin' }));
     },
   },
-  // ── match-day rows (issue 10) ──
+  // ── match-day rows ──
 ];
 
 export const isPublic = (route: RouteCase) => route.expect.anonymous !== 401;

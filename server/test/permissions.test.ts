@@ -2,9 +2,8 @@ import { MESSAGES } from '@fankurve/shared';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GuessThrottle } from '../src/auth/throttle.js';
-import { createEventVia, createTestApp, IMAGES, uploadFile, type TestApp } from './helpers.js';
+import { createEventVia, createTestApp, eventRow, IMAGES, uploadFile, type TestApp } from './helpers.js';
 import {
-  eventRow,
   FIXTURE_USERS,
   isPublic,
   ROLES,
@@ -174,14 +173,14 @@ describe('permission matrix', () => {
       const standing = { anonymous: null, member: f.member.token, other: f.other.token, admin: f.admin.token }[role];
       const token = role !== 'anonymous' && route.caller ? await route.caller(f, role, params) : standing;
       const body = await route.body?.(f, role, params);
-      const eventBefore = route.path.startsWith('/api/events/{id}') && params.id ? await eventRow(f, params.id) : undefined;
+      const eventBefore = route.path.startsWith('/api/events/{id}') && params.id ? await eventRow(f.t, params.id) : undefined;
       const stateBefore = await databaseState(f.t);
       const res = await send(f.t, route, urlOf(route, params), token, body);
       expect(res.status, `${name} as ${role}: ${JSON.stringify(res.body)}`).toBe(status);
       if (status >= 400) {
         // A refused call changed nothing: no write to a replicated table, nothing else stored, the event as it was.
         expect(await databaseState(f.t), `${name} as ${role} wrote`).toEqual(stateBefore);
-        if (eventBefore) expect(await eventRow(f, params.id!)).toEqual(eventBefore);
+        if (eventBefore) expect(await eventRow(f.t, params.id!)).toEqual(eventBefore);
         expect(res.body.success).toBe(false);
       } else if (!route.plainAnswer) {
         expect(res.body.success).toBe(true);

@@ -17,7 +17,7 @@ import { MESSAGES } from '@fankurve/shared';
 import { MEMBER_PUSH_TOPICS, PUSH_TOPICS } from '@fankurve/shared/push';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { PUSH_CONCURRENCY } from '../src/notify/pushNotifier.js';
+import { PUSH_CONCURRENCY } from '../src/notify/delivery.js';
 import { resolveVapid } from '../src/notify/vapid.js';
 import { expectRefusal, GENERIC, type BodyRoute } from './bad-input-cases.js';
 import { ADMIN, createEventVia, createTestApp, type TestApp } from './helpers.js';

@@ -14,12 +14,10 @@ beforeAll(async () => {
   fan = await t.member('stadium-fan');
 });
 afterAll(() => t.close());
-
-const db = () => t.runtime.deps.store.db;
-const stadiumRows = () => db().selectFrom('stadiums').selectAll().orderBy('id').execute();
-const priceRows = () => db().selectFrom('stadium_ticket_prices').selectAll().orderBy('id').execute();
+const stadiumRows = () => t.db.selectFrom('stadiums').selectAll().orderBy('id').execute();
+const priceRows = () => t.db.selectFrom('stadium_ticket_prices').selectAll().orderBy('id').execute();
 const eventSeq = async (id: string) =>
-  Number((await db().selectFrom('events').select('seq').where('id', '=', id).executeTakeFirstOrThrow()).seq);
+  Number((await t.db.selectFrom('events').select('seq').where('id', '=', id).executeTakeFirstOrThrow()).seq);
 const full = { team_name: 'VfL Bochum', stadium_name: 'Vonovia Ruhrstadion', city: 'Bochum' };
 const post = (body: unknown, token = admin) => t.call('POST', '/api/stadiums', { token, body });
 

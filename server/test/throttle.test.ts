@@ -137,11 +137,13 @@ describe('HashGate', () => {
         });
       });
     const calls = Array.from({ length: 30 }, () => gate.run(task).catch((error: DomainError) => `${error.code}:${error.status}`));
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await vi.waitFor(() => expect(gate.queued).toBe(16));
     expect(running).toBe(2);
-    while (releases.length > 0) {
+    // Two running and sixteen waiting: eighteen tasks end in all. Each end frees a place, and the task
+    // it goes to starts and offers its own release.
+    for (let ended = 0; ended < 18; ended++) {
+      await vi.waitFor(() => expect(releases.length).toBeGreaterThan(0));
       releases.shift()!();
-      await new Promise((resolve) => setTimeout(resolve, 1));
     }
     const results = await Promise.all(calls);
     expect(results.filter((r) => r === 'done')).toHaveLength(18);

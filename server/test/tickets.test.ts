@@ -1,3 +1,4 @@
+import { eventDetailAnswer, eventCreatedAnswer, ticketStatusAnswer } from '@fankurve/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRows, createTestApp, type TestApp } from './helpers.js';
 
@@ -10,8 +11,8 @@ describe('ticket status (admin)', () => {
   let eventId: string;
   const url = () => `/api/tickets/event/${eventId}/user/${fan.id}/status`;
   const fanRow = async () =>
-    (await t.call('GET', `/api/events/${eventId}`, { token: admin })).body.attendees.find(
-      (a: { user_id: string }) => a.user_id === fan.id,
+    (await t.callTyped(eventDetailAnswer, 'GET', `/api/events/${eventId}`, { token: admin })).attendees.find(
+      (a) => a.user_id === fan.id,
     );
 
   beforeAll(async () => {
@@ -19,11 +20,12 @@ describe('ticket status (admin)', () => {
     admin = await t.adminToken();
     fan = await t.member('tina');
     other = await t.member('olaf');
-    const created = await t.call('POST', '/api/events', {
+    const created = await t.callTyped(eventCreatedAnswer, 'POST', '/api/events', {
       token: admin,
+      status: 201,
       body: { title: 'Wolfsburg (A)', date: '2027-01-16 15:30', location: 'Wolfsburg' },
     });
-    eventId = created.body.event.id;
+    eventId = created.event.id;
     await t.call('POST', `/api/attendance/${eventId}`, { token: fan.token, body: { status: 'going' } });
   });
   afterAll(() => t.close());
@@ -39,11 +41,13 @@ describe('ticket status (admin)', () => {
   });
 
   it('lets the admin set bought, price, payer, paid and received', async () => {
-    const bought = await t.call('PUT', url(), { token: admin, body: { bought: true, price: 19.99, paid_by: 'club_cash_desk' } });
-    expect(bought.status).toBe(200);
-    expect(bought.body.attendance).toMatchObject({ bought: true, paid: false, price: 19.99, paid_by: 'club_cash_desk' });
-    const paid = await t.call('PUT', url(), { token: admin, body: { paid: true, received: true } });
-    expect(paid.body.attendance).toMatchObject({ paid: true, received: true, paid_requested: false });
+    const bought = await t.callTyped(ticketStatusAnswer, 'PUT', url(), {
+      token: admin,
+      body: { bought: true, price: 19.99, paid_by: 'club_cash_desk' },
+    });
+    expect(bought.attendance).toMatchObject({ bought: true, paid: false, price: 19.99, paid_by: 'club_cash_desk' });
+    const paid = await t.callTyped(ticketStatusAnswer, 'PUT', url(), { token: admin, body: { paid: true, received: true } });
+    expect(paid.attendance).toMatchObject({ paid: true, received: true, paid_requested: false });
   });
 
   it('answers 404 for a member who does not attend and for an unknown event', async () => {

@@ -16,10 +16,8 @@ beforeAll(async () => {
   eventId = (await createEventVia(t, admin, { title: 'Bus trip (A)' })).id;
 });
 afterAll(() => t.close());
-
-const db = () => t.runtime.deps.store.db;
-const rowOf = (id: string) => db().selectFrom('transports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const allRows = () => db().selectFrom('transports').selectAll().orderBy('id').execute();
+const rowOf = (id: string) => t.db.selectFrom('transports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const allRows = () => t.db.selectFrom('transports').selectAll().orderBy('id').execute();
 const create = (body: Record<string, unknown>, token = admin) =>
   t.call('POST', '/api/transports', { token, body: { event_id: eventId, ...body } });
 const bus = { name: 'Bus 1', departure_location: 'S Köpenick' };

@@ -14,9 +14,9 @@ import * as comments from '../src/db/migrations/007_comments.js';
 import * as matchImports from '../src/db/migrations/008_match_imports.js';
 import * as usernameSkeletonMigration from '../src/db/migrations/009_username_skeleton.js';
 import { usernameSkeleton } from '../src/domain/usernameSkeleton.js';
-import { countRows, createTestApp, testDatabase, type TestApp } from './helpers.js';
+import { countRows, createTestApp, register as registerAccount, testDatabase, type TestApp } from './helpers.js';
 
-/** Usernames compared by a key folded in code, and the characters a name may not have (issue 7). */
+/** Usernames compared by a key folded in code, and the characters a name may not have (docs/architecture.md, "Rules once"). */
 
 let t: TestApp;
 let admin: string;
@@ -29,10 +29,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 let registrations = 0;
+/** A registration from an address and with an email of its own (names with spaces make no email). */
 const register = (username: string, password = 'secret-1') => {
   registrations += 1;
-  return t.call('POST', '/api/auth/register', {
-    body: { username, email: `fan${registrations}@example.org`, password },
+  return registerAccount(t, username, {
+    email: `fan${registrations}@example.org`,
+    password,
     headers: { 'x-forwarded-for': `198.51.100.${registrations}` },
   });
 };

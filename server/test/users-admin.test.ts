@@ -3,20 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRefusal } from './bad-input-cases.js';
 import { createEventVia, createTestApp, type TestApp } from './helpers.js';
 
-/** User administration (SPEC 2 /users, /users/{id}): list with debts, one user, create, set password. */
+/** User administration (docs/product.md, "Screens": /users, /users/{id}): list with debts, one user, create, set password. */
 describe('user administration', () => {
   let t: TestApp;
   let admin: string;
   let adminId: string;
   let fan: { id: string; token: string };
   let other: { id: string; token: string };
-
-  const db = () => t.runtime.deps.store.db;
   async function snapshot() {
     const [users, sessions, counters] = await Promise.all([
-      db().selectFrom('users').selectAll().orderBy('id').execute(),
-      db().selectFrom('sessions').selectAll().orderBy('id').execute(),
-      db().selectFrom('counters').selectAll().execute(),
+      t.db.selectFrom('users').selectAll().orderBy('id').execute(),
+      t.db.selectFrom('sessions').selectAll().orderBy('id').execute(),
+      t.db.selectFrom('counters').selectAll().execute(),
     ]);
     return { users, sessions, counters };
   }
@@ -60,7 +58,7 @@ describe('user administration', () => {
       token: admin,
       body: { bought: true, price: 10, paid: true },
     });
-    await db().updateTable('attendees').set({ bought: 1, price_cents: 1225 }).where('id', '=', guest.body.guest.id).execute();
+    await t.db.updateTable('attendees').set({ bought: 1, price_cents: 1225 }).where('id', '=', guest.body.guest.id).execute();
     // A pending registration is not in the table, but in /all.
     const pending = await t.call('POST', '/api/auth/register', {
       body: { username: 'newbie', email: 'newbie@example.org', password: 'newbie-pass' },
@@ -128,12 +126,43 @@ describe('user administration', () => {
     expect(changed.status).toBe(200);
     expect(changed.body.user.must_change_password).toBe(false);
     // The temporary password is stored hashed only.
-    const row = await db()
+    const row = await t.db
       .selectFrom('users')
       .select('password_hash')
       .where('id', '=', res.body.user.id)
       .executeTakeFirstOrThrow();
     expect(row.password_hash).not.toContain(res.body.temporaryPassword);
+  });
+
+  it('gives a registration and an account an admin creates the same defaults: German unless a language is named', async () => {
+    const register = (username: string, language?: 'de' | 'en') =>
+      t.call('POST', '/api/auth/register', {
+        body: { username, email: `${username}@example.org`, password: 'self-pass', ...(language ? { language } : {}) },
+      });
+    const create = (username: string, language?: 'de' | 'en') =>
+      t.call('POST', '/api/auth/users', {
+        token: admin,
+        body: { username, email: `${username}@example.org`, ...(language ? { language } : {}) },
+      });
+    /** The fields a new account takes from the one row builder rather than from its kind (pending or created). */
+    const stored = async (id: string) => {
+      const row = await t.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      return { scope: row.scope, language: row.language, token_version: row.token_version, deleted: row.deleted };
+    };
+
+    const registered = await register('selbst');
+    const created = await create('angelegt');
+    expect([registered.status, created.status]).toEqual([201, 201]);
+    expect(registered.body.user).toMatchObject({ scope: 'user', language: 'de', status: 'pending', must_change_password: false });
+    expect(created.body.user).toMatchObject({ scope: 'user', language: 'de', status: 'active', must_change_password: true });
+    expect(await stored(created.body.user.id)).toEqual(await stored(registered.body.user.id));
+    expect(await stored(registered.body.user.id)).toEqual({ scope: 'user', language: 'de', token_version: 0, deleted: 0 });
+
+    // A language named on either path is kept.
+    const registeredEn = await register('selbst-en', 'en');
+    const createdEn = await create('angelegt-en', 'en');
+    expect([registeredEn.body.user.language, createdEn.body.user.language]).toEqual(['en', 'en']);
+    expect(await stored(createdEn.body.user.id)).toEqual(await stored(registeredEn.body.user.id));
   });
 
   it('refuses bad create bodies without changing anything, never 500', async () => {

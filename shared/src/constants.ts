@@ -1,4 +1,4 @@
-/** Business constants of SPEC 9 and docs/architecture.md. */
+/** Business constants of docs/product.md, Limits and constants, and of docs/architecture.md. */
 export const TOKEN_STORAGE_KEY = 'token';
 export const POLL_INTERVAL_MS = 30_000;
 export const TOAST_DURATION_MS = 3_000;
@@ -17,7 +17,7 @@ export const LANGUAGES = ['de', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'de';
 export const DEFAULT_TIME_ZONE = 'Europe/Berlin';
-/** The fixed ticket buyer / payer choice besides members (SPEC 9). */
+/** The fixed ticket buyer / payer choice besides members. */
 export const CLUB_CASH_DESK = 'club_cash_desk';
 export const HOME_SUFFIX = '(H)';
 export const AWAY_SUFFIX = '(A)';

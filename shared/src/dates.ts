@@ -2,12 +2,12 @@ import { AWAY_SUFFIX, DEFAULT_EVENT_TIME, HOME_SUFFIX, TIME_STEP_MINUTES } from 
 import type { MessageCode } from './messages.js';
 import type { RuleResult } from './rules/result.js';
 
-/** Event dates are the club's wall-clock time as `YYYY-MM-DD HH:MM:SS` (SPEC 5). */
+/** Event dates are the club's wall-clock time as `YYYY-MM-DD HH:MM:SS` (docs/product.md, Limits and constants). */
 const EVENT_DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 
-/** Event dates and departures lie in these years (issue 7): the app has no use for others. */
+/** Event dates and departures lie in these years: the app has no use for others. */
 export const EVENT_YEAR_MIN = 2000;
 export const EVENT_YEAR_MAX = 2100;
 
@@ -25,7 +25,7 @@ export function checkEventDate(input: string, invalid: MessageCode = 'dateRequir
 }
 
 /**
- * A transport's departure (issue 10): the same forms and years as an event date, but kept to the
+ * A transport's departure (docs/product.md, Readings, Transport): the same forms and years as an event date, but kept to the
  * minute as entered; a bus leaving at 07:40 is not moved to 07:45.
  */
 export function checkDepartureDate(input: string): RuleResult<string> {
@@ -83,7 +83,7 @@ export function todayIn(timeZone: string, now: Date = new Date()): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }
 
-/** Upcoming if the event's date is today or later (SPEC 4). */
+/** Upcoming if the event's date is today or later (docs/product.md, States and transitions). */
 export function isUpcoming(eventDate: string, today: string): boolean {
   return eventDate.slice(0, 10) >= today;
 }
@@ -92,7 +92,7 @@ export type EventLocation = 'home' | 'away' | 'other';
 export const EVENT_LOCATIONS: readonly EventLocation[] = ['home', 'away', 'other'];
 
 /**
- * Where an event is, by its title's suffix (SPEC 2, 9): '(H)' home, '(A)' away; a title with neither
+ * Where an event is, by its title's suffix (docs/product.md, Limits and constants): '(H)' home, '(A)' away; a title with neither
  * (a Stammtisch, the Christmas party) is no match: 'other', shown under every location filter.
  */
 export function locationOfTitle(title: string): EventLocation {

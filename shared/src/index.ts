@@ -1,6 +1,5 @@
 export * from './constants.js';
 export * from './messages.js';
-export * from './money.js';
 export * from './matchImport.js';
 export * from './dates.js';
 export * from './ids.js';
@@ -24,3 +23,4 @@ export * from './schemas/tickets.js';
 export * from './schemas/transports.js';
 export * from './schemas/stadiums.js';
 export * from './schemas/comments.js';
+export * from './schemas/answers/index.js';

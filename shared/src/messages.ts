@@ -1,7 +1,7 @@
 /**
  * Every message the server sends, by code. The server answers `{ success: false, message, code }`
  * with the English text; the client translates by code (i18n key `serverMessages.<code>`) and falls
- * back to the text. SPEC 8 names most of these texts.
+ * back to the text. docs/product.md, Error texts lists them in both languages.
  */
 export const MESSAGES = {
   adminRequired: 'Admin access required',
@@ -104,27 +104,27 @@ export const MESSAGES = {
   signedOut: 'Signed out',
   otherSessionsEnded: 'All other devices have been signed out',
   sessionEnded: 'The device has been signed out',
-  // ── money messages (issue 8) ──
+  // ── money messages ──
   ticketNotFound: 'Ticket not found',
   ticketNotBought: 'This ticket has not been bought yet',
   ticketAlreadyPaid: 'This ticket is already paid',
   ticketAlreadyReceived: 'This ticket has already been received',
   paidRequestSubmitted: 'Paid request submitted',
   receivedRequestSubmitted: 'Received request submitted',
-  // ── admin messages (issue 8) ──
+  // ── admin messages ──
   requestNotFound: 'Request not found',
   paidRequestAccepted: 'Paid request accepted',
   receivedRequestAccepted: 'Received request accepted',
   userCreated: 'User created',
   passwordUpdated: 'Password updated',
   cannotDemoteSelf: 'You cannot remove your own admin rights',
-  // ── recovery messages (issue 8) ──
+  // ── recovery messages ──
   resetLinkSent: 'If an account with this email address exists, a link to reset the password has been sent to it.',
   invalidResetToken: 'Invalid reset token',
   passwordsDoNotMatch: 'Passwords do not match',
   passwordResetDone: 'Your password has been reset. Please sign in with the new password.',
   tooManyResetRequests: 'Too many password reset requests. Please try again later.',
-  // ── comment messages (issue 9) ──
+  // ── comment messages ──
   commentEmpty: 'Comment cannot be empty',
   commentTooLong: 'Comment is too long',
   commentNotFound: 'Comment not found',
@@ -136,7 +136,7 @@ export const MESSAGES = {
   commentDeleted: 'Comment deleted',
   mentionNotFound: 'Mention not found',
   mentionsRead: 'All mentions marked as read',
-  // ── push messages (issue 9) ──
+  // ── push messages ──
   pushSubscriptionInvalid: 'The push subscription is invalid',
   pushEndpointNotAllowed: 'This push service is not supported',
   pushNotConfigured: 'Push notifications are not set up on the server',
@@ -144,8 +144,8 @@ export const MESSAGES = {
   pushDisabled: 'Push notifications are off for this device',
   pushTopicUnknown: 'Unknown notification topic',
   pushTopicsSaved: 'Notification settings saved',
-  // ── profile messages (issue 9) ──
-  // ── config messages (issue 10) ──
+  // ── profile messages ──
+  // ── config messages ──
   configSaved: 'Configuration saved',
   teamIdInvalid: 'Team id must be a whole number of at least 1',
   teamNameTooLong: 'Team name is too long',
@@ -156,7 +156,7 @@ export const MESSAGES = {
   logoUploadError: 'Error uploading logo',
   logoUploadFailed: 'Failed to upload logo',
   logoDeleted: 'Logo deleted',
-  // ── match import messages (issue 10) ──
+  // ── match import messages ──
   matchesSynced: 'Matches synchronised',
   matchSyncFailed: 'Failed to sync matches',
   matchServiceUnreachable: 'The match service cannot be reached',
@@ -168,7 +168,7 @@ export const MESSAGES = {
   matchDataInvalid: 'A match of the feed cannot be imported',
   matchLeagueInvalid: 'Please enter a league shortcut such as bl1',
   matchSeasonInvalid: 'Please enter the year the season starts, such as 2025',
-  // ── match-day messages (issue 10) ──
+  // ── match-day messages ──
   eventIsPast: 'This event is over: attendance can no longer be given or changed',
   eventKindRequired: 'Please choose home, away or other',
   internalError: 'Something went wrong. Please try again later.',

@@ -22,7 +22,7 @@ export const MEMBER_PUSH_TOPICS = [
   'comment',
 ] as const;
 
-/** Topics only admins get (SPEC 6: extra notification topics). */
+/** Topics only admins get (docs/product.md, Comments, mentions and notifications). */
 export const ADMIN_PUSH_TOPICS = [
   /** A new self-registration waits for approval. */
   'adminRegistration',
@@ -41,7 +41,7 @@ export const isAdminPushTopic = (topic: PushTopic): boolean => (ADMIN_PUSH_TOPIC
 export const pushTopicsFor = (scope: 'admin' | 'user'): readonly PushTopic[] =>
   scope === 'admin' ? PUSH_TOPICS : MEMBER_PUSH_TOPICS;
 
-/** A device sends its subscription again after this long, so the server's copy stays current (SPEC 9). */
+/** A device sends its subscription again after this long, so the server's copy stays current (docs/product.md, Limits and constants). */
 export const PUSH_RESEND_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** The longest a push endpoint URL may be (push services use a few hundred characters). */

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../src/messages.js';
-import { centsToEuros, eurosToCents, formatMoney } from '../src/money.js';
-import { checkEuros, hasWholeCents } from '../src/rules/money.js';
+import { centsToEuros, checkEuros, eurosToCents, formatMoney, hasWholeCents } from '../src/rules/money.js';
 import { euros } from '../src/schemas/common.js';
 
 /** Intl puts a no-break space before the euro sign in German; compare with plain spaces. */

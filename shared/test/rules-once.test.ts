@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
+  addGuestInput,
   attendeesSync,
   canManageEvent,
   checkGuestName,
   checkMemberMayDrop,
   checkNewAttendance,
+  commentRefusal,
   debtorOf,
   hasUnpaidDebts,
+  mayDeleteEvent,
   parseEuros,
   parseEurosAmount,
   SYNC_COLLECTIONS,
@@ -77,6 +80,50 @@ describe('attendance rules', () => {
     expect(canManageEvent({ id: 'u2', scope: 'user' }, { created_by: 'u1' })).toBe(false);
     expect(canManageEvent({ id: 'u2', scope: 'admin' }, { created_by: null })).toBe(true);
     expect(canManageEvent({ id: 'u2', scope: 'user' }, { created_by: null })).toBe(false);
+  });
+
+  it('lets only an admin delete an event with bought tickets', () => {
+    expect(mayDeleteEvent({ scope: 'user' }, false)).toBe(true);
+    expect(mayDeleteEvent({ scope: 'user' }, true)).toBe(false);
+    expect(mayDeleteEvent({ scope: 'admin' }, true)).toBe(true);
+  });
+
+  it("gives the REST guest name the rule's codes", () => {
+    const issue = (guest_name: unknown) => addGuestInput.safeParse({ event_id: 'e1', guest_name }).error?.issues[0]?.message;
+    expect(addGuestInput.parse({ event_id: 'e1', guest_name: '  Paul ' }).guest_name).toBe('Paul');
+    expect(issue(undefined)).toBe('guestNameRequired');
+    expect(issue(7)).toBe('guestNameRequired');
+    expect(issue('   ')).toBe('guestNameRequired');
+    expect(issue('x'.repeat(101))).toBe('invalidInput');
+    expect(issue('Pa\u202Eul')).toBe('textHasControlCharacters');
+  });
+});
+
+describe('comment refusals', () => {
+  const comment = (fields: Partial<{ user_id: string; requires_answer: boolean; is_resolved: boolean }> = {}) => ({
+    user_id: 'author',
+    requires_answer: true,
+    is_resolved: false,
+    ...fields,
+  });
+  const author = { id: 'author', scope: 'user' as const };
+  const other = { id: 'other', scope: 'user' as const };
+  const admin = { id: 'admin', scope: 'admin' as const };
+
+  it('is none where the rule allows the change', () => {
+    expect(commentRefusal(author, comment(), 'edit')).toBeNull();
+    expect(commentRefusal(admin, comment({ is_resolved: true }), 'unresolve')).toBeNull();
+  });
+
+  it('is commentNotAllowed where the actor may never do it, else the state the comment is in', () => {
+    expect(commentRefusal(other, comment(), 'edit')).toBe('commentNotAllowed');
+    expect(commentRefusal(admin, comment(), 'edit')).toBe('commentNotAllowed');
+    expect(commentRefusal(author, comment({ is_resolved: true }), 'edit')).toBe('commentIsResolved');
+    expect(commentRefusal(author, comment({ is_resolved: true }), 'resolve')).toBe('commentIsResolved');
+    expect(commentRefusal(author, comment(), 'unresolve')).toBe('commentNotReopenable');
+    expect(commentRefusal(author, comment({ is_resolved: true, requires_answer: false }), 'unresolve')).toBe(
+      'commentNotReopenable',
+    );
   });
 });
 

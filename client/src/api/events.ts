@@ -1,7 +1,7 @@
-import type { EventDoc } from '@fankurve/shared';
+import type { EventCreatedAnswer } from '@fankurve/shared';
 import { api } from './client.js';
 
-/** POST /api/events (SPEC 5, 7): date `YYYY-MM-DD HH:MM` in the club's wall clock, ticket price in euros (0 = not yet available). */
+/** POST /api/events: date `YYYY-MM-DD HH:MM` in the club's wall clock, ticket price in euros (0 = not yet available). */
 export interface NewEvent {
   title: string;
   date: string;
@@ -12,5 +12,4 @@ export interface NewEvent {
 }
 
 /** The created event reaches the list through sync; the answer is only used for its id. */
-export const createEvent = (body: NewEvent) =>
-  api<{ event: Pick<EventDoc, 'id' | 'title' | 'date'> }>('/api/events', { method: 'POST', body });
+export const createEvent = (body: NewEvent) => api<EventCreatedAnswer>('/api/events', { method: 'POST', body });

@@ -1,33 +1,28 @@
+import type {
+  MessageAnswer,
+  RestStadium,
+  StadiumAnswer,
+  StadiumDetailAnswer,
+  StadiumsAnswer,
+  StadiumTicketPrice,
+  TicketPriceAnswer,
+  TicketPricesAnswer,
+} from '@fankurve/shared';
 import { api, isApiError } from './client.js';
 
 /**
- * Stadiums and their ticket prices (SPEC 3, 7): admin work, online REST only. Money in euros at this
- * edge (docs/architecture.md, data model).
+ * Stadiums and their ticket prices: admin work, online REST only. Money in euros at this edge
+ * (docs/architecture.md, "Data model"); the answer types are the server's (shared/src/schemas/answers).
  */
 
 const id = (value: string) => encodeURIComponent(value);
 
-export interface StadiumTicketPrice {
-  id: string;
-  price: number;
-  ticket_type: string;
-}
+export type { StadiumTicketPrice };
 
-export interface Stadium {
-  id: string;
-  team_name: string;
-  stadium_name: string;
-  city: string;
-  capacity: number;
-  guest_block_capacity: number;
-  address: string | null;
-  /** The usual ticket price in euros, optional. */
-  ticket_price: number | null;
-  /** Present when the list carries the prices; otherwise load them with fetchTicketPrices. */
-  ticketPrices?: StadiumTicketPrice[];
-}
+/** A stadium with its price options (`ticketPrices`); `ticket_price` is its usual price in euros or null. */
+export type Stadium = RestStadium;
 
-/** The body of POST and PUT /api/stadiums (SPEC 5: capacities default 0, ticket price a number or null). */
+/** The body of POST and PUT /api/stadiums (capacities default 0, ticket price a number or null). */
 export interface StadiumInput {
   team_name: string;
   stadium_name: string;
@@ -38,36 +33,27 @@ export interface StadiumInput {
   ticket_price: number | null;
 }
 
-export const fetchStadiums = (signal?: AbortSignal) => api<{ stadiums: Stadium[] }>('/api/stadiums', { signal });
+export const fetchStadiums = (signal?: AbortSignal) => api<StadiumsAnswer>('/api/stadiums', { signal });
 
-export const createStadium = (body: StadiumInput) => api<{ stadium?: Stadium }>('/api/stadiums', { method: 'POST', body });
+export const createStadium = (body: StadiumInput) => api<StadiumAnswer>('/api/stadiums', { method: 'POST', body });
 
 export const updateStadium = (stadiumId: string, body: StadiumInput) =>
-  api<{ stadium?: Stadium }>(`/api/stadiums/${id(stadiumId)}`, { method: 'PUT', body });
+  api<StadiumAnswer>(`/api/stadiums/${id(stadiumId)}`, { method: 'PUT', body });
 
-export const deleteStadium = (stadiumId: string) => api(`/api/stadiums/${id(stadiumId)}`, { method: 'DELETE' });
+export const deleteStadium = (stadiumId: string) => api<MessageAnswer>(`/api/stadiums/${id(stadiumId)}`, { method: 'DELETE' });
 
 export const fetchTicketPrices = (stadiumId: string, signal?: AbortSignal) =>
-  api<{ ticketPrices: StadiumTicketPrice[] }>(`/api/ticket-prices/stadium/${id(stadiumId)}`, { signal });
+  api<TicketPricesAnswer>(`/api/ticket-prices/stadium/${id(stadiumId)}`, { signal });
 
 export const createTicketPrice = (body: { stadium_id: string; price: number; ticket_type: string }) =>
-  api<{ ticketPrice?: StadiumTicketPrice }>('/api/ticket-prices', { method: 'POST', body });
+  api<TicketPriceAnswer>('/api/ticket-prices', { method: 'POST', body });
 
-export const deleteTicketPrice = (priceId: string) => api(`/api/ticket-prices/${id(priceId)}`, { method: 'DELETE' });
+export const deleteTicketPrice = (priceId: string) =>
+  api<MessageAnswer>(`/api/ticket-prices/${id(priceId)}`, { method: 'DELETE' });
 
-/** The stadiums with their ticket prices: from the list when it carries them, else one call per stadium. */
-export async function fetchStadiumsWithPrices(signal?: AbortSignal): Promise<Required<Stadium>[]> {
-  const { stadiums } = await fetchStadiums(signal);
-  return Promise.all(
-    stadiums.map(async (stadium) => ({
-      ...stadium,
-      address: stadium.address ?? null,
-      ticket_price: stadium.ticket_price ?? null,
-      ticketPrices: Array.isArray(stadium.ticketPrices)
-        ? stadium.ticketPrices
-        : (await fetchTicketPrices(stadium.id, signal)).ticketPrices,
-    })),
-  );
+/** The stadiums with their ticket prices (the list carries them). */
+export async function fetchStadiumsWithPrices(signal?: AbortSignal): Promise<Stadium[]> {
+  return (await fetchStadiums(signal)).stadiums;
 }
 
 /**
@@ -75,17 +61,9 @@ export async function fetchStadiumsWithPrices(signal?: AbortSignal): Promise<Req
  * answer also lists the stadium's events; the detail page reads those from the local database instead,
  * so they show offline too.)
  */
-export async function fetchStadium(stadiumId: string, signal?: AbortSignal): Promise<Required<Stadium> | null> {
+export async function fetchStadium(stadiumId: string, signal?: AbortSignal): Promise<Stadium | null> {
   try {
-    const { stadium } = await api<{ stadium: Stadium }>(`/api/stadiums/${id(stadiumId)}`, { signal });
-    return {
-      ...stadium,
-      address: stadium.address ?? null,
-      ticket_price: stadium.ticket_price ?? null,
-      ticketPrices: Array.isArray(stadium.ticketPrices)
-        ? stadium.ticketPrices
-        : (await fetchTicketPrices(stadium.id, signal)).ticketPrices,
-    };
+    return (await api<StadiumDetailAnswer>(`/api/stadiums/${id(stadiumId)}`, { signal })).stadium;
   } catch (error) {
     if (isApiError(error) && (error.status === 404 || error.status === 400)) return null;
     throw error;

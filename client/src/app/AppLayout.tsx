@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
 import type { Profile } from '../api/auth.js';
-import { Prompts } from '../pwa/prompts.js';
+import { Prompts } from './Prompts.js';
 import { NavBar } from './NavBar.js';
 
 type PushPromptProps = { delayMs?: number; onDone?: () => void };
@@ -34,7 +34,8 @@ export function AppLayout({ user, children }: { user: Profile; children: ReactNo
       <main className="app-main" id="main">
         {children}
       </main>
-      {/* The install and push prompts after sign-in (SPEC 4), never before a forced password change. */}
+      {/* The install and push prompts after sign-in, never before a forced password change
+          (docs/architecture.md, Profile and prompts). */}
       <Prompts user={user} renderPushPrompt={renderPushPrompt} />
     </div>
   );

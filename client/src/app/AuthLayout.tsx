@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguageSelect } from '../ui/LanguageSelect.js';
-import { useSiteConfig } from './siteConfig.js';
+import { useSiteConfig } from '../session/siteConfig.js';
 
 /** The frame of the anonymous pages: the club's title above a card, the language choice below. */
 export function AuthLayout({ children }: { children: ReactNode }) {

@@ -5,8 +5,8 @@ import type { Profile } from '../api/auth.js';
 import { usePendingTaskCount } from '../features/admin/usePendingTaskCount.js';
 import { hideBrokenImage } from './AuthLayout.js';
 import { lazyPage } from './lazyPage.js';
-import { signOut } from './session.js';
-import { followServerConfigChanges, useSiteConfig } from './siteConfig.js';
+import { signOut } from '../session/session.js';
+import { followServerConfigChanges, useSiteConfig } from '../session/siteConfig.js';
 import '../features/comments/nav.css';
 
 // The sync indicator reads the RxDB data layer: its own chunk, so the shell paints before RxDB loads.

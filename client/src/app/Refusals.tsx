@@ -1,4 +1,4 @@
-import type { Language, NoticeAction, NoticeDoc } from '@fankurve/shared';
+import { NOTICE_ACTIONS, type Language, type NoticeAction, type NoticeDoc } from '@fankurve/shared';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -8,39 +8,18 @@ import { currentLanguage, errorText, messageText } from '../i18n/index.js';
 import { Modal } from '../ui/Dialog.js';
 import { toastError } from '../ui/toast.js';
 
-type ActionKey = `refusals.actions.${
-  | 'attendanceSet'
-  | 'attendanceChange'
-  | 'attendanceRemove'
-  | 'guestAdd'
-  | 'guestChange'
-  | 'guestRemove'
-  | 'requestChange'
-  | 'noticeRead'
-  | 'commentAdd'
-  | 'commentChange'
-  | 'commentRemove'
-  | 'mentionRead'
-  | 'other'}`;
+/** `guest.add` → `guestAdd`: the refusal action as its text's key names it. */
+type CamelCase<Action extends string> = Action extends `${infer Head}.${infer Tail}` ? `${Head}${Capitalize<Tail>}` : Action;
+type ActionKey = `refusals.actions.${CamelCase<NoticeAction> | 'other'}`;
 
-/** What was refused, in words (the notice's `action`). */
-const ACTION_KEYS: Record<NoticeAction, ActionKey> = {
-  'attendance.set': 'refusals.actions.attendanceSet',
-  'attendance.change': 'refusals.actions.attendanceChange',
-  'attendance.remove': 'refusals.actions.attendanceRemove',
-  'guest.add': 'refusals.actions.guestAdd',
-  'guest.change': 'refusals.actions.guestChange',
-  'guest.remove': 'refusals.actions.guestRemove',
-  'request.change': 'refusals.actions.requestChange',
-  'notice.read': 'refusals.actions.noticeRead',
-  'comment.add': 'refusals.actions.commentAdd',
-  'comment.change': 'refusals.actions.commentChange',
-  'comment.remove': 'refusals.actions.commentRemove',
-  'mention.read': 'refusals.actions.mentionRead',
-};
+const KNOWN_ACTIONS: ReadonlySet<string> = new Set(NOTICE_ACTIONS);
 
-const actionKey = (action: string | null): ActionKey =>
-  action !== null && Object.hasOwn(ACTION_KEYS, action) ? ACTION_KEYS[action as NoticeAction] : 'refusals.actions.other';
+/** What was refused, in words (the notice's `action`, one of the collections' declared refusals). */
+function actionKey(action: string | null): ActionKey {
+  if (action === null || !KNOWN_ACTIONS.has(action)) return 'refusals.actions.other';
+  const camel = action.replace(/\.(\w)/g, (_, first: string) => first.toUpperCase()) as CamelCase<NoticeAction>;
+  return `refusals.actions.${camel}`;
+}
 
 /** When the server refused the change, in the device's time zone: `12.03.2026, 14:05` (de), `12 Mar 2026, 14:05` (en). */
 const formatRefusedAt = (iso: string, language: Language): string => formatInstant(iso, language);

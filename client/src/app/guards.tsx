@@ -4,8 +4,8 @@ import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { Loading } from '../ui/Loading.js';
 import { AppLayout } from './AppLayout.js';
 import { AuthLayout } from './AuthLayout.js';
-import { useSession, type Session } from './session.js';
-import { useSiteConfig } from './siteConfig.js';
+import { useSession, type Session } from '../session/session.js';
+import { useSiteConfig } from '../session/siteConfig.js';
 
 export const CHANGE_PASSWORD_PATH = '/change-password';
 
@@ -52,7 +52,7 @@ export function AnonymousOnly() {
 }
 
 /**
- * Every other route (SPEC 2): Loading while the session loads, anonymous visitors to /login, a user who
+ * Every other route: Loading while the session loads, anonymous visitors to /login, a user who
  * must change the password to /change-password from everywhere.
  */
 export function RequireAuth() {

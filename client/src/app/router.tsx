@@ -7,7 +7,7 @@ import { Toaster } from '../ui/Toaster.js';
 import { AnonymousOnly, CHANGE_PASSWORD_PATH, RequireAuth } from './guards.js';
 import { lazyPage } from './lazyPage.js';
 import { NotFoundPage } from './NotFoundPage.js';
-import { useSession } from './session.js';
+import { useSession } from '../session/session.js';
 
 // Screens are their own chunks, except the tiny login page (the first page of every new visitor: no
 // extra round trip before it paints). The RxDB data layer is only reached from the signed-in screens.
@@ -16,7 +16,7 @@ const ForgotPasswordPage = lazyPage(() => import('../features/auth/ForgotPasswor
 const ResetPasswordPage = lazyPage(() => import('../features/auth/ResetPasswordPage.js').then((m) => m.ResetPasswordPage));
 const ChangePasswordPage = lazyPage(() => import('../features/auth/ChangePasswordPage.js').then((m) => m.ChangePasswordPage));
 const EventsPage = lazyPage(() => import('../features/events/EventsPage.js').then((m) => m.EventsPage));
-const EventDetailPage = lazyPage(() => import('../features/events/EventDetailPage.js').then((m) => m.EventDetailPage));
+const EventDetailPage = lazyPage(() => import('../features/eventDetail/EventDetailPage.js').then((m) => m.EventDetailPage));
 
 /**
  * Loads the screen of a signed-in start URL right away, in parallel with the app shell and the
@@ -72,8 +72,9 @@ function UpdateOnNavigation() {
 }
 
 /**
- * The routes of SPEC 2. A declarative <BrowserRouter>: the app reads its data from the local database,
- * so route loaders are not needed, and the router core stays out of the first page (about 16 KB gzip).
+ * The routes (docs/product.md, Screens). A declarative <BrowserRouter>: the app reads its data from
+ * the local database, so route loaders are not needed, and the router core stays out of the first
+ * page (about 16 KB gzip).
  */
 export function AppRoutes() {
   return (
@@ -84,7 +85,7 @@ export function AppRoutes() {
           <Route element={<AnonymousOnly />}>
             <Route path="/login" element={<LoginScreen />} />
             <Route path="/register" element={<RegisterPage />} />
-            {/* ── recovery routes (issue 8) ── */}
+            {/* ── recovery routes ── */}
             <Route path="/forgot-password" element={<ForgotPasswordPage />} />
             <Route path="/reset-password/:token" element={<ResetPasswordPage />} />
           </Route>
@@ -95,14 +96,14 @@ export function AppRoutes() {
             <Route path="/events/:id" element={<EventDetailPage />} />
             <Route path="/config" element={<ConfigPage />} />
             <Route path="/stadiums/:id" element={<StadiumDetailPage />} />
-            {/* ── money routes (issue 8) ── */}
+            {/* ── money routes ── */}
             <Route path="/my-tickets" element={<MyTicketsPage />} />
             <Route path="/debts" element={<DebtsPage />} />
-            {/* ── admin routes (issue 8) ── */}
+            {/* ── admin routes ── */}
             <Route path="/admin/tasks" element={<AdminTasksPage />} />
             <Route path="/users" element={<UsersPage />} />
             <Route path="/users/:id" element={<UserProfilePage />} />
-            {/* ── profile route (issue 9) ── */}
+            {/* ── profile route ── */}
             <Route path="/profile" element={<ProfilePage />} />
           </Route>
           <Route element={<NotFoundFrame />}>

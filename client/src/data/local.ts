@@ -1,10 +1,9 @@
 import type { NoticeDoc } from '@fankurve/shared';
 import { useSyncExternalStore } from 'react';
-import { BehaviorSubject } from 'rxjs';
 import type { FankurveDatabase } from './database.js';
 import type { Device } from './device.js';
-import { Outbox } from './outbox.js';
 import type { SyncStatus } from './replication.js';
+import { noticeListeners, outbox, serverChangeListeners, status$, unauthorizedListeners } from './state.js';
 
 /*
  * What the screens need from the data layer without RxDB itself (docs/architecture.md, Client data
@@ -12,34 +11,6 @@ import type { SyncStatus } from './replication.js';
  * dynamic import. A screen's chunk holds its queries; RxDB and Dexie (sync.ts and below) load in
  * parallel with it, so a warm start paints the remembered list before they have arrived.
  */
-
-export const outbox = new Outbox('syncOutbox');
-
-const isOnline = () => (typeof navigator === 'undefined' ? true : navigator.onLine);
-export const idleStatus = (): SyncStatus => ({ online: isOnline(), syncing: false, pending: outbox.size, initialSyncDone: false });
-export const status$ = new BehaviorSubject<SyncStatus>(idleStatus());
-
-const sameStatus = (a: SyncStatus, b: SyncStatus) =>
-  a.online === b.online && a.syncing === b.syncing && a.pending === b.pending && a.initialSyncDone === b.initialSyncDone;
-
-/**
- * Publishes a status only when it differs: every screen and the nav bar re-render on a new status,
- * and 13 replications starting report their activity many times with nothing new to show.
- */
-export function setStatus(next: SyncStatus): void {
-  if (!sameStatus(status$.value, next)) status$.next(next);
-}
-
-outbox.subscribe(() => setStatus({ ...status$.value, pending: outbox.size }));
-if (typeof window !== 'undefined') {
-  const refresh = () => setStatus({ ...status$.value, online: isOnline() });
-  window.addEventListener('online', refresh);
-  window.addEventListener('offline', refresh);
-}
-
-export const noticeListeners = new Set<(notice: NoticeDoc) => void>();
-export const unauthorizedListeners = new Set<() => void>();
-export const serverChangeListeners = new Set<(collections: string[]) => void>();
 
 /** The RxDB part of the data layer (database, replication), its own chunk. */
 export const loadSync = () => import('./sync.js');
@@ -51,6 +22,19 @@ export function getDatabase(): Promise<FankurveDatabase> {
 /** The database and outbox that the writes of data/collections work on. */
 export async function getDevice(): Promise<Device> {
   return { db: await getDatabase(), outbox };
+}
+
+type DeviceWrite = (device: Device, ...args: never[]) => Promise<unknown>;
+type OnDevice<Writes> = {
+  [Name in keyof Writes]: Writes[Name] extends (device: Device, ...args: infer Args) => infer Result
+    ? (...args: Args) => Result
+    : never;
+};
+
+/** A collection's writes bound to this device's database: what the screens call. */
+export function onDevice<Writes extends Record<string, DeviceWrite>>(writes: Writes): OnDevice<Writes> {
+  const bind = (write: DeviceWrite) => async (...args: never[]) => write(await getDevice(), ...args);
+  return Object.fromEntries(Object.entries(writes).map(([name, write]) => [name, bind(write)])) as OnDevice<Writes>;
 }
 
 /** Changes made on this device that the server has not confirmed yet. */

@@ -1,5 +1,5 @@
 import type { Subscription } from 'rxjs';
-import { watchNotices } from './collections/notices.js';
+import { watchNotices } from './collections/noticeToasts.js';
 import { createFankurveDatabase, type FankurveDatabase } from './database.js';
 import {
   idleStatus,
@@ -8,7 +8,7 @@ import {
   serverChangeListeners,
   setStatus,
   unauthorizedListeners,
-} from './local.js';
+} from './state.js';
 import { clearSnapshots } from './snapshots.js';
 import { startReplication, type SyncHandle } from './replication.js';
 

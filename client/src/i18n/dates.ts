@@ -1,7 +1,7 @@
 import type { Language } from '@fankurve/shared/constants';
 
 /*
- * The one date formatter of the interface (issue 10). English dates are unambiguous (`Sat 5 Dec 2026,
+ * The one date formatter of the interface (docs/product.md, Readings). English dates are unambiguous (`Sat 5 Dec 2026,
  * 18:30`: never 05/12, which reads as May 12 to half the world); German stays `Sa., 05.12.2026, 18:30`.
  * The names are written out here rather than asked from Intl, so every browser (and the tests' Node)
  * shows exactly the same text.

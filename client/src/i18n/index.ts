@@ -85,7 +85,7 @@ export function messageText(code: string | null | undefined, message?: string | 
   return message ?? '';
 }
 
-/** Keys of the `errors` section: the fallback texts of every screen for failed calls (SPEC 8), and the app's error texts. */
+/** Keys of the `errors` section: the fallback texts of every screen for failed calls (docs/product.md, Error texts), and the app's error texts. */
 export type ErrorKey = `errors.${keyof typeof de.errors}`;
 
 /**

@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { installStateOf, isIosSafari, type InstallState } from './promptRules.js';
 
 /**
- * Installing the app (SPEC 2 Profile, SPEC 4 Prompts). Imported once at start-up (main.tsx), so the
+ * Installing the app (docs/architecture.md, Profile and prompts). Imported once at start-up (main.tsx), so the
  * browser's `beforeinstallprompt` is caught however early it comes (often while the login page is
  * open): its own mini-infobar is suppressed and the event kept, so the app's prompt dialog and the
  * profile's button can open the browser's install dialog later, from a click.
@@ -14,7 +14,7 @@ interface BeforeInstallPromptEvent extends Event {
   readonly userChoice?: Promise<{ outcome: 'accepted' | 'dismissed'; platform?: string }>;
 }
 
-/** localStorage: set once the install prompt was shown on this device (SPEC 4: not shown again). */
+/** localStorage: set once the install prompt was shown on this device (never shown again). */
 export const INSTALL_PROMPT_SHOWN_KEY = 'installPromptShown';
 
 let deferred: BeforeInstallPromptEvent | null = null;

@@ -1,9 +1,9 @@
 import { INSTALL_PROMPT_DELAY_MS, PUSH_PROMPT_DELAY_MS } from '@fankurve/shared/constants';
 
 /**
- * The decisions behind the install section of the profile and the prompts after sign-in (SPEC 2
- * Overlays, SPEC 4 Prompts, SPEC 9 delays), as pure functions: `pwa/install.ts` and `pwa/prompts.tsx`
- * gather the facts from the browser and act on the answers.
+ * The decisions behind the install section of the profile and the prompts after sign-in
+ * (docs/architecture.md, Profile and prompts; the delays of docs/product.md, Limits and constants),
+ * as pure functions: `pwa/install.ts` and `app/Prompts.tsx` gather the facts from the browser and act on the answers.
  */
 
 /**
@@ -46,7 +46,7 @@ export type PromptKind = 'install' | 'push';
 
 export interface PromptFacts {
   signedIn: boolean;
-  /** A user who must change the password first sees no prompt (SPEC 2: they reach nothing else). */
+  /** A user who must change the password first sees no prompt (they reach nothing else). */
   mustChangePassword: boolean;
   install: InstallState;
   /** The install prompt was shown on this device before (any user, any earlier visit). */
@@ -68,7 +68,7 @@ export interface NextPrompt {
 /**
  * The next prompt and its delay, or null: nothing to show (now).
  * - Never on top of another prompt, never while signed out or before a forced password change.
- * - The install prompt (SPEC 4): when the browser offers installation and the app is not installed
+ * - The install prompt: when the browser offers installation and the app is not installed
  *   (standalone counts as installed) and it was never shown on this device; INSTALL_PROMPT_DELAY_MS
  *   (1 s) after sign-in, or after the browser's offer arrives if that comes later.
  * - The push prompt follows, once per visit: PUSH_PROMPT_DELAY_MS (3 s) after the install prompt was
@@ -82,7 +82,7 @@ export function nextPrompt(facts: PromptFacts): NextPrompt | null {
   return null;
 }
 
-/** The install prompt's own condition (SPEC 4): installable, not installed, not yet shown here. */
+/** The install prompt's own condition: installable, not installed, not yet shown here. */
 export function shouldOfferInstall(facts: Pick<PromptFacts, 'install' | 'installShownOnDevice'>): boolean {
   return facts.install === 'available' && !facts.installShownOnDevice;
 }

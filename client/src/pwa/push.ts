@@ -2,14 +2,14 @@ import { PUSH_RESEND_AFTER_MS, type PushTopic } from '@fankurve/shared/push';
 import { api, isApiError } from '../api/client.js';
 
 /*
- * Web push on this device (docs/architecture.md, web push; SPEC 4, 8, 9): whether it can work here
+ * Web push on this device (docs/architecture.md, Web Push): whether it can work here
  * and why not, switching it on (permission, subscription with the server's VAPID key, sent to the
  * server with a device name) and off, and keeping the server's copy current: sent again when the
  * browser's subscription changed or after 7 days. The server keeps one subscription per signed-in
  * device and drops it when the session ends.
  */
 
-/** Why push does not work here (SPEC 8 push texts: `push.reasons.<reason>`). */
+/** Why push does not work here (the texts are `push.reasons.<reason>`). */
 export type PushProblem =
   | 'insecureContext'
   | 'noNotification'
@@ -50,14 +50,14 @@ export interface TopicSetting {
   admin: boolean;
 }
 
-/** What this device last sent, so it knows when to send again (SPEC 9: after 7 days). */
+/** What this device last sent, so it knows when to send again (after 7 days). */
 interface SentRecord {
   endpoint: string;
   sentAt: number;
 }
 
 const SENT_STORAGE_KEY = 'pushSubscription';
-/** SPEC 9: how long to wait for the service worker. */
+/** How long to wait for the service worker. */
 const SERVICE_WORKER_WAIT_MS = 10_000;
 
 /** The checks that need no permission and no network; null when the browser can do push. */
@@ -94,7 +94,7 @@ async function serverStatus(): Promise<ServerStatus> {
   return (await api<{ data: ServerStatus }>('/api/fcm/token/status')).data;
 }
 
-/** The service worker registration, or null when there is none within SPEC 9's 10 seconds. */
+/** The service worker registration, or null when there is none within 10 seconds. */
 async function registration(waitMs = SERVICE_WORKER_WAIT_MS): Promise<ServiceWorkerRegistration | null> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<null>((resolve) => {
@@ -219,7 +219,7 @@ export async function disablePush(): Promise<PushState> {
 }
 
 /**
- * Keeps the server's copy current (SPEC 9): sends the browser's subscription again when it is not
+ * Keeps the server's copy current: sends the browser's subscription again when it is not
  * the one the server has for this device, or was sent more than 7 days ago. Does nothing where
  * push was never switched on here. Quiet: failures wait for the next start.
  */

@@ -69,7 +69,7 @@ interface ConfirmProps {
 }
 
 /**
- * A confirmation before a deletion (SPEC 2): the confirm button is red, Cancel, Escape and the close
+ * A confirmation before a deletion: the confirm button is red, Cancel, Escape and the close
  * button keep everything. Open while mounted, like Modal.
  */
 export function ConfirmDialog({ title, message, confirmLabel, busy = false, onConfirm, onCancel }: ConfirmProps) {

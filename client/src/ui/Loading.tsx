@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 
-/** The Loading text of SPEC 2 (session loading, lazy screens). */
+/** The Loading text (session loading, lazy screens). */
 export function Loading({ note }: { note?: string }) {
   const { t } = useTranslation();
   return (

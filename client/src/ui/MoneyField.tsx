@@ -1,5 +1,4 @@
-import { centsToInputText, checkEuros } from '@fankurve/shared/rules/money';
-import { formatMoney } from '@fankurve/shared/money';
+import { centsToInputText, checkEuros, formatMoney } from '@fankurve/shared/rules/money';
 import type { InputHTMLAttributes, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage, messageText } from '../i18n/index.js';

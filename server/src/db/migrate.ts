@@ -1,27 +1,24 @@
+import fs from 'node:fs';
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import type { Dialect } from './connection.js';
-import * as initial from './migrations/001_initial.js';
-import * as noticeContext from './migrations/002_notice_context.js';
-import * as usernameKey from './migrations/003_username_key.js';
-import * as sessions from './migrations/004_sessions.js';
-import * as eventArchive from './migrations/005_event_archive.js';
-import * as push from './migrations/006_push.js';
-import * as comments from './migrations/007_comments.js';
-import * as matchImports from './migrations/008_match_imports.js';
-import * as usernameSkeleton from './migrations/009_username_skeleton.js';
 
-/** A static import map (no folder scan), so bundling or moving files cannot lose a migration. */
-const MIGRATIONS: Record<string, Migration> = {
-  '001_initial': initial,
-  '002_notice_context': noticeContext,
-  '003_username_key': usernameKey,
-  '004_sessions': sessions,
-  '005_event_archive': eventArchive,
-  '006_push': push,
-  '007_comments': comments,
-  '008_match_imports': matchImports,
-  '009_username_skeleton': usernameSkeleton,
-};
+/** `NNN_name.ts` in the source, `NNN_name.mjs` where the build bundled them (scripts/build-server.mjs). */
+const MIGRATION_FILE = /^(\d{3}_[a-z0-9_]+)\.(?:ts|mjs)$/;
+const MIGRATIONS_FOLDER = new URL('./migrations/', import.meta.url);
+
+/** The migrations in their folder, by name: adding one is adding its file. */
+async function loadMigrations(): Promise<Record<string, Migration>> {
+  const files = fs
+    .readdirSync(MIGRATIONS_FOLDER)
+    .map((file) => MIGRATION_FILE.exec(file))
+    .filter((match) => match !== null);
+  const names = files.map((match) => match[1]!);
+  if (new Set(names).size !== names.length) throw new Error(`Two migrations share a name in ${MIGRATIONS_FOLDER.pathname}`);
+  const loaded = await Promise.all(
+    files.map(async (match) => [match[1]!, (await import(new URL(match[0], MIGRATIONS_FOLDER).href)) as Migration] as const),
+  );
+  return Object.fromEntries(loaded);
+}
 
 /** Kysely runs migrations in a transaction only where DDL is transactional by its account; SQLite is, so wrap there too. */
 function inTransaction(migration: Migration): Migration {
@@ -37,12 +34,13 @@ export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promis
     dialect === 'postgres'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
       : undefined;
+  const migrations = await loadMigrations();
   const migrator = new Migrator({
     db,
     ...(schema ? { migrationTableSchema: schema } : {}),
     provider: {
       getMigrations: async () =>
-        Object.fromEntries(Object.entries(MIGRATIONS).map(([name, migration]) => [name, inTransaction(migration)])),
+        Object.fromEntries(Object.entries(migrations).map(([name, migration]) => [name, inTransaction(migration)])),
     },
   });
   const { error, results } = await migrator.migrateToLatest();

@@ -151,6 +151,7 @@ export interface MentionsTable extends Replicated {
   user_id: string;
   is_read: Bool;
   created_at: string;
+  updated_at: string;
 }
 
 /** One device's push subscription, owned by the session that registered it (migration 006). */
@@ -191,6 +192,21 @@ export interface NoticesTable extends Replicated {
   created_at: string;
 }
 
+/** What the fixture import last wrote from one match of the feed (migration 008; matches/importMatches.ts). Not replicated. */
+export interface MatchImportsTable {
+  match_id: string;
+  event_id: string;
+  league: string;
+  season: number;
+  title: string;
+  date: string;
+  location: string;
+  stadium_name: string | null;
+  source_updated_at: string | null;
+  imported_at: string;
+  checked_at: string;
+}
+
 export interface Database {
   counters: CountersTable;
   users: UsersTable;
@@ -207,6 +223,7 @@ export interface Database {
   push_topics_off: PushTopicsOffTable;
   settings: SettingsTable;
   notices: NoticesTable;
+  match_imports: MatchImportsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

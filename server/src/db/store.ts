@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE, todayIn } from '@fankurve/shared';
+import { DEFAULT_TIME_ZONE, todayIn, type SyncCollectionName } from '@fankurve/shared';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DomainEvent } from '../domain/domainEvents.js';
 import type { Dialect } from './connection.js';
@@ -9,8 +9,7 @@ import type { Database } from './schema.js';
  * 'config': the team configuration, which no device replicates but every device re-reads when the
  * change stream names it (devices ignore names they do not replicate).
  */
-export type ChangedCollection =
-  'events' | 'attendees' | 'members' | 'notices' | 'transports' | 'comments' | 'mentions' | 'config';
+export type ChangedCollection = SyncCollectionName | 'config';
 
 /** What one committed transaction did: its domain events and the replicated collections it changed. */
 export interface Commit {
@@ -80,7 +79,7 @@ export interface WriteContext {
   db: Transaction<Database>;
   /** One timestamp for the whole transaction (ISO 8601 UTC). */
   now: string;
-  /** The club's calendar day of `now` (`YYYY-MM-DD` in the club's time zone): what is past (SPEC 4). */
+  /** The club's calendar day of `now` (`YYYY-MM-DD` in the club's time zone): what is past (docs/product.md, States and transitions). */
   today(): string;
   /** Takes the next value of the one counter row for a row written to a replicated collection. */
   nextSeq(collection: ChangedCollection): Promise<number>;

@@ -12,13 +12,14 @@ import type { Kysely } from 'kysely';
 import type { AttendeeRow, Database } from '../db/schema.js';
 import { toBool, toInt, type WriteContext } from '../db/store.js';
 import type { Actor } from './actor.js';
-import { attendeeRef, changedKeys, mergedAnswerFields, NO_TICKET } from './attendeeRows.js';
+import { ANSWER_FIELDS, attendeeRef, changedKeys, isAnswerField, mergedAnswerFields, NO_TICKET } from './attendeeRows.js';
 import { conflict, DomainError, forbidden, notFound } from './errors.js';
 
 /*
- * A member's own attendance (SPEC 4 Attendance, Debt block). The REST routes and the attendees sync
- * push call these same functions. Each checks everything before its first write, so a caller may
- * catch a DomainError and go on in the same transaction (the push does, row by row).
+ * A member's own attendance and the debt block (docs/product.md, "Attendance and guests"). The REST
+ * routes and the attendees sync push call these same functions. Each checks everything before its
+ * first write, so a caller may catch a DomainError and go on in the same transaction (the push does,
+ * row by row).
  */
 
 export interface OwnAttendanceChange extends Partial<AnswerFields> {
@@ -43,15 +44,13 @@ export async function requireLiveEvent(db: Kysely<Database>, eventId: string): P
 
 /**
  * 409 'eventIsPast' when the event's day lies before the club's today (the shared rule): a past event
- * takes no new answers, no change of them and no dropping (issue 10). Paid and received requests are
- * not answers and stay possible.
+ * takes no new answers, no change of them and no dropping. Paid and received requests are not
+ * answers and stay possible.
  */
 export function requireOpenForAnswers(w: WriteContext, event: { date: string }): void {
   const rule = checkEventOpenForAnswers(event.date, w.today());
   if (!rule.ok) throw conflict(rule.code);
 }
-
-const ANSWER_KEYS = ['status', 'needs_ticket', 'has_ticket', 'needs_transport'] as const;
 
 export async function findOwnAttendance(db: Kysely<Database>, eventId: string, userId: string): Promise<AttendeeRow | undefined> {
   return db
@@ -82,7 +81,7 @@ export async function hasUnpaidDebts(db: Kysely<Database>, userId: string): Prom
   );
 }
 
-/** Refuses a new attendance or a new own guest while the member owes a ticket (SPEC 4, debt block). */
+/** Refuses a new attendance or a new own guest while the member owes a ticket (the debt block). */
 export async function requireNoDebtBlock(db: Kysely<Database>, userId: string): Promise<void> {
   const rule = checkNewAttendance(await hasUnpaidDebts(db, userId));
   if (!rule.ok) throw new DomainError(rule.code, 403);
@@ -109,7 +108,7 @@ export async function setOwnAttendance(
   }
   const answer = mergedAnswerFields(existing ?? null, change);
   // On a past event an unchanged answer may still carry a paid or received request.
-  if (existing && ANSWER_KEYS.some((key) => answer[key] !== existing[key])) requireOpenForAnswers(w, event);
+  if (existing && ANSWER_FIELDS.some((key) => answer[key] !== existing[key])) requireOpenForAnswers(w, event);
   const transferStatus = transferStatusAfterAnswer(existing?.transfer_status ?? null, answer.needs_transport === 1);
   if (existing) {
     // Another device of the member created the attendance first: a creation under another id only
@@ -158,9 +157,7 @@ async function updateOwnRow(
   const update = { ...fields, updated_at: w.now, seq: await w.nextSeq('attendees') };
   await w.db.updateTable('attendees').set(update).where('id', '=', existing.id).execute();
   const ref = attendeeRef(existing, actor);
-  const answerFields = changed.filter(
-    (key) => key === 'status' || key === 'needs_ticket' || key === 'has_ticket' || key === 'needs_transport',
-  );
+  const answerFields = changed.filter(isAnswerField);
   if (answerFields.length > 0) w.record({ type: 'attendance.changed', fields: answerFields, ...ref });
   if (changed.includes('paid_requested') && update.paid_requested === 1) w.record({ type: 'request.made', kind: 'paid', ...ref });
   if (changed.includes('received_requested') && update.received_requested === 1) {

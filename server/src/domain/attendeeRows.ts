@@ -24,6 +24,25 @@ export const NO_TICKET = {
   received_requested_at: null,
 } as const satisfies Partial<AttendeeRow>;
 
+/** The fields a member answers on an attendee row (docs/product.md, "Attendance and guests"); the rest are the ticket's and the seat's. */
+export const ANSWER_FIELDS = [
+  'status',
+  'needs_ticket',
+  'has_ticket',
+  'needs_transport',
+] as const satisfies readonly (keyof MemberAttendanceFields)[];
+
+export type AnswerField = (typeof ANSWER_FIELDS)[number];
+
+export const isAnswerField = (key: string): key is AnswerField => (ANSWER_FIELDS as readonly string[]).includes(key);
+
+/** The answers an input names (a REST body, a guest change), for `mergedAnswerFields`. */
+export function answersIn(input: Partial<MemberAttendanceFields>): Partial<MemberAttendanceFields> {
+  const answers: Partial<MemberAttendanceFields> = {};
+  for (const key of ANSWER_FIELDS) if (input[key] !== undefined) Object.assign(answers, { [key]: input[key] });
+  return answers;
+}
+
 /** The answer fields of a row as the shared attendance rule reads them. */
 export function answersOf(row: AttendeeRow): AnswerFields {
   return {

@@ -9,15 +9,15 @@ import type { AttendeeRow } from '../db/schema.js';
 import { toBool, type WriteContext } from '../db/store.js';
 import { requireAdmin, type Actor } from './actor.js';
 import { findOwnAttendance, requireLiveEvent } from './attendance.js';
-import { attendeeRef, findAttendeeById, mergedAnswerFields, NO_TICKET, requireActiveUser } from './attendeeRows.js';
+import { answersIn, attendeeRef, findAttendeeById, mergedAnswerFields, NO_TICKET, requireActiveUser } from './attendeeRows.js';
 import { badInput, conflict, notFound } from './errors.js';
 import { updateTicketStatus } from './tickets.js';
 
 /*
- * The admin's side of the attendee table (SPEC 2 Event detail, SPEC 6): add a member who does not
- * attend yet, remove anyone's attendance (also with a bought ticket), set the transfer status, and
- * edit any row's ticket fields and answers (member rows and guest rows alike). A member's own
- * attendance lives in attendance.ts, guests in guests.ts.
+ * The admin's side of the attendee table (docs/product.md, "Screens": /events/{id}): add a member
+ * who does not attend yet, remove anyone's attendance (also with a bought ticket), set the transfer
+ * status, and edit any row's ticket fields and answers (member rows and guest rows alike). A
+ * member's own attendance lives in attendance.ts, guests in guests.ts.
  */
 
 /**
@@ -31,12 +31,7 @@ export async function addAttendee(w: WriteContext, actor: Actor, eventId: string
   await requireLiveEvent(w.db, eventId);
   await requireActiveUser(w.db, userId);
   if (await findOwnAttendance(w.db, eventId, userId)) throw conflict('alreadyAttending');
-  const answers = mergedAnswerFields(null, {
-    status: input.status ?? 'going',
-    needs_ticket: input.needs_ticket,
-    has_ticket: input.has_ticket,
-    needs_transport: input.needs_transport,
-  });
+  const answers = mergedAnswerFields(null, { ...answersIn(input), status: input.status ?? 'going' });
   const row: AttendeeRow = {
     id: newId(),
     event_id: eventId,

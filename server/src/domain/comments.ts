@@ -1,10 +1,10 @@
 import {
   checkCommentText,
-  mayChangeComment,
+  commentRefusal,
+  mayEverChangeComment,
   newId,
   type CommentAction,
   type CommentState,
-  type MessageCode,
   type PendingComment,
 } from '@fankurve/shared';
 import type { Kysely, Selectable } from 'kysely';
@@ -16,8 +16,8 @@ import { badInput, conflict, forbidden, notFound } from './errors.js';
 import { removeMentionsOf, updateMentionsOf } from './mentions.js';
 
 /*
- * Comments on events (SPEC 4 Comments, SPEC 5 Comment; docs/architecture.md, comments and
- * mentions). Every member reads the comments of every live event and writes their own; who may
+ * Comments on events (docs/product.md, Comments, mentions and notifications; docs/architecture.md,
+ * Comments and mentions). Every member reads the comments of every live event and writes their own; who may
  * change what is the shared rule `mayChangeComment`, the text is `checkCommentText`. The REST routes
  * and the comments sync push call these same functions; each checks everything before its first
  * write, so a push can refuse one row under a savepoint and go on.
@@ -88,16 +88,14 @@ function stateFor(row: CommentRow, seen: SeenComment | undefined): CommentState 
  * for the state it is in (resolved; or, to reopen, not a resolved comment that requires an answer).
  */
 function requireMay(actor: Actor, state: CommentState, action: CommentAction): void {
-  if (mayChangeComment(actor, state, action)) return;
-  requireEntitled(actor, state, action);
-  const code: MessageCode = action === 'unresolve' ? 'commentNotReopenable' : 'commentIsResolved';
-  throw conflict(code);
+  const refusal = commentRefusal(actor, state, action);
+  if (refusal === 'commentNotAllowed') throw forbidden(refusal);
+  if (refusal) throw conflict(refusal);
 }
 
 /** 403 unless the rule allows the actor this action on the comment in the state most favourable to it. */
 function requireEntitled(actor: Actor, state: CommentState, action: CommentAction): void {
-  const favourable: CommentState = { user_id: state.user_id, requires_answer: true, is_resolved: action === 'unresolve' };
-  if (!mayChangeComment(actor, favourable, action)) throw forbidden('commentNotAllowed');
+  if (!mayEverChangeComment(actor, state, action)) throw forbidden('commentNotAllowed');
 }
 
 export async function findComment(db: Kysely<Database>, id: string): Promise<CommentRow | undefined> {
@@ -284,7 +282,7 @@ function pendingCommentsQuery(db: Kysely<Database>) {
     .where('e.archived', '=', 0);
 }
 
-/** The admin's pending comments (SPEC 2 /admin/tasks), oldest first. */
+/** The admin's pending comments (/admin/tasks), oldest first. */
 export async function listPendingComments(db: Kysely<Database>, actor: Actor): Promise<PendingComment[]> {
   requireAdmin(actor);
   return pendingCommentsQuery(db)

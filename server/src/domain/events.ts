@@ -1,10 +1,13 @@
 import {
   canManageEvent,
   checkEventDate,
+  EVENT_PART_COLLECTIONS,
   eurosToCents,
+  mayDeleteEvent,
   newId,
   seasonOf,
   type CreateEventInput,
+  type EventDoc,
   type TicketPriceOption,
   type UpdateEventInput,
 } from '@fankurve/shared';
@@ -15,30 +18,12 @@ import { isAdmin, requireAdmin, type Actor } from './actor.js';
 import { badInput, conflict, forbidden, notFound } from './errors.js';
 import { checkImage, type UploadStore } from './uploads.js';
 
-/** An event as both the REST API and the sync mapper show it (money in cents). */
-export interface EventView {
-  id: string;
-  title: string;
-  description: string | null;
-  date: string;
-  location: string;
-  stadium_id: string | null;
-  stadium_name: string | null;
-  stadium_address: string | null;
-  ticket_price_cents: number;
-  ticket_buyer: string | null;
-  season: string;
-  is_updated: boolean;
-  created_by: string | null;
-  creator_name: string | null;
-  image_filename: string | null;
-  guest_block_capacity: number | null;
-  created_at: string;
-  seq: number;
-  deleted: boolean;
-  /** Deleted by an admin while tickets were bought: shown nowhere, sent to devices for the tickets. */
-  archived: boolean;
-}
+/**
+ * An event as both the REST API and the sync mapper show it (money in cents): the device's event
+ * document (`EventDoc`, shared/src/docs/events.ts) without its price options, which the sync
+ * mapper adds, and with the tombstone flag. The REST shape is `toRestEvent` (http/events.ts).
+ */
+export type EventView = Omit<EventDoc, 'ticket_prices'> & { deleted: boolean };
 
 export interface EventWithCounts extends EventView {
   going_count: number;
@@ -154,7 +139,7 @@ export async function getEventView(db: Kysely<Database>, eventId: string): Promi
   return toEventView(row);
 }
 
-/** Members and admins create events (SPEC 6); title, date and location are required, time rounded to 15 minutes. */
+/** Members and admins create events (docs/product.md, Roles and permissions); title, date and location are required, time rounded to 15 minutes. */
 export async function createEvent(w: WriteContext, actor: Actor, input: CreateEventInput): Promise<EventView> {
   const checked = checkEventDate(input.date);
   if (!checked.ok) throw badInput(checked.code);
@@ -217,7 +202,7 @@ async function hasLiveAttendees(w: WriteContext, eventId: string): Promise<boole
 /**
  * Edits an event (its creator or an admin); any subset of the fields, validated like on create.
  * When an admin changes the date or time, the location or the ticket price of an event that members
- * already answered, the event is marked updated (SPEC 2: the UPDATED badge). A change that changes
+ * already answered, the event is marked updated (the UPDATED badge). A change that changes
  * nothing writes nothing.
  */
 export async function updateEvent(w: WriteContext, actor: Actor, eventId: string, input: UpdateEventInput): Promise<EventView> {
@@ -252,20 +237,19 @@ export async function updateEvent(w: WriteContext, actor: Actor, eventId: string
 }
 
 /**
- * Tombstones every live row of a replicated table that belongs to the event, each with its own new
- * seq; with `keepBoughtTickets`, attendee rows with a bought ticket stay live as they are.
+ * Tombstones every live row of the event's parts (the collections declared `partOfEvent`, each in a
+ * table of its name with `event_id`, `deleted`, `seq` and `updated_at`), each with its own new seq;
+ * with `keepBoughtTickets`, attendee rows with a bought ticket stay live as they are.
  */
-async function tombstoneChildren(
-  w: WriteContext,
-  table: 'attendees' | 'transports' | 'comments' | 'mentions',
-  eventId: string,
-  options: { keepBoughtTickets?: boolean } = {},
-): Promise<void> {
-  const rows = await w.db.selectFrom(table).select('id').where('event_id', '=', eventId).where('deleted', '=', 0).execute();
+async function tombstoneEventParts(w: WriteContext, eventId: string, options: { keepBoughtTickets: boolean }): Promise<void> {
   const kept = options.keepBoughtTickets ? await boughtTicketIds(w, eventId) : new Set<string>();
-  for (const row of rows.filter((r) => !kept.has(r.id))) {
-    const tombstone = { deleted: 1, seq: await w.nextSeq(table), ...(table === 'mentions' ? {} : { updated_at: w.now }) };
-    await w.db.updateTable(table).set(tombstone).where('id', '=', row.id).execute();
+  for (const name of EVENT_PART_COLLECTIONS) {
+    const table = sql.table(name);
+    const { rows } = await sql<{ id: string }>`SELECT id FROM ${table} WHERE event_id = ${eventId} AND deleted = 0`.execute(w.db);
+    for (const row of rows.filter((r) => !kept.has(r.id))) {
+      const seq = await w.nextSeq(name);
+      await sql`UPDATE ${table} SET deleted = 1, seq = ${seq}, updated_at = ${w.now} WHERE id = ${row.id}`.execute(w.db);
+    }
   }
 }
 
@@ -284,7 +268,7 @@ async function boughtTicketIds(w: WriteContext, eventId: string): Promise<Set<st
  * Deletes an event (its creator or an admin): the event, its attendees, its transport options,
  * comments and mentions become tombstones; its image file is removed after the commit.
  *
- * Bought tickets are debts and records that must survive (issue 7): while any live attendee row of
+ * Bought tickets are debts and records that must survive (docs/product.md, Tickets and money): while any live attendee row of
  * the event has a bought ticket, only an admin may delete it (409 'eventHasTickets' for the
  * creator), and then the event is archived instead: it keeps its row with a new seq (devices keep
  * title, date and location for the tickets) and is shown nowhere; the ticket rows stay live as they
@@ -293,7 +277,7 @@ async function boughtTicketIds(w: WriteContext, eventId: string): Promise<Set<st
 export async function deleteEvent(w: WriteContext, uploads: UploadStore, actor: Actor, eventId: string): Promise<void> {
   const event = await requireEditableEvent(w, actor, eventId);
   const archived = (await boughtTicketIds(w, eventId)).size > 0;
-  if (archived && !isAdmin(actor)) throw conflict('eventHasTickets');
+  if (!mayDeleteEvent(actor, archived)) throw conflict('eventHasTickets');
   // An archived event keeps no image: its file goes below either way.
   const gone = archived ? { archived: 1, image_filename: null } : { deleted: 1 };
   await w.db
@@ -301,8 +285,7 @@ export async function deleteEvent(w: WriteContext, uploads: UploadStore, actor: 
     .set({ ...gone, updated_at: w.now, seq: await w.nextSeq('events') })
     .where('id', '=', eventId)
     .execute();
-  await tombstoneChildren(w, 'attendees', eventId, { keepBoughtTickets: archived });
-  for (const table of ['transports', 'comments', 'mentions'] as const) await tombstoneChildren(w, table, eventId);
+  await tombstoneEventParts(w, eventId, { keepBoughtTickets: archived });
   w.record({ type: 'event.deleted', eventId, archived, actorId: actor.id });
   w.onCommit(() => uploads.remove(event.image_filename));
 }

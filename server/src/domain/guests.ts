@@ -11,15 +11,24 @@ import type { AttendeeRow, Database } from '../db/schema.js';
 import { toBool, type WriteContext } from '../db/store.js';
 import { isAdmin, type Actor } from './actor.js';
 import { requireLiveEvent, requireNoDebtBlock, requireOpenForAnswers } from './attendance.js';
-import { attendeeRef, changedKeys, findAttendeeById, mergedAnswerFields, NO_TICKET, requireActiveUser } from './attendeeRows.js';
+import {
+  answersIn,
+  attendeeRef,
+  changedKeys,
+  findAttendeeById,
+  mergedAnswerFields,
+  NO_TICKET,
+  requireActiveUser,
+} from './attendeeRows.js';
 import { badInput, conflict, forbidden, notFound } from './errors.js';
 import { getGuestLimit } from './settings.js';
 
 /*
- * Guests a member brings to an event (SPEC 4: going, needs a ticket and a seat unless told
- * otherwise). The member who brought a guest, or an admin, adds, changes and removes them; admins
- * may add a guest for any active member. The REST routes and the attendees sync push (offline-made
- * guests) call these same functions; each checks everything before its first write.
+ * Guests a member brings to an event (docs/product.md, "Attendance and guests": going, needs a
+ * ticket and a seat unless told otherwise). The member who brought a guest, or an admin, adds,
+ * changes and removes them; admins may add a guest for any active member. The REST routes and the
+ * attendees sync push (offline-made guests) call these same functions; each checks everything before
+ * its first write.
  */
 
 export interface AddGuestChange {
@@ -75,7 +84,7 @@ async function requireRoomForGuest(w: WriteContext, eventId: string, broughtBy: 
  * Adds a guest. `id` is the id a client chose for a guest it created offline: when a row with that
  * id exists and is the same guest (same event, brought by the same member), the call is a retry and
  * updates it (a removed one is added afresh); any other row under that id is forbidden. A member
- * with unpaid debts cannot bring a new guest (the debt block of SPEC 4).
+ * with unpaid debts cannot bring a new guest (the debt block).
  */
 export async function addGuest(w: WriteContext, actor: Actor, input: AddGuestChange, id?: string): Promise<AttendeeRow> {
   const guestName = guestNameOf(input.guest_name);
@@ -94,23 +103,12 @@ export async function addGuest(w: WriteContext, actor: Actor, input: AddGuestCha
     const sameGuest = taken.user_id === null && taken.brought_by === broughtBy && taken.event_id === input.event_id;
     if (!sameGuest) throw forbidden();
     if (!toBool(taken.deleted)) {
-      return updateGuest(w, actor, taken.id, {
-        guest_name: guestName,
-        status: input.status,
-        needs_ticket: input.needs_ticket,
-        has_ticket: input.has_ticket,
-        needs_transport: input.needs_transport,
-      });
+      return updateGuest(w, actor, taken.id, { guest_name: guestName, ...answersIn(input) });
     }
   }
   if (broughtBy === actor.id) await requireNoDebtBlock(w.db, actor.id);
   if (!isAdmin(actor)) await requireRoomForGuest(w, input.event_id, broughtBy);
-  const answers = mergedAnswerFields(null, {
-    status: input.status ?? 'going',
-    needs_ticket: input.needs_ticket,
-    has_ticket: input.has_ticket,
-    needs_transport: input.needs_transport,
-  });
+  const answers = mergedAnswerFields(null, { ...answersIn(input), status: input.status ?? 'going' });
   const row: AttendeeRow = {
     id: taken?.id ?? id ?? newId(),
     event_id: input.event_id,
@@ -146,12 +144,7 @@ export async function updateGuest(w: WriteContext, actor: Actor, guestId: string
   const event = await requireLiveEvent(w.db, guest.event_id);
   const fields: Partial<AttendeeRow> = {
     ...(change.guest_name !== undefined ? { guest_name: guestNameOf(change.guest_name) } : {}),
-    ...mergedAnswerFields(guest, {
-      status: change.status ?? guest.status,
-      needs_ticket: change.needs_ticket,
-      has_ticket: change.has_ticket,
-      needs_transport: change.needs_transport,
-    }),
+    ...mergedAnswerFields(guest, { ...answersIn(change), status: change.status ?? guest.status }),
   };
   fields.transfer_status = transferStatusAfterAnswer(guest.transfer_status, fields.needs_transport === 1);
   const changed = changedKeys(guest, fields);

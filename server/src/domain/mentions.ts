@@ -6,7 +6,7 @@ import type { Actor } from './actor.js';
 import { notFound } from './errors.js';
 
 /*
- * Mentions (SPEC 3 Mention, SPEC 4 Mentions): a comment naming an active member with @ gives that
+ * Mentions (docs/product.md, Comments, mentions and notifications): a comment naming an active member with @ gives that
  * member a mention (never its author, never a pending or deleted account). The server alone creates
  * them, after every new comment and every edit of a text, with the shared `findMentions`; a member
  * only marks their own read (REST or a push of `is_read`). An edit that keeps a name creates
@@ -32,7 +32,7 @@ async function mentionCandidates(db: Kysely<Database>, authorId: string) {
 async function tombstoneMention(w: WriteContext, id: string): Promise<void> {
   await w.db
     .updateTable('mentions')
-    .set({ deleted: 1, seq: await w.nextSeq('mentions') })
+    .set({ deleted: 1, seq: await w.nextSeq('mentions'), updated_at: w.now })
     .where('id', '=', id)
     .execute();
 }
@@ -70,6 +70,7 @@ export async function updateMentionsOf(w: WriteContext, actor: Actor, comment: C
       user_id: userId,
       is_read: 0,
       created_at: w.now,
+      updated_at: w.now,
       seq: await w.nextSeq('mentions'),
       deleted: 0,
     };
@@ -109,7 +110,7 @@ function visibleMentions(db: Kysely<Database>, actor: Actor) {
     .where('e.archived', '=', 0);
 }
 
-/** SPEC 3 Mention. */
+/** A mention as the member's screens show it (docs/product.md, Data). */
 export interface MentionView {
   mention_id: string;
   comment_id: string;
@@ -174,7 +175,7 @@ export async function setMentionRead(w: WriteContext, actor: Actor, id: string, 
     .executeTakeFirst();
   if (!row) throw notFound('mentionNotFound');
   if (toBool(row.is_read) === isRead) return row;
-  const update = { is_read: isRead ? 1 : 0, seq: await w.nextSeq('mentions') };
+  const update = { is_read: isRead ? 1 : 0, seq: await w.nextSeq('mentions'), updated_at: w.now };
   await w.db.updateTable('mentions').set(update).where('id', '=', id).execute();
   return { ...row, ...update };
 }
@@ -191,7 +192,7 @@ export async function markAllMentionsRead(w: WriteContext, actor: Actor): Promis
   for (const row of rows) {
     await w.db
       .updateTable('mentions')
-      .set({ is_read: 1, seq: await w.nextSeq('mentions') })
+      .set({ is_read: 1, seq: await w.nextSeq('mentions'), updated_at: w.now })
       .where('id', '=', row.id)
       .execute();
   }

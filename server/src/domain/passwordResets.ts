@@ -5,7 +5,7 @@ import type { Database, UserRow } from '../db/schema.js';
 import type { WriteContext } from '../db/store.js';
 import { badInput } from './errors.js';
 import { endAllSessions } from './sessions.js';
-import type { PreparedPassword } from './users.js';
+import type { PreparedPassword } from './newPassword.js';
 
 /*
  * Password recovery by mail (docs/architecture.md, Mail). A reset token is 32 random bytes

@@ -7,13 +7,14 @@ import { findAttendeeById } from './attendeeRows.js';
 import { countPendingComments } from './comments.js';
 import { notFound } from './errors.js';
 import { updateTicketStatus } from './tickets.js';
-import { listPendingUsers } from './users.js';
+import { listPendingUsers } from './userAdmin.js';
 
 /*
- * The admin's pending tasks (SPEC 2, /admin/tasks): registrations waiting for approval and the
- * members' paid and received requests. A request is the member-owned flag `paid_requested` or
- * `received_requested` (with its time) on a live attendee row, the member's own or a guest's.
- * Tickets of archived events count too: they are still debts (docs/architecture.md, data model).
+ * The admin's pending tasks (docs/product.md, "Screens": /admin/tasks): registrations waiting for
+ * approval and the members' paid and received requests. A request is the member-owned flag
+ * `paid_requested` or `received_requested` (with its time) on a live attendee row, the member's own
+ * or a guest's. Tickets of archived events count too: they are still debts (docs/architecture.md,
+ * "Data model").
  */
 
 export type RequestKind = 'paid' | 'received';

@@ -48,7 +48,7 @@ const DEFAULTS: SiteConfig = {
   auto_import_matches: false,
 };
 
-/** The team and site configuration: stored settings over the defaults of SPEC 9. Public (the login page shows the title). */
+/** The team and site configuration: stored settings over the defaults of docs/product.md, Limits and constants. Public (the login page shows the title). */
 export async function getSiteConfig(db: Kysely<Database>): Promise<SiteConfig> {
   const rows = await db.selectFrom('settings').selectAll().execute();
   const stored = Object.fromEntries(rows.map((row) => [row.key, row.value])) as Partial<Record<string, string>>;

@@ -7,7 +7,7 @@ import { DomainError, notFound } from './errors.js';
 import { bumpEventsOfStadium, selectEventViews, toEventView, type EventView } from './events.js';
 
 /*
- * Stadiums and their ticket price options (SPEC 2 Config / Stadium detail, SPEC 5). Admins write
+ * Stadiums and their ticket price options (docs/product.md, Data and Input rules). Admins write
  * them; the stadium list is readable by every signed-in user (the create-event dialog offers it).
  * Stadiums are not replicated themselves, but the events document shows a stadium's name, address,
  * guest block and price options, so every write that changes those gives the stadium's live events
@@ -149,7 +149,7 @@ export interface StadiumUse {
   date: string;
 }
 
-/** 409 'stadiumInUse' naming the live events that use the stadium (issue 10), so the admin knows which to change. */
+/** 409 'stadiumInUse' naming the live events that use the stadium (docs/product.md, Readings), so the admin knows which to change. */
 export class StadiumInUseError extends DomainError {
   constructor(readonly events: StadiumUse[]) {
     super('stadiumInUse', 409);

@@ -1,25 +1,26 @@
 import {
   checkTicketRequest,
   CLUB_CASH_DESK,
-  debtCents,
   defaultTicketPrice,
   eurosToCents,
   hasNoPriceChoice,
-  isOverdue,
-  summarizeDebts,
-  ticketStateOf,
   transferStatusAfterAnswer,
-  isPriceOpen,
-  unpaidDebtOf,
   type RequestKind,
   type TicketRow,
   type TicketStatusInput,
 } from '@fankurve/shared';
-import type { Kysely } from 'kysely';
-import type { AttendeeRow, Database } from '../db/schema.js';
+import type { AttendeeRow } from '../db/schema.js';
 import { toBool, toInt, type WriteContext } from '../db/store.js';
 import { requireAdmin, type Actor } from './actor.js';
-import { attendeeRef, changedKeys, findAttendeeById, mergedAnswerFields } from './attendeeRows.js';
+import {
+  ANSWER_FIELDS,
+  answersIn,
+  attendeeRef,
+  changedKeys,
+  findAttendeeById,
+  isAnswerField,
+  mergedAnswerFields,
+} from './attendeeRows.js';
 import { badInput, conflict, forbidden, notFound } from './errors.js';
 
 /*
@@ -161,21 +162,8 @@ export async function updateTicketStatus(
     if (input.received) Object.assign(fields, { received_requested: 0, received_requested_at: null });
   }
   if (input.paid_by !== undefined) fields.paid_by = input.paid_by || null;
-  const answersChanged =
-    input.status !== undefined ||
-    input.needs_ticket !== undefined ||
-    input.has_ticket !== undefined ||
-    input.needs_transport !== undefined;
-  if (answersChanged) {
-    Object.assign(
-      fields,
-      mergedAnswerFields(attendee, {
-        status: input.status ?? attendee.status,
-        needs_ticket: input.needs_ticket,
-        has_ticket: input.has_ticket,
-        needs_transport: input.needs_transport,
-      }),
-    );
+  if (ANSWER_FIELDS.some((key) => input[key] !== undefined)) {
+    Object.assign(fields, mergedAnswerFields(attendee, { ...answersIn(input), status: input.status ?? attendee.status }));
     fields.transfer_status = transferStatusAfterAnswer(attendee.transfer_status, fields.needs_transport === 1);
   }
   if (input.transfer_status !== undefined) fields.transfer_status = input.transfer_status;
@@ -210,9 +198,7 @@ function recordTicketEvents(
   if (changed.includes('transfer_status')) {
     w.record({ type: 'transferStatus.changed', from: before.transfer_status, to: after.transfer_status ?? null, ...ref });
   }
-  const answers = changed.filter(
-    (key) => key === 'status' || key === 'needs_ticket' || key === 'has_ticket' || key === 'needs_transport',
-  );
+  const answers = changed.filter(isAnswerField);
   if (answers.length > 0) w.record({ type: 'attendance.changed', fields: answers, ...ref });
 }
 
@@ -227,7 +213,7 @@ export function findMemberAttendee(w: WriteContext, eventId: string, userId: str
     .executeTakeFirst();
 }
 
-/* ── My tickets, requests and debts (issue 8; SPEC 2, 4) ── */
+/* ── Paid and received requests (docs/product.md, "Tickets and money"); the ticket lists and debts are in debts.ts ── */
 
 /** An attendee row as the shared ticket rules read it. */
 export function ticketRowOf(
@@ -289,108 +275,4 @@ export async function requestTicket(
   await w.db.updateTable('attendees').set(update).where('id', '=', row.id).execute();
   if (value) w.record({ type: 'request.made', kind, ...attendeeRef(row, actor) });
   return { ...row, ...update };
-}
-
-/** Live attendee rows with their (live or archived) event and the debtor's name; narrowed further by the callers. */
-function ticketRows(db: Kysely<Database>) {
-  return db
-    .selectFrom('attendees as a')
-    .innerJoin('events as e', 'e.id', 'a.event_id')
-    .leftJoin('users as d', (join) => join.on((eb) => eb('d.id', '=', eb.fn.coalesce('a.user_id', 'a.brought_by'))))
-    .selectAll('a')
-    .select([
-      'e.title as event_title',
-      'e.date as event_date',
-      'e.location as event_location',
-      'e.archived as event_archived',
-      'd.username as debtor_username',
-      'd.email as debtor_email',
-    ])
-    .where('a.deleted', '=', 0)
-    .where('e.deleted', '=', 0);
-}
-
-type TicketListRow = Awaited<ReturnType<ReturnType<typeof ticketRows>['execute']>>[number];
-
-/** A ticket as the REST edge answers it (euros with two decimals; SPEC 3 Ticket plus the list it belongs to). */
-function toRestTicket(row: TicketListRow, today: string) {
-  const ticket = ticketRowOf(row);
-  const event = { date: row.event_date, archived: toBool(row.event_archived) };
-  return {
-    id: row.id,
-    event_id: row.event_id,
-    event_title: row.event_title,
-    event_date: row.event_date,
-    event_location: row.event_location,
-    event_archived: event.archived,
-    user_id: row.user_id,
-    guest_name: row.guest_name,
-    debtor_id: row.user_id ?? row.brought_by,
-    username: row.debtor_username,
-    price: ticket.price_cents === null ? null : ticket.price_cents / 100,
-    is_free: ticket.is_free,
-    is_price_tbd: ticket.is_price_tbd,
-    /** Not known yet: shown as "price open", never as 0,00 € (shared rule isPriceOpen). */
-    price_open: isPriceOpen(ticket),
-    bought: ticket.bought,
-    paid: ticket.paid,
-    received: ticket.received,
-    paid_requested: ticket.paid_requested,
-    received_requested: ticket.received_requested,
-    paid_requested_at: row.paid_requested_at,
-    received_requested_at: row.received_requested_at,
-    state: ticketStateOf(ticket, event, today),
-    overdue: isOverdue(ticket, event, today),
-  };
-}
-
-/**
- * GET /api/tickets/my: the actor's tickets (own and their guests'), pending, unpaid and paid, and what
- * they owe: the known prices (`unpaidTotal`) and the unpaid tickets whose price is open.
- */
-export async function listMyTickets(db: Kysely<Database>, actor: Actor, today: string) {
-  const rows = await ticketRows(db)
-    .where((eb) =>
-      eb.or([eb('a.user_id', '=', actor.id), eb.and([eb('a.user_id', 'is', null), eb('a.brought_by', '=', actor.id)])]),
-    )
-    .orderBy('e.date')
-    .orderBy('a.created_at')
-    .execute();
-  const tickets = rows.map((row) => toRestTicket(row, today)).filter((ticket) => ticket.state !== null);
-  const owed = unpaidDebtOf(rows.map(ticketRowOf), actor.id);
-  return { tickets, unpaidTotal: owed.cents / 100, unpaidOpenPriceCount: owed.openPriceCount };
-}
-
-/**
- * GET /api/tickets/debts (admin): debts per member, largest first, and every unpaid ticket; totals of
- * the known prices, with the tickets whose price is open counted apart (`open_price_count`).
- */
-export async function listDebts(db: Kysely<Database>, actor: Actor, today: string) {
-  requireAdmin(actor);
-  const rows = await ticketRows(db)
-    .where('a.bought', '=', 1)
-    .where('a.paid', '=', 0)
-    .orderBy('e.date')
-    .orderBy('a.created_at')
-    .execute();
-  const names = new Map(rows.map((row) => [row.user_id ?? row.brought_by, row]));
-  const debts = summarizeDebts(rows.map(ticketRowOf)).map((debt) => {
-    const row = names.get(debt.debtorId);
-    return {
-      user_id: debt.debtorId,
-      username: row?.debtor_username ?? null,
-      email: row?.debtor_email ?? null,
-      total_debt: debt.totalCents / 100,
-      unpaid_count: debt.unpaidCount,
-      open_price_count: debt.openPriceCount,
-    };
-  });
-  const unpaidTickets = rows.map((row) => ({ ...toRestTicket(row, today), email: row.debtor_email }));
-  const tickets = rows.map(ticketRowOf);
-  return {
-    debts,
-    unpaidTickets,
-    total: tickets.reduce((sum, ticket) => sum + debtCents(ticket), 0) / 100,
-    open_price_count: tickets.filter(isPriceOpen).length,
-  };
 }

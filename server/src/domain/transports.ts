@@ -15,11 +15,11 @@ import { requireLiveEvent } from './attendance.js';
 import { badInput, notFound } from './errors.js';
 
 /*
- * Transport options of an event (SPEC 4/5): admins write them, every member reads them (REST and
+ * Transport options of an event (docs/product.md, Input rules): admins write them, every member reads them (REST and
  * the transports sync collection). Name and departure location are required; the price per seat is
  * a number, free, or to be announced (free and TBD exclude each other); the departure time is
- * optional (null = to be announced) and kept to the minute as entered (issue 10: a bus leaving at 07:40
- * is not moved to 07:45).
+ * optional (null = to be announced) and kept to the minute as entered (a bus leaving at 07:40 is
+ * not moved to 07:45).
  */
 
 export type TransportRow = Selectable<TransportsTable>;

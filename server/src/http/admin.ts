@@ -1,7 +1,14 @@
-import { centsToEuros, MESSAGES } from '@fankurve/shared';
+import {
+  attendanceAnswer,
+  centsToEuros,
+  MESSAGES,
+  pendingRequestsAnswer,
+  pendingUsersAnswer,
+  taskCountsAnswer,
+} from '@fankurve/shared';
 import { write } from '../db/store.js';
 import { acceptRequest, countPendingTasks, listPendingRequests, type PendingRequest } from '../domain/requests.js';
-import { listPendingUsers } from '../domain/users.js';
+import { listPendingUsers } from '../domain/userAdmin.js';
 import { toRestAttendee } from './attendance.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, idParams } from './openapi.js';
@@ -17,37 +24,61 @@ function toRestRequest({ price_cents, ...request }: PendingRequest) {
   return { ...request, price: centsToEuros(price_cents ?? 0) };
 }
 
-/** The admin's pending tasks (SPEC 2 /admin/tasks, SPEC 7 Admin). */
+/** The admin's pending tasks (the /admin/tasks screen; docs/product.md, "Screens"). */
 export function adminRoutes(app: Api, deps: AppDeps): void {
   app.openapi(
-    apiRoute({ method: 'get', path: '/api/admin/pending-users', tag, summary: 'Registrations waiting for approval (admin)' }),
+    apiRoute({
+      method: 'get',
+      path: '/api/admin/pending-users',
+      tag,
+      summary: 'Registrations waiting for approval (admin)',
+      answers: { 200: pendingUsersAnswer },
+    }),
     async (c) => {
       const users = await listPendingUsers(deps.store.db, requireActor(c));
-      return c.json({ success: true, users }, 200);
+      return c.json({ success: true as const, users }, 200);
     },
   );
 
   app.openapi(
-    apiRoute({ method: 'get', path: '/api/admin/pending-paid-requests', tag, summary: 'Open paid requests (admin)' }),
+    apiRoute({
+      method: 'get',
+      path: '/api/admin/pending-paid-requests',
+      tag,
+      summary: 'Open paid requests (admin)',
+      answers: { 200: pendingRequestsAnswer },
+    }),
     async (c) => {
       const requests = await listPendingRequests(deps.store.db, requireActor(c), 'paid');
-      return c.json({ success: true, requests: requests.map(toRestRequest) }, 200);
+      return c.json({ success: true as const, requests: requests.map(toRestRequest) }, 200);
     },
   );
 
   app.openapi(
-    apiRoute({ method: 'get', path: '/api/admin/pending-received-requests', tag, summary: 'Open received requests (admin)' }),
+    apiRoute({
+      method: 'get',
+      path: '/api/admin/pending-received-requests',
+      tag,
+      summary: 'Open received requests (admin)',
+      answers: { 200: pendingRequestsAnswer },
+    }),
     async (c) => {
       const requests = await listPendingRequests(deps.store.db, requireActor(c), 'received');
-      return c.json({ success: true, requests: requests.map(toRestRequest) }, 200);
+      return c.json({ success: true as const, requests: requests.map(toRestRequest) }, 200);
     },
   );
 
   app.openapi(
-    apiRoute({ method: 'get', path: '/api/admin/pending-tasks-count', tag, summary: 'Number of pending tasks (admin)' }),
+    apiRoute({
+      method: 'get',
+      path: '/api/admin/pending-tasks-count',
+      tag,
+      summary: 'Number of pending tasks (admin)',
+      answers: { 200: taskCountsAnswer },
+    }),
     async (c) => {
       const counts = await countPendingTasks(deps.store.db, requireActor(c));
-      return c.json({ success: true, ...counts }, 200);
+      return c.json({ success: true as const, ...counts }, 200);
     },
   );
 
@@ -58,11 +89,12 @@ export function adminRoutes(app: Api, deps: AppDeps): void {
       tag,
       summary: 'Accept a paid request: the ticket becomes paid (admin)',
       params: idParams,
+      answers: { 200: attendanceAnswer },
     }),
     async (c) => {
       const actor = requireActor(c);
       const row = await write(deps.store, (w) => acceptRequest(w, actor, c.req.valid('param').id, 'paid'));
-      return c.json({ success: true, message: MESSAGES.paidRequestAccepted, attendance: toRestAttendee(row) }, 200);
+      return c.json({ success: true as const, message: MESSAGES.paidRequestAccepted, attendance: toRestAttendee(row) }, 200);
     },
   );
 
@@ -73,11 +105,12 @@ export function adminRoutes(app: Api, deps: AppDeps): void {
       tag,
       summary: 'Accept a received request: the ticket becomes received (admin)',
       params: idParams,
+      answers: { 200: attendanceAnswer },
     }),
     async (c) => {
       const actor = requireActor(c);
       const row = await write(deps.store, (w) => acceptRequest(w, actor, c.req.valid('param').id, 'received'));
-      return c.json({ success: true, message: MESSAGES.receivedRequestAccepted, attendance: toRestAttendee(row) }, 200);
+      return c.json({ success: true as const, message: MESSAGES.receivedRequestAccepted, attendance: toRestAttendee(row) }, 200);
     },
   );
 }

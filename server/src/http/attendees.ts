@@ -1,4 +1,11 @@
-import { addAttendeeInput, attendeeUpdateInput, MESSAGES, transferStatusInput } from '@fankurve/shared';
+import {
+  addAttendeeInput,
+  attendeeAnswer,
+  attendeeUpdateInput,
+  messageAnswer,
+  MESSAGES,
+  transferStatusInput,
+} from '@fankurve/shared';
 import { write } from '../db/store.js';
 import { findAttendeeWithNames } from '../domain/attendeeRows.js';
 import { addAttendee, removeAttendee, setTransferStatus, updateAttendee } from '../domain/attendees.js';
@@ -22,11 +29,12 @@ export function attendeeRoutes(app: Api, deps: AppDeps): void {
       summary: 'Add a member who does not attend yet (admin)',
       params: idParams,
       body: addAttendeeInput,
+      answers: { 201: attendeeAnswer },
     }),
     async (c) => {
       const actor = requireActor(c);
       const row = await write(deps.store, (w) => addAttendee(w, actor, c.req.valid('param').id, c.req.valid('json')));
-      return c.json({ success: true, message: MESSAGES.attendeeAdded, attendance: await withNames(row.id) }, 201);
+      return c.json({ success: true as const, message: MESSAGES.attendeeAdded, attendance: await withNames(row.id) }, 201);
     },
   );
 
@@ -37,12 +45,13 @@ export function attendeeRoutes(app: Api, deps: AppDeps): void {
       tag,
       summary: "Remove a member's attendance, also with a bought ticket (admin)",
       params: memberParams,
+      answers: { 200: messageAnswer },
     }),
     async (c) => {
       const actor = requireActor(c);
       const { eventId, userId } = c.req.valid('param');
       await write(deps.store, (w) => removeAttendee(w, actor, eventId, userId));
-      return c.json({ success: true, message: MESSAGES.attendanceRemoved }, 200);
+      return c.json({ success: true as const, message: MESSAGES.attendanceRemoved }, 200);
     },
   );
 
@@ -54,6 +63,7 @@ export function attendeeRoutes(app: Api, deps: AppDeps): void {
       summary: "Set a member's transfer status: outstanding, reserved or waiting_list (admin)",
       params: memberParams,
       body: transferStatusInput,
+      answers: { 200: attendeeAnswer },
     }),
     async (c) => {
       const actor = requireActor(c);
@@ -61,7 +71,7 @@ export function attendeeRoutes(app: Api, deps: AppDeps): void {
       const row = await write(deps.store, (w) =>
         setTransferStatus(w, actor, eventId, userId, c.req.valid('json').transfer_status),
       );
-      return c.json({ success: true, message: MESSAGES.attendeeUpdated, attendance: await withNames(row.id) }, 200);
+      return c.json({ success: true as const, message: MESSAGES.attendeeUpdated, attendance: await withNames(row.id) }, 200);
     },
   );
 
@@ -73,11 +83,12 @@ export function attendeeRoutes(app: Api, deps: AppDeps): void {
       summary: 'Edit an attendee row, member or guest: ticket fields, transfer status, answers (admin)',
       params: z.object({ attendeeId: z.string().min(1).max(64) }),
       body: attendeeUpdateInput,
+      answers: { 200: attendeeAnswer },
     }),
     async (c) => {
       const actor = requireActor(c);
       const row = await write(deps.store, (w) => updateAttendee(w, actor, c.req.valid('param').attendeeId, c.req.valid('json')));
-      return c.json({ success: true, message: MESSAGES.attendeeUpdated, attendance: await withNames(row.id) }, 200);
+      return c.json({ success: true as const, message: MESSAGES.attendeeUpdated, attendance: await withNames(row.id) }, 200);
     },
   );
 }

@@ -1,16 +1,21 @@
-import { changePasswordInput, loginInput, registerInput, updateUserInput, usernameKey, MESSAGES } from '@fankurve/shared';
 import {
-  approveUser,
-  authenticate,
-  changePassword,
-  deleteUser,
-  listPendingUsers,
-  prepareNewPassword,
-  register,
-  requireCurrentPassword,
-  toPublicUser,
-  updateUser,
-} from '../domain/users.js';
+  changePasswordInput,
+  loginAnswer,
+  loginInput,
+  MESSAGES,
+  passwordChangedAnswer,
+  pendingUsersAnswer,
+  messageAnswer,
+  registerAnswer,
+  registerInput,
+  updateUserInput,
+  userAnswer,
+  userChangedAnswer,
+  usernameKey,
+} from '@fankurve/shared';
+import { authenticate, changePassword, register, requireCurrentPassword, toPublicUser } from '../domain/accounts.js';
+import { prepareNewPassword } from '../domain/newPassword.js';
+import { approveUser, deleteUser, listPendingUsers, updateUser } from '../domain/userAdmin.js';
 import { deviceIdOf, newDeviceId, setDeviceCookie } from '../auth/deviceCookie.js';
 import { deviceNameOf } from '../auth/deviceName.js';
 import type { GuessTicket } from '../auth/throttle.js';
@@ -32,6 +37,7 @@ export function authRoutes(app: Api, deps: AppDeps): void {
       summary: 'Register (pending until approved)',
       body: registerInput,
       access: 'public',
+      answers: { 201: registerAnswer },
     }),
     async (c) => {
       const input = c.req.valid('json');
@@ -39,12 +45,23 @@ export function authRoutes(app: Api, deps: AppDeps): void {
       if (!limit.ok) throw tooManyRequests('tooManyRegistrations', limit.retryAfterMs);
       const password = await prepareNewPassword(input.password);
       const user = await write(deps.store, (w) => register(w, input, password));
-      return c.json({ success: true, requiresApproval: true, message: MESSAGES.registrationPending, user }, 201);
+      return c.json(
+        { success: true as const, requiresApproval: true as const, message: MESSAGES.registrationPending, user },
+        201,
+      );
     },
   );
 
   app.openapi(
-    apiRoute({ method: 'post', path: '/api/auth/login', tag, summary: 'Sign in', body: loginInput, access: 'public' }),
+    apiRoute({
+      method: 'post',
+      path: '/api/auth/login',
+      tag,
+      summary: 'Sign in',
+      body: loginInput,
+      access: 'public',
+      answers: { 200: loginAnswer },
+    }),
     async (c) => {
       const input = c.req.valid('json');
       // A device (its cookie; a new one gets an id now) or address that signed in to the account
@@ -56,15 +73,22 @@ export function authRoutes(app: Api, deps: AppDeps): void {
       setDeviceCookie(c, device, deps.config.publicUrl);
       const session = await write(deps.store, (w) => startSession(w, user.id, deviceNameOf(c.req.header('user-agent'))));
       const token = await deps.tokens.sign(user.id, user.token_version, session.id);
-      return c.json({ success: true, token, sessionId: session.id, user: toPublicUser(user) }, 200);
+      return c.json({ success: true as const, token, sessionId: session.id, user: toPublicUser(user) }, 200);
     },
   );
 
   app.openapi(
-    apiRoute({ method: 'get', path: '/api/auth/profile', tag, summary: 'The signed-in user', access: 'password-change' }),
+    apiRoute({
+      method: 'get',
+      path: '/api/auth/profile',
+      tag,
+      summary: 'The signed-in user',
+      access: 'password-change',
+      answers: { 200: userAnswer },
+    }),
     async (c) => {
       requireActor(c, { allowPasswordChangePending: true });
-      return c.json({ success: true, user: toPublicUser(c.get('user')!) }, 200);
+      return c.json({ success: true as const, user: toPublicUser(c.get('user')!) }, 200);
     },
   );
 
@@ -76,6 +100,7 @@ export function authRoutes(app: Api, deps: AppDeps): void {
       summary: 'Change own password',
       body: changePasswordInput,
       access: 'password-change',
+      answers: { 200: passwordChangedAnswer },
     }),
     async (c) => {
       const actor = requireActor(c, { allowPasswordChangePending: true });
@@ -88,15 +113,21 @@ export function authRoutes(app: Api, deps: AppDeps): void {
         return { user: changed, session: await startSession(w, changed.id, deviceNameOf(c.req.header('user-agent'))) };
       });
       const token = await deps.tokens.sign(user.id, user.token_version, session.id);
-      return c.json({ success: true, message: MESSAGES.passwordChanged, token, user: toPublicUser(user) }, 200);
+      return c.json({ success: true as const, message: MESSAGES.passwordChanged, token, user: toPublicUser(user) }, 200);
     },
   );
 
   app.openapi(
-    apiRoute({ method: 'get', path: '/api/auth/users/pending', tag, summary: 'Pending registrations (admin)' }),
+    apiRoute({
+      method: 'get',
+      path: '/api/auth/users/pending',
+      tag,
+      summary: 'Pending registrations (admin)',
+      answers: { 200: pendingUsersAnswer },
+    }),
     async (c) => {
       const users = await listPendingUsers(deps.store.db, requireActor(c));
-      return c.json({ success: true, users }, 200);
+      return c.json({ success: true as const, users }, 200);
     },
   );
 
@@ -107,11 +138,12 @@ export function authRoutes(app: Api, deps: AppDeps): void {
       tag,
       summary: 'Approve a registration (admin)',
       params: idParams,
+      answers: { 200: userChangedAnswer },
     }),
     async (c) => {
       const actor = requireActor(c);
       const user = await write(deps.store, (w) => approveUser(w, actor, c.req.valid('param').id));
-      return c.json({ success: true, message: MESSAGES.userApproved, user }, 200);
+      return c.json({ success: true as const, message: MESSAGES.userApproved, user }, 200);
     },
   );
 
@@ -122,11 +154,12 @@ export function authRoutes(app: Api, deps: AppDeps): void {
       tag,
       summary: 'Decline a registration or delete a user (admin)',
       params: idParams,
+      answers: { 200: messageAnswer },
     }),
     async (c) => {
       const actor = requireActor(c);
       await write(deps.store, (w) => deleteUser(w, actor, c.req.valid('param').id));
-      return c.json({ success: true, message: MESSAGES.userDeleted }, 200);
+      return c.json({ success: true as const, message: MESSAGES.userDeleted }, 200);
     },
   );
 
@@ -138,11 +171,12 @@ export function authRoutes(app: Api, deps: AppDeps): void {
       summary: 'Update a user (own language; admin: all fields)',
       params: idParams,
       body: updateUserInput,
+      answers: { 200: userAnswer },
     }),
     async (c) => {
       const actor = requireActor(c);
       const user = await write(deps.store, (w) => updateUser(w, actor, c.req.valid('param').id, c.req.valid('json')));
-      return c.json({ success: true, user }, 200);
+      return c.json({ success: true as const, user }, 200);
     },
   );
 }

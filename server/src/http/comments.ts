@@ -1,4 +1,18 @@
-import { COMMENTS_PER_MINUTE, createCommentInput, MESSAGES, updateCommentInput } from '@fankurve/shared';
+import {
+  commentAnswer,
+  commentsAnswer,
+  COMMENTS_PER_MINUTE,
+  createCommentInput,
+  mentionCountAnswer,
+  mentionCountsAnswer,
+  mentionReadAnswer,
+  mentionsAnswer,
+  mentionsReadAnswer,
+  messageAnswer,
+  MESSAGES,
+  pendingCommentsAnswer,
+  updateCommentInput,
+} from '@fankurve/shared';
 import { RateLimit } from '../auth/throttle.js';
 import { toBool, write } from '../db/store.js';
 import {
@@ -30,66 +44,7 @@ import { requireActor } from './session.js';
 const tag = 'Comments';
 const eventParams = z.object({ eventId: z.string().min(1).max(64) });
 
-/** SPEC 3 Comment plus its event. */
-const commentAnswer = z
-  .object({
-    id: z.string(),
-    event_id: z.string(),
-    user_id: z.string(),
-    username: z.string().nullable(),
-    comment: z.string(),
-    created_at: z.string(),
-    requires_answer: z.boolean(),
-    is_resolved: z.boolean(),
-  })
-  .openapi('Comment');
-
-/** SPEC 3 Pending comment. */
-const pendingCommentAnswer = z
-  .object({
-    id: z.string(),
-    username: z.string().nullable(),
-    event_id: z.string(),
-    event_title: z.string(),
-    event_date: z.string(),
-    comment: z.string(),
-    created_at: z.string(),
-  })
-  .openapi('PendingComment');
-
-/** SPEC 3 Mention. */
-const mentionAnswer = z
-  .object({
-    mention_id: z.string(),
-    comment_id: z.string(),
-    event_id: z.string(),
-    event_title: z.string(),
-    comment: z.string(),
-    commenter_username: z.string().nullable(),
-    mention_date: z.string(),
-    is_read: z.boolean(),
-  })
-  .openapi('Mention');
-
-const ok = <Shape extends z.ZodRawShape>(shape: Shape) => z.object({ success: z.boolean(), ...shape });
-const withMessage = <Shape extends z.ZodRawShape>(shape: Shape) => ok({ message: z.string(), ...shape });
-
-/** The route's successful answer, declared in the OpenAPI document. */
-function answers<Route extends { responses: object }, Schema extends z.ZodType>(route: Route, schema: Schema) {
-  return {
-    ...route,
-    responses: { ...route.responses, 200: { description: 'Success', content: { 'application/json': { schema } } } },
-  };
-}
-
-function answersCreated<Route extends { responses: object }, Schema extends z.ZodType>(route: Route, schema: Schema) {
-  return {
-    ...route,
-    responses: { ...route.responses, 201: { description: 'Created', content: { 'application/json': { schema } } } },
-  };
-}
-
-/** The REST shape of a comment (SPEC 3 Comment) with its event id. */
+/** The REST shape of a comment (`restComment`) with its event id. */
 export function toRestComment(view: CommentView) {
   return {
     id: view.id,
@@ -109,7 +64,7 @@ async function commentWrite(deps: AppDeps, change: (w: WriteContext) => Promise<
 }
 
 /**
- * Comments and mentions (SPEC 7 Comments). Members write, edit, resolve and delete their own
+ * Comments and mentions (docs/architecture.md, "Comments and mentions"). Members write, edit, resolve and delete their own
  * comments; admins resolve, reopen, toggle and delete anyone's (domain/comments.ts). New comments
  * are paced per member: COMMENTS_PER_MINUTE, then 429 'commentsTooFast' (sync pushes have their own
  * allowance, sync/collections/comments.ts).
@@ -124,17 +79,15 @@ export function commentRoutes(app: Api, deps: AppDeps): void {
   };
 
   app.openapi(
-    answersCreated(
-      apiRoute({
-        method: 'post',
-        path: '/api/comments/event/{eventId}',
-        tag,
-        summary: 'Write a comment on an event (at most COMMENTS_PER_MINUTE per minute, then 429)',
-        params: eventParams,
-        body: createCommentInput,
-      }),
-      withMessage({ comment: commentAnswer }),
-    ),
+    apiRoute({
+      method: 'post',
+      path: '/api/comments/event/{eventId}',
+      tag,
+      summary: 'Write a comment on an event (at most COMMENTS_PER_MINUTE per minute, then 429)',
+      params: eventParams,
+      body: createCommentInput,
+      answers: { 201: commentAnswer },
+    }),
     async (c) => {
       const actor = requireActor(c);
       const comment = await commentWrite(deps, async (w) => {
@@ -142,92 +95,81 @@ export function commentRoutes(app: Api, deps: AppDeps): void {
         takePace(actor);
         return row;
       });
-      return c.json({ success: true, message: MESSAGES.commentAdded, comment }, 201);
+      return c.json({ success: true as const, message: MESSAGES.commentAdded, comment }, 201);
     },
   );
 
   app.openapi(
-    answers(
-      apiRoute({
-        method: 'get',
-        path: '/api/comments/event/{eventId}',
-        tag,
-        summary: 'The comments of an event, oldest first',
-        params: eventParams,
-      }),
-      ok({ comments: z.array(commentAnswer) }),
-    ),
+    apiRoute({
+      method: 'get',
+      path: '/api/comments/event/{eventId}',
+      tag,
+      summary: 'The comments of an event, oldest first',
+      params: eventParams,
+      answers: { 200: commentsAnswer },
+    }),
     async (c) => {
       requireActor(c);
       const rows = await listEventComments(deps.store.db, c.req.valid('param').eventId);
-      return c.json({ success: true, comments: rows.map(toRestComment) }, 200);
+      return c.json({ success: true as const, comments: rows.map(toRestComment) }, 200);
     },
   );
 
   app.openapi(
-    answers(
-      apiRoute({
-        method: 'get',
-        path: '/api/comments/pending',
-        tag,
-        summary: 'Unresolved comments that require an answer (admin)',
-      }),
-      ok({ comments: z.array(pendingCommentAnswer) }),
-    ),
+    apiRoute({
+      method: 'get',
+      path: '/api/comments/pending',
+      tag,
+      summary: 'Unresolved comments that require an answer (admin)',
+      answers: { 200: pendingCommentsAnswer },
+    }),
     async (c) => {
       const comments = await listPendingComments(deps.store.db, requireActor(c));
-      return c.json({ success: true, comments }, 200);
+      return c.json({ success: true as const, comments }, 200);
     },
   );
 
   app.openapi(
-    answers(
-      apiRoute({
-        method: 'put',
-        path: '/api/comments/{id}',
-        tag,
-        summary: 'Edit the text of an own, unresolved comment',
-        params: idParams,
-        body: updateCommentInput,
-      }),
-      withMessage({ comment: commentAnswer }),
-    ),
+    apiRoute({
+      method: 'put',
+      path: '/api/comments/{id}',
+      tag,
+      summary: 'Edit the text of an own, unresolved comment',
+      params: idParams,
+      body: updateCommentInput,
+      answers: { 200: commentAnswer },
+    }),
     async (c) => {
       const actor = requireActor(c);
       const { id } = c.req.valid('param');
       const comment = await commentWrite(deps, (w) => editComment(w, actor, id, c.req.valid('json').comment));
-      return c.json({ success: true, message: MESSAGES.commentUpdated, comment }, 200);
+      return c.json({ success: true as const, message: MESSAGES.commentUpdated, comment }, 200);
     },
   );
 
   app.openapi(
-    answers(
-      apiRoute({
-        method: 'delete',
-        path: '/api/comments/{id}',
-        tag,
-        summary: 'Delete a comment (its author while unresolved, or an admin)',
-        params: idParams,
-      }),
-      withMessage({}),
-    ),
+    apiRoute({
+      method: 'delete',
+      path: '/api/comments/{id}',
+      tag,
+      summary: 'Delete a comment (its author while unresolved, or an admin)',
+      params: idParams,
+      answers: { 200: messageAnswer },
+    }),
     async (c) => {
       const actor = requireActor(c);
       await write(deps.store, (w) => deleteComment(w, actor, c.req.valid('param').id));
-      return c.json({ success: true, message: MESSAGES.commentDeleted }, 200);
+      return c.json({ success: true as const, message: MESSAGES.commentDeleted }, 200);
     },
   );
 
   const flagRoute = (path: string, summary: string, change: (w: WriteContext, actor: Actor, id: string) => Promise<CommentRow>) =>
-    app.openapi(
-      answers(apiRoute({ method: 'put', path, tag, summary, params: idParams }), withMessage({ comment: commentAnswer })),
-      async (c) => {
-        const actor = requireActor(c);
-        const { id } = c.req.valid('param');
-        const comment = await commentWrite(deps, (w) => change(w, actor, id));
-        return c.json({ success: true, message: MESSAGES.commentUpdated, comment }, 200);
-      },
-    );
+    app.openapi(apiRoute({ method: 'put', path, tag, summary, params: idParams, answers: { 200: commentAnswer } }), async (c) => {
+      const actor = requireActor(c);
+      const { id } = c.req.valid('param');
+      const comment = await commentWrite(deps, (w) => change(w, actor, id));
+      return c.json({ success: true as const, message: MESSAGES.commentUpdated, comment }, 200);
+    });
   flagRoute('/api/comments/{id}/resolve', 'Resolve a comment (its author or an admin)', (w, actor, id) =>
     setCommentResolved(w, actor, id, true),
   );
@@ -243,60 +185,62 @@ export function commentRoutes(app: Api, deps: AppDeps): void {
   );
 
   app.openapi(
-    answers(
-      apiRoute({ method: 'get', path: '/api/comments/mentions', tag, summary: 'Own mentions, newest first' }),
-      ok({ mentions: z.array(mentionAnswer) }),
-    ),
+    apiRoute({
+      method: 'get',
+      path: '/api/comments/mentions',
+      tag,
+      summary: 'Own mentions, newest first',
+      answers: { 200: mentionsAnswer },
+    }),
     async (c) => {
       const mentions = await listMentions(deps.store.db, requireActor(c));
-      return c.json({ success: true, mentions }, 200);
+      return c.json({ success: true as const, mentions }, 200);
     },
   );
 
   app.openapi(
-    answers(
-      apiRoute({ method: 'get', path: '/api/comments/mentions/count', tag, summary: 'Number of own unread mentions' }),
-      ok({ count: z.number().int() }),
-    ),
+    apiRoute({
+      method: 'get',
+      path: '/api/comments/mentions/count',
+      tag,
+      summary: 'Number of own unread mentions',
+      answers: { 200: mentionCountAnswer },
+    }),
     async (c) => {
       const count = await countUnreadMentions(deps.store.db, requireActor(c));
-      return c.json({ success: true, count }, 200);
+      return c.json({ success: true as const, count }, 200);
     },
   );
 
   app.openapi(
-    answers(
-      apiRoute({
-        method: 'get',
-        path: '/api/comments/mentions/by-event',
-        tag,
-        summary: 'Own unread mentions per event id (events without any are left out)',
-      }),
-      ok({ counts: z.record(z.string(), z.number().int()) }),
-    ),
+    apiRoute({
+      method: 'get',
+      path: '/api/comments/mentions/by-event',
+      tag,
+      summary: 'Own unread mentions per event id (events without any are left out)',
+      answers: { 200: mentionCountsAnswer },
+    }),
     async (c) => {
       const counts = await unreadMentionsByEvent(deps.store.db, requireActor(c));
-      return c.json({ success: true, counts }, 200);
+      return c.json({ success: true as const, counts }, 200);
     },
   );
 
   app.openapi(
-    answers(
-      apiRoute({
-        method: 'put',
-        path: '/api/comments/mentions/{id}/read',
-        tag,
-        summary: 'Mark an own mention read',
-        params: idParams,
-      }),
-      ok({ mention: z.object({ id: z.string(), event_id: z.string(), comment_id: z.string(), is_read: z.boolean() }) }),
-    ),
+    apiRoute({
+      method: 'put',
+      path: '/api/comments/mentions/{id}/read',
+      tag,
+      summary: 'Mark an own mention read',
+      params: idParams,
+      answers: { 200: mentionReadAnswer },
+    }),
     async (c) => {
       const actor = requireActor(c);
       const row = await write(deps.store, (w) => setMentionRead(w, actor, c.req.valid('param').id, true));
       return c.json(
         {
-          success: true,
+          success: true as const,
           mention: { id: row.id, event_id: row.event_id, comment_id: row.comment_id, is_read: toBool(row.is_read) },
         },
         200,
@@ -305,14 +249,17 @@ export function commentRoutes(app: Api, deps: AppDeps): void {
   );
 
   app.openapi(
-    answers(
-      apiRoute({ method: 'put', path: '/api/comments/mentions/read-all', tag, summary: 'Mark all own mentions read' }),
-      withMessage({ updated: z.number().int() }),
-    ),
+    apiRoute({
+      method: 'put',
+      path: '/api/comments/mentions/read-all',
+      tag,
+      summary: 'Mark all own mentions read',
+      answers: { 200: mentionsReadAnswer },
+    }),
     async (c) => {
       const actor = requireActor(c);
       const updated = await write(deps.store, (w) => markAllMentionsRead(w, actor));
-      return c.json({ success: true, message: MESSAGES.mentionsRead, updated }, 200);
+      return c.json({ success: true as const, message: MESSAGES.mentionsRead, updated }, 200);
     },
   );
 }

@@ -1,12 +1,21 @@
-import { MESSAGES } from '@fankurve/shared';
-import { siteConfigInput, type SiteConfigView } from '@fankurve/shared/schemas/config';
-import type { MiddlewareHandler } from 'hono';
-import { requireAdmin } from '../domain/actor.js';
+import {
+  errorAnswer,
+  logoUploadedAnswer,
+  MESSAGES,
+  siteConfigAnswer,
+  siteConfigSavedAnswer,
+  webManifestAnswer,
+  type ManifestIcon,
+  type SiteConfigView,
+  type WebManifestAnswer,
+} from '@fankurve/shared';
+import { siteConfigInput } from '@fankurve/shared/schemas/config';
+import { isAdmin } from '../domain/actor.js';
 import { DomainError } from '../domain/errors.js';
 import { deleteLogo, getSiteConfig, setLogo, updateSiteConfig, type SiteConfig } from '../domain/settings.js';
 import { UploadStore } from '../domain/uploads.js';
 import { write } from '../db/store.js';
-import type { Api, AppDeps, AppEnv } from './context.js';
+import type { Api, AppDeps } from './context.js';
 import { failure } from './errors.js';
 import { apiRoute } from './openapi.js';
 import { requireActor } from './session.js';
@@ -15,7 +24,7 @@ import { readUploadedFile } from './upload.js';
 const tag = 'Config';
 
 /**
- * The REST shape of the configuration (SPEC 3 Config) with the club's time zone; the daily import
+ * The REST shape of the configuration (`siteConfigView`) with the club's time zone; the daily import
  * switch only for admins (the form shows it; it is nobody else's business).
  */
 function toRestConfig(config: SiteConfig, timeZone: string, forAdmin: boolean): SiteConfigView {
@@ -35,7 +44,7 @@ const MANIFEST_BASE = {
 } as const;
 
 /** The app's own icons (client/public/icons): installable whatever logo the club has. */
-const DEFAULT_ICONS = [
+const DEFAULT_ICONS: ManifestIcon[] = [
   { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
   { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
   { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
@@ -52,9 +61,9 @@ const SHORT_NAME_LENGTH = 12;
  * known size: a logo that is one replaces the app's icons; any other logo comes first and the app's
  * icons stay behind it.
  */
-export function webManifest(config: SiteConfig) {
+export function webManifest(config: SiteConfig): WebManifestAnswer {
   const shortName = [config.site_title, config.team_name].find((name) => [...name].length <= SHORT_NAME_LENGTH);
-  const icons: Array<Record<string, string>> = [];
+  const icons: ManifestIcon[] = [];
   let logoIsIcon = false;
   if (config.logo_filename) {
     const extension = config.logo_filename.split('.').pop() ?? '';
@@ -79,21 +88,13 @@ export function webManifest(config: SiteConfig) {
 }
 
 /**
- * Team configuration (SPEC 7 Config): GET /api/config (public), PUT /api/config, POST and DELETE
- * /api/config/logo (admin), and the web app manifest built from it. Every write reaches the open
- * devices through the change stream ('config').
+ * Team configuration (docs/architecture.md, "Team configuration and theme"): GET /api/config
+ * (public), PUT /api/config, POST and DELETE /api/config/logo (admin), and the web app manifest
+ * built from it. Every write reaches the open devices through the change stream ('config').
  */
 export function configRoutes(app: Api, deps: AppDeps): void {
   const uploads = UploadStore.inDataDir(deps.config.dataDir);
   const rest = (config: SiteConfig, forAdmin = true) => toRestConfig(config, deps.config.clubTimeZone, forAdmin);
-
-  // The writes are admin-only: a member learns that before anything about the body.
-  const adminBeforeInput: MiddlewareHandler<AppEnv> = async (c, next) => {
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') requireAdmin(requireActor(c));
-    await next();
-  };
-  app.use('/api/config', adminBeforeInput);
-  app.use('/api/config/logo', adminBeforeInput);
 
   app.openapi(
     apiRoute({
@@ -102,10 +103,12 @@ export function configRoutes(app: Api, deps: AppDeps): void {
       tag,
       summary: 'Team id and name, site title, theme colour, logo and time zone (public; admins also get the daily import switch)',
       access: 'public',
+      answers: { 200: siteConfigAnswer },
     }),
     async (c) => {
-      const forAdmin = c.get('user')?.scope === 'admin';
-      return c.json({ success: true, config: rest(await getSiteConfig(deps.store.db), forAdmin) }, 200);
+      const user = c.get('user');
+      const forAdmin = user !== null && isAdmin(user);
+      return c.json({ success: true as const, config: rest(await getSiteConfig(deps.store.db), forAdmin) }, 200);
     },
   );
 
@@ -116,11 +119,14 @@ export function configRoutes(app: Api, deps: AppDeps): void {
       tag,
       summary: "Save team id, team name, site title, theme colour ('#' and six hex digits) and the daily import switch (admin)",
       body: siteConfigInput,
+      // A member learns that the route is admin-only before anything about the body; updateSiteConfig checks anyway.
+      access: 'admin',
+      answers: { 200: siteConfigSavedAnswer },
     }),
     async (c) => {
       const actor = requireActor(c);
       const config = await write(deps.store, (w) => updateSiteConfig(w, actor, c.req.valid('json')));
-      return c.json({ success: true, message: MESSAGES.configSaved, config: rest(config) }, 200);
+      return c.json({ success: true as const, message: MESSAGES.configSaved, config: rest(config) }, 200);
     },
   );
 
@@ -131,6 +137,11 @@ export function configRoutes(app: Api, deps: AppDeps): void {
       tag,
       summary: 'Upload the logo (multipart field logo; JPEG, PNG, GIF or WebP up to 5 MB; admin)',
       upload: 'logo',
+      access: 'admin',
+      answers: {
+        200: logoUploadedAnswer,
+        500: { schema: errorAnswer, description: 'The file could not be stored (`logoUploadError`)' },
+      },
     }),
     async (c) => {
       const actor = requireActor(c);
@@ -140,19 +151,32 @@ export function configRoutes(app: Api, deps: AppDeps): void {
         config = await write(deps.store, (w) => setLogo(w, uploads, actor, file));
       } catch (error) {
         if (error instanceof DomainError) throw error;
-        // The file could not be stored (disk full, permissions): SPEC 8's 'Error uploading logo'.
+        // The file could not be stored (disk full, permissions): 'Error uploading logo'.
         console.error('Storing the logo failed:', error);
         return failure(c, 500, 'logoUploadError');
       }
-      return c.json({ success: true, message: MESSAGES.logoUploaded, filename: config.logo_filename, config: rest(config) }, 200);
+      return c.json(
+        { success: true as const, message: MESSAGES.logoUploaded, filename: config.logo_filename, config: rest(config) },
+        200,
+      );
     },
   );
 
-  app.openapi(apiRoute({ method: 'delete', path: '/api/config/logo', tag, summary: 'Delete the logo (admin)' }), async (c) => {
-    const actor = requireActor(c);
-    const config = await write(deps.store, (w) => deleteLogo(w, uploads, actor));
-    return c.json({ success: true, message: MESSAGES.logoDeleted, config: rest(config) }, 200);
-  });
+  app.openapi(
+    apiRoute({
+      method: 'delete',
+      path: '/api/config/logo',
+      tag,
+      summary: 'Delete the logo (admin)',
+      access: 'admin',
+      answers: { 200: siteConfigSavedAnswer },
+    }),
+    async (c) => {
+      const actor = requireActor(c);
+      const config = await write(deps.store, (w) => deleteLogo(w, uploads, actor));
+      return c.json({ success: true as const, message: MESSAGES.logoDeleted, config: rest(config) }, 200);
+    },
+  );
 
   app.openapi(
     apiRoute({
@@ -161,11 +185,12 @@ export function configRoutes(app: Api, deps: AppDeps): void {
       tag,
       summary: "The web app manifest: the site title as name, the theme colour and the club's logo as icon (public)",
       access: 'public',
+      answers: { 200: { schema: webManifestAnswer, mediaType: 'application/manifest+json' } },
     }),
     async (c) => {
       const manifest = webManifest(await getSiteConfig(deps.store.db));
-      return c.body(JSON.stringify(manifest), 200, {
-        'content-type': 'application/manifest+json; charset=utf-8',
+      return c.json(manifest, 200, {
+        'Content-Type': 'application/manifest+json; charset=utf-8',
         // Re-read on every use: a changed name, colour or logo must arrive.
         'cache-control': 'no-cache',
       });

@@ -5,11 +5,23 @@ import type { GuessThrottle, RateLimit } from '../auth/throttle.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { UserRow } from '../db/schema.js';
-import type { Store } from '../db/store.js';
+import type { CommitBus, Store } from '../db/store.js';
 import type { AdminDigest } from '../mail/adminDigest.js';
 import type { Mailer } from '../mail/mailer.js';
-import type { PushNotifier } from '../notify/pushNotifier.js';
-import type { PasswordResetLimits } from './recovery.js';
+import type { PushNotifier } from '../notify/pushSubscriber.js';
+import type { CounterKeyedCache } from './eventsListCache.js';
+
+/**
+ * Limits of the password-reset routes (docs/architecture.md, "Sessions, throttles and limits"),
+ * counted as requests arrive: reset mails per client address (a club evening on one Wi-Fi still
+ * fits) and per email address (nobody's inbox is flooded), and token attempts per client address.
+ * Made by `createPasswordResetLimits` (recovery.ts).
+ */
+export interface PasswordResetLimits {
+  requestsPerAddress: RateLimit;
+  requestsPerEmail: RateLimit;
+  attemptsPerAddress: RateLimit;
+}
 
 /** Everything the app needs from outside; tests build it on a temp folder and run the real app. */
 export interface AppDeps {
@@ -28,8 +40,12 @@ export interface AppDeps {
   mailer: Mailer;
   /** The admins' digest of new registrations and requests (subscribed when SMTP is configured). */
   adminDigest: AdminDigest;
-  /** Web push: the VAPID identity and the notifier on the commit bus (notify/pushNotifier.ts). */
+  /** Web push: the VAPID identity and the notifier on the commit bus (notify/pushSubscriber.ts). */
   push: PushNotifier;
+  /** The built answer of GET /api/events, made stale by the commits deps.ts hands it. */
+  eventsList: CounterKeyedCache;
+  /** The commits as the open change streams receive them: one subscriber of the bus in deps.ts fans out to each stream. */
+  changeStreams: CommitBus;
   /** Reset mails per address and email, token attempts per address. */
   passwordResets: PasswordResetLimits;
   version: string;

@@ -5,10 +5,15 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import { DomainError } from '../domain/errors.js';
 
-/** Every failure answers `{ success: false, message, code }` with its status. */
-export function failure(c: Context, status: ContentfulStatusCode, code: MessageCode | string, message?: string) {
+/** Every failure answers `{ success: false, message, code }` (`errorAnswer`) with its status. */
+export function failure<Status extends ContentfulStatusCode>(
+  c: Context,
+  status: Status,
+  code: MessageCode | string,
+  message?: string,
+) {
   const text = message ?? (code in MESSAGES ? MESSAGES[code as MessageCode] : code);
-  return c.json({ success: false, message: text, code }, status);
+  return c.json({ success: false as const, message: text, code }, status);
 }
 
 /** A zod failure: the first issue's message is a message code, or becomes `field: text`. */

@@ -1,4 +1,16 @@
-import { centsToEuros, createEventInput, MESSAGES, updateEventInput } from '@fankurve/shared';
+import {
+  centsToEuros,
+  createEventInput,
+  eventChangedAnswer,
+  eventCreatedAnswer,
+  eventDetailAnswer,
+  eventImageAnswer,
+  eventsAnswer,
+  messageAnswer,
+  MESSAGES,
+  updateEventInput,
+  type EventsAnswer,
+} from '@fankurve/shared';
 import { listEventAttendees } from '../domain/attendance.js';
 import {
   clearUpdated,
@@ -13,10 +25,11 @@ import {
   type EventView,
 } from '../domain/events.js';
 import { UploadStore } from '../domain/uploads.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
 import { write } from '../db/store.js';
 import type { Api, AppDeps } from './context.js';
 import { COMPRESS_MIN_BYTES, negotiateEncoding } from './compress.js';
-import { createEventsListCache } from './eventsListCache.js';
 import { apiRoute, idParams } from './openapi.js';
 import { toRestAttendee } from './attendance.js';
 import { requireActor } from './session.js';
@@ -24,21 +37,30 @@ import { readUploadedFile } from './upload.js';
 
 const tag = 'Events';
 
-/** The REST shape of an event: SPEC 3 field names, money in euros (REST never shows an archived event). */
+/** The REST shape of an event (`restEvent`): money in euros, the image also as `image` (REST never shows an archived event). */
 export function toRestEvent<T extends EventView>(event: T) {
   const { ticket_price_cents, deleted: _deleted, archived: _archived, seq: _seq, ...rest } = event;
   return { ...rest, ticket_price: centsToEuros(ticket_price_cents), image: rest.image_filename };
 }
 
+/** The body of GET /api/events, which deps.ts's events list cache builds. */
+export async function eventsListAnswer(db: Kysely<Database>): Promise<EventsAnswer> {
+  return { success: true as const, events: (await listEvents(db)).map(toRestEvent) };
+}
+
 export function eventRoutes(app: Api, deps: AppDeps): void {
   const uploads = UploadStore.inDataDir(deps.config.dataDir);
-  const eventsList = createEventsListCache(deps.store, async () => ({
-    success: true,
-    events: (await listEvents(deps.store.db)).map(toRestEvent),
-  }));
+  const eventsList = deps.eventsList;
 
   app.openapi(
-    apiRoute({ method: 'get', path: '/api/events', tag, summary: 'All events with going and maybe counts' }),
+    apiRoute({
+      method: 'get',
+      path: '/api/events',
+      tag,
+      summary: 'All events with going and maybe counts',
+      // Stored bytes, typed where they are built (eventsListAnswer), so this handler's answers go unchecked.
+      answers: { 200: eventsAnswer, 304: { description: 'Not modified (If-None-Match names the current list)' } },
+    }),
     async (c) => {
       requireActor(c);
       // The same list for every signed-in user: served from bytes built once per write-counter value.
@@ -65,6 +87,7 @@ export function eventRoutes(app: Api, deps: AppDeps): void {
       tag,
       summary: 'An event with attendees and ticket prices',
       params: idParams,
+      answers: { 200: eventDetailAnswer },
     }),
     async (c) => {
       requireActor(c);
@@ -78,16 +101,26 @@ export function eventRoutes(app: Api, deps: AppDeps): void {
         price: centsToEuros(p.price_cents),
         ticket_type: p.ticket_type,
       }));
-      return c.json({ success: true, event: toRestEvent(event), attendees: attendees.map(toRestAttendee), ticketPrices }, 200);
+      return c.json(
+        { success: true as const, event: toRestEvent(event), attendees: attendees.map(toRestAttendee), ticketPrices },
+        200,
+      );
     },
   );
 
   app.openapi(
-    apiRoute({ method: 'post', path: '/api/events', tag, summary: 'Create an event', body: createEventInput }),
+    apiRoute({
+      method: 'post',
+      path: '/api/events',
+      tag,
+      summary: 'Create an event',
+      body: createEventInput,
+      answers: { 201: eventCreatedAnswer },
+    }),
     async (c) => {
       const actor = requireActor(c);
       const event = await write(deps.store, (w) => createEvent(w, actor, c.req.valid('json')));
-      return c.json({ success: true, event: toRestEvent(event) }, 201);
+      return c.json({ success: true as const, event: toRestEvent(event) }, 201);
     },
   );
 
@@ -99,11 +132,12 @@ export function eventRoutes(app: Api, deps: AppDeps): void {
       summary: 'Edit an event (creator or admin; any of the event fields)',
       params: idParams,
       body: updateEventInput,
+      answers: { 200: eventChangedAnswer },
     }),
     async (c) => {
       const actor = requireActor(c);
       const event = await write(deps.store, (w) => updateEvent(w, actor, c.req.valid('param').id, c.req.valid('json')));
-      return c.json({ success: true, message: MESSAGES.eventUpdated, event: toRestEvent(event) }, 200);
+      return c.json({ success: true as const, message: MESSAGES.eventUpdated, event: toRestEvent(event) }, 200);
     },
   );
 
@@ -114,11 +148,12 @@ export function eventRoutes(app: Api, deps: AppDeps): void {
       tag,
       summary: 'Delete an event with its attendees and transport options (creator or admin)',
       params: idParams,
+      answers: { 200: messageAnswer },
     }),
     async (c) => {
       const actor = requireActor(c);
       await write(deps.store, (w) => deleteEvent(w, uploads, actor, c.req.valid('param').id));
-      return c.json({ success: true, message: MESSAGES.eventDeleted }, 200);
+      return c.json({ success: true as const, message: MESSAGES.eventDeleted }, 200);
     },
   );
 
@@ -130,13 +165,14 @@ export function eventRoutes(app: Api, deps: AppDeps): void {
       summary: 'Upload the event image (multipart field image; JPEG, PNG, GIF or WebP up to 5 MB; creator or admin)',
       params: idParams,
       upload: 'image',
+      answers: { 200: eventImageAnswer },
     }),
     async (c) => {
       const actor = requireActor(c);
       const file = await readUploadedFile(c, 'image');
       const event = await write(deps.store, (w) => setEventImage(w, uploads, actor, c.req.valid('param').id, file));
       return c.json(
-        { success: true, message: MESSAGES.imageUploaded, filename: event.image_filename, event: toRestEvent(event) },
+        { success: true as const, message: MESSAGES.imageUploaded, filename: event.image_filename, event: toRestEvent(event) },
         200,
       );
     },
@@ -149,11 +185,12 @@ export function eventRoutes(app: Api, deps: AppDeps): void {
       tag,
       summary: 'Delete the event image (creator or admin)',
       params: idParams,
+      answers: { 200: eventChangedAnswer },
     }),
     async (c) => {
       const actor = requireActor(c);
       const event = await write(deps.store, (w) => deleteEventImage(w, uploads, actor, c.req.valid('param').id));
-      return c.json({ success: true, message: MESSAGES.imageDeleted, event: toRestEvent(event) }, 200);
+      return c.json({ success: true as const, message: MESSAGES.imageDeleted, event: toRestEvent(event) }, 200);
     },
   );
 
@@ -164,11 +201,12 @@ export function eventRoutes(app: Api, deps: AppDeps): void {
       tag,
       summary: 'Clear the UPDATED badge (admin)',
       params: idParams,
+      answers: { 200: eventChangedAnswer },
     }),
     async (c) => {
       const actor = requireActor(c);
       const event = await write(deps.store, (w) => clearUpdated(w, actor, c.req.valid('param').id));
-      return c.json({ success: true, message: MESSAGES.updatedFlagCleared, event: toRestEvent(event) }, 200);
+      return c.json({ success: true as const, message: MESSAGES.updatedFlagCleared, event: toRestEvent(event) }, 200);
     },
   );
 }

@@ -1,4 +1,4 @@
-import type { ChangedCollection, Store } from '../db/store.js';
+import type { ChangedCollection, Commit, Store } from '../db/store.js';
 import { compressBytes, type ContentCoding } from './compress.js';
 
 /** One built answer: the JSON bytes as of one value of the write counter, and its compressed variants. */
@@ -53,10 +53,11 @@ export async function readWriteCounter(store: Store): Promise<number> {
 
 /**
  * A list answer rebuilt only after a committed write that can change it: the commit bus tells the
- * cache (docs/architecture.md, domain events), so a hit costs no query at all. Each build reads the
- * write counter first, so a snapshot's data is never older than its counter and the ETag stays
- * valid across restarts. A commit during a build leaves the cache stale, so the next request builds
- * again. Concurrent misses share one build. One process, like the change stream.
+ * cache through `onCommit`, which deps.ts subscribes (docs/architecture.md, "Domain events"), so a
+ * hit costs no query at all. Each build reads the write counter first, so a snapshot's data is
+ * never older than its counter and the ETag stays valid across restarts. A commit during a build
+ * leaves the cache stale, so the next request builds again. Concurrent misses share one build. One
+ * process, like the change stream.
  *
  * This holds only while every write that changes what `build` returns goes through `write()` and
  * takes a seq in one of the watched collections (stadium changes bump the events they show on).
@@ -70,12 +71,13 @@ export class CounterKeyedCache {
     private readonly store: Store,
     private readonly prefix: string,
     private readonly build: () => Promise<unknown>,
-    watched: readonly ChangedCollection[],
-  ) {
-    store.commits.subscribe((commit) => {
-      if (watched.some((collection) => commit.collections.has(collection))) this.generation++;
-    });
-  }
+    private readonly watched: readonly ChangedCollection[],
+  ) {}
+
+  /** The commit-bus subscriber: a commit that touched a watched collection makes the cached answer stale. */
+  readonly onCommit = (commit: Commit): void => {
+    if (this.watched.some((collection) => commit.collections.has(collection))) this.generation++;
+  };
 
   async current(): Promise<ListSnapshot> {
     const generation = this.generation;
@@ -97,7 +99,7 @@ export class CounterKeyedCache {
   }
 }
 
-/** The cache behind GET /api/events (one per app instance): events, their counts and their creators' names. */
+/** The cache behind GET /api/events (one per runtime, made in deps.ts): events, their counts and their creators' names. */
 export function createEventsListCache(store: Store, build: () => Promise<unknown>): CounterKeyedCache {
   return new CounterKeyedCache(store, 'events', build, ['events', 'attendees', 'members']);
 }

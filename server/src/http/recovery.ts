@@ -1,29 +1,19 @@
-import { forgotPasswordInput, MESSAGES, resetPasswordInput } from '@fankurve/shared';
+import { forgotPasswordInput, MESSAGES, messageAnswer, resetPasswordInput } from '@fankurve/shared';
 import { RateLimit } from '../auth/throttle.js';
 import { write } from '../db/store.js';
 import { tooManyRequests } from '../domain/errors.js';
 import { checkResetToken, issuePasswordReset, resetPassword } from '../domain/passwordResets.js';
 import { getSiteConfig } from '../domain/settings.js';
-import { prepareNewPassword } from '../domain/users.js';
+import { prepareNewPassword } from '../domain/newPassword.js';
 import { passwordResetMail } from '../mail/templates.js';
-import type { Api, AppDeps } from './context.js';
+import type { Api, AppDeps, PasswordResetLimits } from './context.js';
 import { apiRoute } from './openapi.js';
 import { clientAddress } from './session.js';
 
 const tag = 'Auth';
 const HOUR = 60 * 60 * 1000;
 
-/**
- * Limits of the password-reset routes (docs/architecture.md, throttles), counted as requests arrive:
- * reset mails per client address (a club evening on one Wi-Fi still fits) and per email address
- * (nobody's inbox is flooded), and token attempts per client address.
- */
-export interface PasswordResetLimits {
-  requestsPerAddress: RateLimit;
-  requestsPerEmail: RateLimit;
-  attemptsPerAddress: RateLimit;
-}
-
+/** The limits of the password-reset routes (`PasswordResetLimits` in context.ts). */
 export function createPasswordResetLimits(): PasswordResetLimits {
   return {
     requestsPerAddress: new RateLimit(20, HOUR),
@@ -32,7 +22,7 @@ export function createPasswordResetLimits(): PasswordResetLimits {
   };
 }
 
-/** POST /api/auth/forgot-password and /api/auth/reset-password (SPEC 2 and 7; issue 8). */
+/** POST /api/auth/forgot-password and /api/auth/reset-password (docs/product.md, "Accounts and security"; docs/architecture.md, "Mail"). */
 export function recoveryRoutes(app: Api, deps: AppDeps): void {
   app.openapi(
     apiRoute({
@@ -42,6 +32,7 @@ export function recoveryRoutes(app: Api, deps: AppDeps): void {
       summary: 'Mail a link to reset the password (the same answer whether or not the address has an account)',
       body: forgotPasswordInput,
       access: 'public',
+      answers: { 200: messageAnswer },
     }),
     async (c) => {
       const { email } = c.req.valid('json');
@@ -53,7 +44,7 @@ export function recoveryRoutes(app: Api, deps: AppDeps): void {
       // Looking the address up, writing the token and sending happen after the answer: neither the
       // answer nor its timing says whether the address has an account.
       deps.mailer.track(sendResetMail(deps, email));
-      return c.json({ success: true, message: MESSAGES.resetLinkSent }, 200);
+      return c.json({ success: true as const, message: MESSAGES.resetLinkSent }, 200);
     },
   );
 
@@ -65,6 +56,7 @@ export function recoveryRoutes(app: Api, deps: AppDeps): void {
       summary: 'Set a new password with the token of the mailed link; ends every session of the user',
       body: resetPasswordInput,
       access: 'public',
+      answers: { 200: messageAnswer },
     }),
     async (c) => {
       const { token, newPassword } = c.req.valid('json');
@@ -73,7 +65,7 @@ export function recoveryRoutes(app: Api, deps: AppDeps): void {
       await checkResetToken(deps.store.db, token);
       const password = await prepareNewPassword(newPassword);
       await write(deps.store, (w) => resetPassword(w, token, password));
-      return c.json({ success: true, message: MESSAGES.passwordResetDone }, 200);
+      return c.json({ success: true as const, message: MESSAGES.passwordResetDone }, 200);
     },
   );
 }

@@ -1,4 +1,12 @@
-import { centsToEuros, createTransportInput, MESSAGES, updateTransportInput } from '@fankurve/shared';
+import {
+  centsToEuros,
+  createTransportInput,
+  messageAnswer,
+  MESSAGES,
+  transportAnswer,
+  transportsAnswer,
+  updateTransportInput,
+} from '@fankurve/shared';
 import { toBool, write } from '../db/store.js';
 import { createTransport, deleteTransport, listTransports, updateTransport, type TransportRow } from '../domain/transports.js';
 import type { Api, AppDeps } from './context.js';
@@ -7,7 +15,7 @@ import { requireActor } from './session.js';
 
 const tag = 'Transports';
 
-/** The REST shape of a transport option (SPEC 3): price per seat in euros, booleans. */
+/** The REST shape of a transport option (`restTransport`): price per seat in euros, booleans. */
 export function toRestTransport(row: TransportRow) {
   const { price_per_seat_cents, deleted: _deleted, seq: _seq, ...rest } = row;
   return {
@@ -27,11 +35,12 @@ export function transportRoutes(app: Api, deps: AppDeps): void {
       tag,
       summary: 'Transport options of an event',
       params: z.object({ eventId: z.string().min(1).max(64) }),
+      answers: { 200: transportsAnswer },
     }),
     async (c) => {
       requireActor(c);
       const rows = await listTransports(deps.store.db, c.req.valid('param').eventId);
-      return c.json({ success: true, transports: rows.map(toRestTransport) }, 200);
+      return c.json({ success: true as const, transports: rows.map(toRestTransport) }, 200);
     },
   );
 
@@ -42,11 +51,12 @@ export function transportRoutes(app: Api, deps: AppDeps): void {
       tag,
       summary: 'Add a transport option to an event (admin)',
       body: createTransportInput,
+      answers: { 201: transportAnswer },
     }),
     async (c) => {
       const actor = requireActor(c);
       const row = await write(deps.store, (w) => createTransport(w, actor, c.req.valid('json')));
-      return c.json({ success: true, message: MESSAGES.transportSaved, transport: toRestTransport(row) }, 201);
+      return c.json({ success: true as const, message: MESSAGES.transportSaved, transport: toRestTransport(row) }, 201);
     },
   );
 
@@ -58,11 +68,12 @@ export function transportRoutes(app: Api, deps: AppDeps): void {
       summary: 'Change a transport option (admin)',
       params: idParams,
       body: updateTransportInput,
+      answers: { 200: transportAnswer },
     }),
     async (c) => {
       const actor = requireActor(c);
       const row = await write(deps.store, (w) => updateTransport(w, actor, c.req.valid('param').id, c.req.valid('json')));
-      return c.json({ success: true, message: MESSAGES.transportSaved, transport: toRestTransport(row) }, 200);
+      return c.json({ success: true as const, message: MESSAGES.transportSaved, transport: toRestTransport(row) }, 200);
     },
   );
 
@@ -73,11 +84,12 @@ export function transportRoutes(app: Api, deps: AppDeps): void {
       tag,
       summary: 'Delete a transport option (admin)',
       params: idParams,
+      answers: { 200: messageAnswer },
     }),
     async (c) => {
       const actor = requireActor(c);
       await write(deps.store, (w) => deleteTransport(w, actor, c.req.valid('param').id));
-      return c.json({ success: true, message: MESSAGES.transportDeleted }, 200);
+      return c.json({ success: true as const, message: MESSAGES.transportDeleted }, 200);
     },
   );
 }

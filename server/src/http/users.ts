@@ -1,4 +1,6 @@
 import {
+  adminUserAnswer,
+  adminUsersAnswer,
   centsToEuros,
   emailSchema,
   LANGUAGES,
@@ -7,24 +9,21 @@ import {
   msg,
   PASSWORD_MAX_LENGTH,
   SCOPES,
+  userChangedAnswer,
+  userCreatedAnswer,
 } from '@fankurve/shared';
 import { randomPassword } from '../auth/passwords.js';
 import { write } from '../db/store.js';
-import {
-  createUser,
-  getUserForAdmin,
-  listUsersWithDebts,
-  prepareNewPassword,
-  setUserPassword,
-  type AdminUserView,
-} from '../domain/users.js';
+import { prepareNewPassword } from '../domain/newPassword.js';
+import { getUserForAdmin, listUsersWithDebts, type AdminUserView } from '../domain/debts.js';
+import { createUser, setUserPassword } from '../domain/userAdmin.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, idParams, z } from './openapi.js';
 import { requireActor } from './session.js';
 
 const tag = 'Users';
 
-/** POST /api/auth/users: username and email required (SPEC 5); the username rules are the domain's (checkUsername). */
+/** POST /api/auth/users: username and email required; the username rules are the domain's (checkUsername). */
 const createUserInput = z
   .object({
     username: z.string(msg('invalidInput')).max(200, msg('usernameTooLong')),
@@ -49,22 +48,34 @@ function toRestUser({ total_debt_cents, ...user }: AdminUserView) {
   return { ...user, total_debt: centsToEuros(total_debt_cents) };
 }
 
-/** User administration (SPEC 2 /users and /users/{id}); approve, decline/delete and update live in auth.ts. */
+/** User administration (the admin's /users and /users/{id} screens); approve, decline/delete and update live in auth.ts. */
 export function userRoutes(app: Api, deps: AppDeps): void {
   app.openapi(
-    apiRoute({ method: 'get', path: '/api/auth/users', tag, summary: 'Active users with their debts (admin)' }),
+    apiRoute({
+      method: 'get',
+      path: '/api/auth/users',
+      tag,
+      summary: 'Active users with their debts (admin)',
+      answers: { 200: adminUsersAnswer },
+    }),
     async (c) => {
       const users = await listUsersWithDebts(deps.store.db, requireActor(c), 'active');
-      return c.json({ success: true, users: users.map(toRestUser) }, 200);
+      return c.json({ success: true as const, users: users.map(toRestUser) }, 200);
     },
   );
 
   // Before /{id}, so "all" is not taken for an id.
   app.openapi(
-    apiRoute({ method: 'get', path: '/api/auth/users/all', tag, summary: 'Every account, pending ones included (admin)' }),
+    apiRoute({
+      method: 'get',
+      path: '/api/auth/users/all',
+      tag,
+      summary: 'Every account, pending ones included (admin)',
+      answers: { 200: adminUsersAnswer },
+    }),
     async (c) => {
       const users = await listUsersWithDebts(deps.store.db, requireActor(c), 'all');
-      return c.json({ success: true, users: users.map(toRestUser) }, 200);
+      return c.json({ success: true as const, users: users.map(toRestUser) }, 200);
     },
   );
 
@@ -75,10 +86,11 @@ export function userRoutes(app: Api, deps: AppDeps): void {
       tag,
       summary: 'One user with their debts (admin)',
       params: idParams,
+      answers: { 200: adminUserAnswer },
     }),
     async (c) => {
       const user = await getUserForAdmin(deps.store.db, requireActor(c), c.req.valid('param').id);
-      return c.json({ success: true, user: toRestUser(user) }, 200);
+      return c.json({ success: true as const, user: toRestUser(user) }, 200);
     },
   );
 
@@ -89,6 +101,7 @@ export function userRoutes(app: Api, deps: AppDeps): void {
       tag,
       summary: 'Create a user with a temporary password, shown once (admin)',
       body: createUserInput,
+      answers: { 201: userCreatedAnswer },
     }),
     async (c) => {
       const actor = requireActor(c);
@@ -96,7 +109,7 @@ export function userRoutes(app: Api, deps: AppDeps): void {
       const temporaryPassword = randomPassword();
       const password = await prepareNewPassword(temporaryPassword);
       const user = await write(deps.store, (w) => createUser(w, actor, input, password));
-      return c.json({ success: true, message: MESSAGES.userCreated, user, temporaryPassword }, 201);
+      return c.json({ success: true as const, message: MESSAGES.userCreated, user, temporaryPassword }, 201);
     },
   );
 
@@ -108,12 +121,13 @@ export function userRoutes(app: Api, deps: AppDeps): void {
       summary: "Set a user's password; all their sessions end (admin)",
       params: idParams,
       body: setPasswordInput,
+      answers: { 200: userChangedAnswer },
     }),
     async (c) => {
       const actor = requireActor(c);
       const password = await prepareNewPassword(c.req.valid('json').newPassword);
       const user = await write(deps.store, (w) => setUserPassword(w, actor, c.req.valid('param').id, password));
-      return c.json({ success: true, message: MESSAGES.passwordUpdated, user }, 200);
+      return c.json({ success: true as const, message: MESSAGES.passwordUpdated, user }, 200);
     },
   );
 }

@@ -5,7 +5,7 @@ import { getSiteConfig } from '../domain/settings.js';
 import type { Mailer } from './mailer.js';
 import { adminDigestMail, type DigestItem } from './templates.js';
 
-/** At most one digest per window (issue 8: "at most one digest per 15 minutes"). */
+/** At most one digest per window of 15 minutes (docs/product.md, Limits and constants). */
 export const ADMIN_DIGEST_WINDOW_MS = 15 * 60 * 1000;
 
 type Noted = { kind: 'registration'; userId: string } | { kind: 'paid' | 'received'; userId: string; eventId: string };

@@ -1,29 +1,23 @@
 import {
-  AWAY_SUFFIX,
-  checkEventDate,
-  cleanFreeText,
-  createEventInput,
-  EVENT_TEXT_MAX_LENGTH,
-  HOME_SUFFIX,
   MESSAGES,
   seasonOf,
-  STADIUM_TEXT_MAX_LENGTH,
-  stadiumInput,
   todayIn,
   type MatchImportIssue,
   type MatchImportResult,
   type UpdateEventInput,
   type VanishedMatch,
 } from '@fankurve/shared';
-import type { Transaction } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Kysely } from 'kysely';
+import type { Database, MatchImportsTable } from '../db/schema.js';
 import { write, toBool, type Store, type WriteContext } from '../db/store.js';
 import { requireAdmin, SYSTEM_ACTOR, type Actor } from '../domain/actor.js';
 import { conflict } from '../domain/errors.js';
 import { createEvent, updateEvent } from '../domain/events.js';
 import { getSiteConfig } from '../domain/settings.js';
-import { createStadium } from '../domain/stadiums.js';
-import { FeedError, type FeedMatch, type FeedTeam, type InvalidFeedMatch, type OpenLigaDb } from './openLigaDb.js';
+import { mapMatch, type MappedMatch } from './mapping.js';
+import { FeedError, type InvalidFeedMatch, type OpenLigaDb } from './openLigaDb.js';
+import { seasonStartYear, seasonWindow } from './season.js';
+import { StadiumFinder } from './stadiumFinder.js';
 
 /*
  * The fixture import (docs/architecture.md, "Fixture import"): the club's matches of the current
@@ -34,16 +28,8 @@ import { FeedError, type FeedMatch, type FeedTeam, type InvalidFeedMatch, type O
  *
  * - Key: the match's matchID (events.external_match_id and a match_imports row), so an import never
  *   creates a match twice. An event an admin deleted stays deleted (the match is skipped).
- * - Mapping: "<opponent> (H)" when the team is team1 (home), "(A)" when team2; the date is the
- *   kick-off (matchDateTimeUTC) as the club's wall-clock time, on the quarter hour; location is the
- *   match's city, else its stadium, else the home team's name; the stadium is found by name
- *   (ignoring case and spacing) or created for the home team.
- * - Texts: team, stadium and place names are free text that nobody typed, so they are cleaned
- *   rather than refused (rules/freeText.ts `cleanFreeText`: control and direction characters
- *   removed) and cut to the fields' limits (an over-long opponent keeps its "(H)"/"(A)").
- * - Kick-off not fixed yet: OpenLigaDB has no flag for it. A match whose service-local time is 00:00
- *   (the "to be fixed" entry) keeps its day at 00:00 as the recognisable placeholder; when the feed
- *   gives the time, the event moves like any changed kick-off.
+ * - Season (season.ts), mapping and cleaned texts (mapping.ts), the stadium found by name or created
+ *   for the home team (stadiumFinder.ts); the team finder's list is teamFinder.ts.
  * - Changes: the import compares the feed with what it last wrote (match_imports), not with the
  *   event, so an admin's own edit of an imported event stays until the feed itself changes that
  *   field. A changed kick-off, date, place or stadium goes through updateEvent, which marks the event
@@ -64,130 +50,6 @@ export interface MatchImportOptions {
   timeZone: string;
   /** Today, for the season (tests fix it). */
   now?: Date;
-}
-
-/** A match of the feed as the event it becomes. */
-export interface MappedMatch {
-  matchId: number;
-  league: string;
-  season: number;
-  title: string;
-  /** `YYYY-MM-DD HH:MM:00`, the club's wall-clock time; 00:00 while the kick-off is not fixed. */
-  date: string;
-  timeFixed: boolean;
-  location: string;
-  stadiumName: string | null;
-  city: string | null;
-  homeTeam: string;
-  sourceUpdatedAt: string | null;
-}
-
-/** The import's own table (migration 008), typed here: only this module reads or writes it. */
-interface MatchImportsTable {
-  match_id: string;
-  event_id: string;
-  league: string;
-  season: number;
-  title: string;
-  date: string;
-  location: string;
-  stadium_name: string | null;
-  source_updated_at: string | null;
-  imported_at: string;
-  checked_at: string;
-}
-type ImportDb = Transaction<Database & { match_imports: MatchImportsTable }>;
-
-/** The year a season starts (OpenLigaDB's leagueSeason): July to June, from the club's date `YYYY-MM-DD`. */
-export function seasonStartYear(today: string): number {
-  const year = Number(today.slice(0, 4));
-  return Number(today.slice(5, 7)) >= 7 ? year : year - 1;
-}
-
-/** Weeks before and after `today` that cover the season from 1 July to 30 June. */
-export function seasonWindow(today: string, season: number): { weeksPast: number; weeksFuture: number } {
-  const day = (date: string) => Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
-  const week = 7 * 86_400_000;
-  const past = Math.ceil((day(today) - day(`${season}-07-01`)) / week);
-  const future = Math.ceil((day(`${season + 1}-06-30`) - day(today)) / week);
-  return { weeksPast: Math.max(0, past), weeksFuture: Math.max(0, future) };
-}
-
-const SERVICE_MIDNIGHT = /T00:00(:00(\.\d+)?)?$/;
-
-/** A UTC instant as the wall-clock time of a time zone, `YYYY-MM-DD HH:MM:00`. */
-function wallClockIn(instant: Date, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(instant);
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '00';
-  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}:00`;
-}
-
-type Mapping = { ok: true; value: MappedMatch } | { ok: false; issue: string } | { ok: false; notOurs: true };
-
-/**
- * A text of the feed as one line of at most `maxLength` characters, cleaned like free text
- * (rules/freeText.ts `cleanFreeText`); null when nothing is left.
- */
-const fitted = (value: string | null | undefined, maxLength: number) =>
-  (value ? cleanFreeText(value, 'line', maxLength) : '') || null;
-
-/** The event a match becomes for the club's team, or why it cannot be one. */
-export function mapMatch(match: FeedMatch, teamId: number, timeZone: string): Mapping {
-  const home = match.team1.teamId === teamId;
-  const away = match.team2.teamId === teamId;
-  if (!home && !away) return { ok: false, notOurs: true };
-  if (home && away) return { ok: false, issue: 'the team plays itself' };
-  const opponent: FeedTeam = home ? match.team2 : match.team1;
-  const suffix = home ? HOME_SUFFIX : AWAY_SUFFIX;
-  const opponentName = fitted(opponent.teamName, EVENT_TEXT_MAX_LENGTH - suffix.length - 1);
-  if (!opponentName) return { ok: false, issue: 'no opponent name' };
-  const title = `${opponentName} ${suffix}`;
-
-  const local = match.matchDateTime?.trim() || null;
-  const utc = match.matchDateTimeUTC?.trim() || null;
-  const timeFixed = !(local && SERVICE_MIDNIGHT.test(local));
-  let wallClock: string;
-  if (!timeFixed) wallClock = `${local!.slice(0, 10)} 00:00`;
-  else if (utc) {
-    const instant = new Date(/(Z|[+-]\d{2}:?\d{2})$/.test(utc) ? utc : `${utc}Z`);
-    if (Number.isNaN(instant.getTime())) return { ok: false, issue: `matchDateTimeUTC ${utc}` };
-    wallClock = wallClockIn(instant, timeZone);
-  } else if (local) wallClock = local;
-  else return { ok: false, issue: 'no kick-off date' };
-  const date = checkEventDate(wallClock);
-  if (!date.ok) return { ok: false, issue: `kick-off ${utc ?? local}` };
-
-  const city = fitted(match.location?.locationCity, STADIUM_TEXT_MAX_LENGTH);
-  const stadiumName = fitted(match.location?.locationStadium, STADIUM_TEXT_MAX_LENGTH);
-  const homeTeam = fitted(match.team1.teamName, STADIUM_TEXT_MAX_LENGTH);
-  if (!homeTeam) return { ok: false, issue: 'no home team name' };
-  const location = fitted(city ?? stadiumName ?? homeTeam, EVENT_TEXT_MAX_LENGTH)!;
-  const fields = createEventInput.safeParse({ title, date: date.value, location });
-  if (!fields.success) return { ok: false, issue: fields.error.issues[0]?.path.join('.') || 'fields' };
-  return {
-    ok: true,
-    value: {
-      matchId: match.matchID,
-      league: match.leagueShortcut?.trim() || '',
-      season: match.leagueSeason,
-      title: fields.data.title,
-      date: date.value,
-      timeFixed,
-      location: fields.data.location,
-      stadiumName,
-      city,
-      homeTeam,
-      sourceUpdatedAt: match.lastUpdateDateTime?.trim() || null,
-    },
-  };
 }
 
 const issue = (matchId: number | null, detail: string): MatchImportIssue => ({
@@ -257,7 +119,7 @@ async function applyMatches(
   season: number,
   listed: Set<string>,
 ): Promise<Omit<MatchImportResult, 'season' | 'teamId' | 'errors'>> {
-  const db = w.db.withTables<{ match_imports: MatchImportsTable }>() as ImportDb;
+  const db = w.db;
   const ids = matches.map((m) => String(m.matchId));
   const states = new Map<string, MatchImportsTable>();
   const events = new Map<string, EventState>();
@@ -282,7 +144,7 @@ async function applyMatches(
     const state = states.get(id);
     const event = events.get(id);
     if (!event) {
-      await createMatchEvent(w, db, actor, stadiums, match, Boolean(state));
+      await createMatchEvent(w, actor, stadiums, match, Boolean(state));
       created++;
       continue;
     }
@@ -354,7 +216,6 @@ const sameMapping = (state: MatchImportsTable, match: MappedMatch) =>
 
 async function createMatchEvent(
   w: WriteContext,
-  db: ImportDb,
   actor: Actor,
   stadiums: StadiumFinder,
   match: MappedMatch,
@@ -368,18 +229,18 @@ async function createMatchEvent(
     ticket_price: 0,
   });
   // The key is not part of the events document: the row took its seq just now, in this transaction.
-  await db
+  await w.db
     .updateTable('events')
     .set({ external_match_id: String(match.matchId) })
     .where('id', '=', view.id)
     .execute();
   const state = { ...stateOf(match, view.id), imported_at: w.now, checked_at: w.now };
-  if (hadState) await db.updateTable('match_imports').set(state).where('match_id', '=', state.match_id).execute();
-  else await db.insertInto('match_imports').values(state).execute();
+  if (hadState) await w.db.updateTable('match_imports').set(state).where('match_id', '=', state.match_id).execute();
+  else await w.db.insertInto('match_imports').values(state).execute();
 }
 
 /** This season's imported matches with a live event that the feed no longer lists. */
-async function vanishedMatches(db: ImportDb, season: number, listed: Set<string>): Promise<VanishedMatch[]> {
+async function vanishedMatches(db: Kysely<Database>, season: number, listed: Set<string>): Promise<VanishedMatch[]> {
   const rows = await db
     .selectFrom('match_imports as m')
     .innerJoin('events as e', 'e.id', 'm.event_id')
@@ -392,47 +253,4 @@ async function vanishedMatches(db: ImportDb, season: number, listed: Set<string>
   return rows
     .filter((row) => !listed.has(row.match_id))
     .map((row) => ({ matchId: Number(row.match_id), eventId: row.id, title: row.title, date: row.date }));
-}
-
-/** Stadium names compared as people read them: case, width and spacing do not count. */
-const stadiumKey = (name: string) => name.normalize('NFKC').toLocaleLowerCase('de').replace(/\s+/g, ' ').trim();
-
-/** Finds a match's stadium by name among the stadiums, or creates it (for the home team). */
-class StadiumFinder {
-  private byName: Map<string, string> | null = null;
-
-  constructor(
-    private readonly w: WriteContext,
-    private readonly actor: Actor,
-  ) {}
-
-  async idFor(match: MappedMatch): Promise<string | null> {
-    if (!match.stadiumName) return null;
-    if (!this.byName) {
-      const rows = await this.w.db.selectFrom('stadiums').select(['id', 'stadium_name']).orderBy('created_at').execute();
-      this.byName = new Map();
-      for (const row of rows)
-        if (!this.byName.has(stadiumKey(row.stadium_name))) this.byName.set(stadiumKey(row.stadium_name), row.id);
-    }
-    const key = stadiumKey(match.stadiumName);
-    const known = this.byName.get(key);
-    if (known) return known;
-    const input = stadiumInput.safeParse({
-      team_name: match.homeTeam,
-      stadium_name: match.stadiumName,
-      city: match.city ?? match.location,
-    });
-    if (!input.success) return null;
-    const stadium = await createStadium(this.w, this.actor, input.data);
-    this.byName.set(key, stadium.id);
-    return stadium.id;
-  }
-}
-
-/** The teams of a league and season for the team finder (admin), by name. */
-export async function findLeagueTeams(actor: Actor, feed: OpenLigaDb, league: string, season: number): Promise<FeedTeam[]> {
-  requireAdmin(actor);
-  const teams = await feed.teamsOf(league, season);
-  const unique = new Map(teams.map((team) => [team.teamId, team]));
-  return [...unique.values()].sort((a, b) => a.teamName.localeCompare(b.teamName, 'de'));
 }

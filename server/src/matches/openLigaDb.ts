@@ -4,7 +4,7 @@ import { z } from 'zod';
 /*
  * The wire format of OpenLigaDB (https://api.openligadb.de, the open football-data service at
  * FOOTBALL_DATA_URL): its JSON answers as types, the two calls the app makes, a timeout, and the
- * validation of what comes back. Nothing here knows about events; matches/importMatches.ts maps.
+ * validation of what comes back. Nothing here knows about events; matches/mapping.ts maps.
  *
  * Calls used (documented at https://api.openligadb.de/swagger, examples in
  * github.com/OpenLigaDB/OpenLigaDB-Samples):
@@ -44,7 +44,7 @@ export const MAX_FEED_REDIRECTS = 3;
 /**
  * A text of the feed, cleaned like free text (rules/freeText.ts): control and direction characters
  * removed, tabs and line breaks made spaces, trimmed. Nobody can be asked to fix it, so it is not
- * refused; the lengths of the fields it goes into are importMatches.ts's.
+ * refused; the lengths of the fields it goes into are mapping.ts's.
  */
 const feedText = z.string().transform((value) => cleanFreeText(value, 'line', Number.MAX_SAFE_INTEGER));
 const text = feedText.nullish();

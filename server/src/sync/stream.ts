@@ -112,7 +112,7 @@ function run(c: Context<AppEnv>, deps: AppDeps, heartbeatMs: number, sink: Sink)
     pending = null;
     if (open) sink.write(sse('change', JSON.stringify({ collections: [...collections] })));
   };
-  const unsubscribe = deps.store.commits.subscribe((commit: Commit) => {
+  const unsubscribe = deps.changeStreams.subscribe((commit: Commit) => {
     if (commit.events.some((event) => endsSession(event, sessionId, user.id))) return endWith('unauthorized');
     if (commit.collections.size === 0) return;
     if (!pending) {

@@ -109,7 +109,10 @@ export const NO_TICKET_DOC = {
  * Every attendance row of every event. Members create, change and delete (= not going) their own
  * row and the rows of guests they bring; ticket fields, price and seat status are the admin's.
  */
-export const attendeesSync = defineSyncCollection<AttendeeDoc>({
+export const attendeesSync = defineSyncCollection<
+  AttendeeDoc,
+  'attendance.set' | 'attendance.change' | 'attendance.remove' | 'guest.add' | 'guest.change' | 'guest.remove' | 'request.change'
+>({
   name: 'attendees',
   schema: attendeeSchema,
   priority: 2,
@@ -119,7 +122,17 @@ export const attendeesSync = defineSyncCollection<AttendeeDoc>({
     create: true,
     delete: true,
     ownerOf: (doc) => doc.user_id ?? doc.brought_by,
+    refusals: [
+      'attendance.set',
+      'attendance.change',
+      'attendance.remove',
+      'guest.add',
+      'guest.change',
+      'guest.remove',
+      'request.change',
+    ],
   },
+  partOfEvent: true,
   tombstone: {
     event_id: '',
     user_id: null,

@@ -2,7 +2,7 @@ import { idField, seqField, type SyncedDoc } from './common.js';
 import { defineSyncCollection } from './declaration.js';
 
 /**
- * A comment on an event (SPEC 3 Comment; the author's name comes from the members collection). Who
+ * A comment on an event (docs/product.md, Data; the author's name comes from the members collection). Who
  * may change what is `shared/src/rules/comments.ts`, checked again by the server on every push.
  */
 export interface CommentDoc extends SyncedDoc {
@@ -43,7 +43,7 @@ export const commentSchema = {
  * Every comment of every event a member can see. Members write, edit, resolve and delete their own
  * (offline too); admins resolve, reopen and toggle the answer request of anyone's.
  */
-export const commentsSync = defineSyncCollection<CommentDoc>({
+export const commentsSync = defineSyncCollection<CommentDoc, 'comment.add' | 'comment.change' | 'comment.remove'>({
   name: 'comments',
   schema: commentSchema,
   priority: 3,
@@ -53,7 +53,9 @@ export const commentsSync = defineSyncCollection<CommentDoc>({
     create: true,
     delete: true,
     ownerOf: (doc) => doc.user_id,
+    refusals: ['comment.add', 'comment.change', 'comment.remove'],
   },
+  partOfEvent: true,
   tombstone: {
     event_id: '',
     user_id: '',

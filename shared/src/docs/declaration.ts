@@ -12,7 +12,7 @@ export interface SyncSchema {
 type Field<Doc> = keyof Doc & string;
 
 /** What clients may push to a collection (docs/architecture.md, adding a synced collection). */
-export interface PushRules<Doc> {
+export interface PushRules<Doc, Action extends string = string> {
   /**
    * Fields a client may change on a document it owns. Each push is merged field by field against
    * the document the client last had from the server: only fields the client changed count.
@@ -28,16 +28,26 @@ export interface PushRules<Doc> {
    * documents for editing; the server's domain checks permissions again on every push.
    */
   ownerOf(doc: Doc): string | null;
+  /**
+   * What a refused push can have tried, as the refusal notice names it (`action`). The device says
+   * it in words with the text `refusals.actions.<action in camelCase>` (`guest.add` → `guestAdd`).
+   */
+  refusals: readonly Action[];
 }
 
 /** One synced collection, declared once for both sides. */
-export interface SyncDeclaration<Doc extends SyncedDoc = SyncedDoc> {
+export interface SyncDeclaration<Doc extends SyncedDoc = SyncedDoc, Action extends string = string> {
   name: string;
   schema: SyncSchema;
   /** Pull order on a device: lower first (events first, so the list renders before attendee rows arrive). */
   priority: number;
   /** Absent: pull only (edits go through REST). */
-  push?: PushRules<Doc>;
+  push?: PushRules<Doc, Action>;
+  /**
+   * The rows belong to one event (`event_id`): deleting the event makes them tombstones. The
+   * server's table has the collection's name and the columns `event_id`, `deleted`, `seq`, `updated_at`.
+   */
+  partOfEvent?: boolean;
   /**
    * Tombstones travel as only `id`, `seq` and `_deleted`; the device fills in these schema-valid
    * blanks, so nothing of a deleted document (a title, a guest's name) stays on the wire.
@@ -45,9 +55,15 @@ export interface SyncDeclaration<Doc extends SyncedDoc = SyncedDoc> {
   tombstone: Omit<Doc, 'id' | 'seq'>;
 }
 
-export function defineSyncCollection<Doc extends SyncedDoc>(declaration: SyncDeclaration<Doc>): SyncDeclaration<Doc> {
+/** `Action`: the refusal actions of `push.refusals`, named as type too so that the union of all is derived. */
+export function defineSyncCollection<Doc extends SyncedDoc, Action extends string = never>(
+  declaration: SyncDeclaration<Doc, Action>,
+): SyncDeclaration<Doc, Action> {
   return declaration;
 }
+
+/** The refusal actions a declaration names. */
+export type RefusalActionOf<Declaration> = Declaration extends SyncDeclaration<infer _Doc, infer Action> ? Action : never;
 
 /** The fields a push may touch on a document the client creates: its identity and its pushable fields. */
 export function creatableFields<Doc>(rules: PushRules<Doc>): readonly Field<Doc>[] {

@@ -28,7 +28,7 @@ export interface EventDoc extends SyncedDoc {
   created_at: string;
   /**
    * Deleted by an admin while tickets on it were bought: screens treat it as deleted; the document
-   * stays for the title, date and location of the tickets, which stay live (issue 7).
+   * stays for the title, date and location of the tickets, which stay live (docs/product.md, Tickets and money).
    */
   archived: boolean;
 }

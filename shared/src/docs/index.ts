@@ -1,6 +1,6 @@
 import { attendeesSync } from './attendees.js';
 import { commentsSync } from './comments.js';
-import type { SyncDeclaration } from './declaration.js';
+import type { RefusalActionOf, SyncDeclaration } from './declaration.js';
 import { eventsSync } from './events.js';
 import { membersSync } from './members.js';
 import { mentionsSync } from './mentions.js';
@@ -41,3 +41,14 @@ export type SyncDocOf<Name extends SyncCollectionName> =
 export const SYNC_SCHEMAS = Object.fromEntries(SYNC_COLLECTIONS.map((name) => [name, SYNC_DECLARATIONS[name].schema])) as {
   [Name in SyncCollectionName]: (typeof SYNC_DECLARATIONS)[Name]['schema'];
 };
+
+/** What a refused push can have tried, over all collections (the notice's `action`). */
+export type NoticeAction = RefusalActionOf<(typeof SYNC_DECLARATIONS)[SyncCollectionName]>;
+export const NOTICE_ACTIONS: readonly NoticeAction[] = SYNC_COLLECTIONS.flatMap(
+  (name) => (SYNC_DECLARATIONS[name] as SyncDeclaration<SyncDocOf<typeof name>, NoticeAction>).push?.refusals ?? [],
+);
+
+/** The collections whose rows belong to an event and die with it (`partOfEvent`). */
+export const EVENT_PART_COLLECTIONS: readonly SyncCollectionName[] = SYNC_COLLECTIONS.filter(
+  (name) => SYNC_DECLARATIONS[name].partOfEvent === true,
+);

@@ -2,7 +2,7 @@ import { idField, seqField, type SyncedDoc } from './common.js';
 import { defineSyncCollection } from './declaration.js';
 
 /**
- * The signed-in user was named with @ in a comment (SPEC 3 Mention). The event title, the comment
+ * The signed-in user was named with @ in a comment (docs/product.md, Data). The event title, the comment
  * text and the commenter's name come from the device's events, comments and members collections.
  */
 export interface MentionDoc extends SyncedDoc {
@@ -33,10 +33,18 @@ export const mentionSchema = {
 } as const;
 
 /** The signed-in user's mentions; the server creates them from comment texts, a device only marks them read. */
-export const mentionsSync = defineSyncCollection<MentionDoc>({
+export const mentionsSync = defineSyncCollection<MentionDoc, 'mention.read'>({
   name: 'mentions',
   schema: mentionSchema,
   priority: 3,
-  push: { fields: ['is_read'], createFields: [], create: false, delete: false, ownerOf: (doc) => doc.user_id },
+  push: {
+    fields: ['is_read'],
+    createFields: [],
+    create: false,
+    delete: false,
+    ownerOf: (doc) => doc.user_id,
+    refusals: ['mention.read'],
+  },
+  partOfEvent: true,
   tombstone: { comment_id: '', event_id: '', user_id: '', is_read: true, created_at: '' },
 });

@@ -2,23 +2,6 @@ import type { MessageCode } from '../messages.js';
 import { idField, nullableString, seqField, type SyncedDoc } from './common.js';
 import { defineSyncCollection } from './declaration.js';
 
-/** What a refused change was about, so the device can say it in words (docs/architecture.md, refusals). */
-export const NOTICE_ACTIONS = [
-  'attendance.set',
-  'attendance.change',
-  'attendance.remove',
-  'guest.add',
-  'guest.change',
-  'guest.remove',
-  'request.change',
-  'notice.read',
-  'comment.add',
-  'comment.change',
-  'comment.remove',
-  'mention.read',
-] as const;
-export type NoticeAction = (typeof NOTICE_ACTIONS)[number];
-
 /**
  * A server message for the signed-in user: why a change made on one of their devices was refused.
  * It stays in the list of refusals (reachable from the sync indicator) until the member has read
@@ -31,7 +14,8 @@ export interface NoticeDoc extends SyncedDoc {
   /** The event the refused change was about, and its title when the notice was written. */
   event_id: string | null;
   event_title: string | null;
-  action: NoticeAction | null;
+  /** What was refused: one of the `push.refusals` of the collection it was pushed to (`NoticeAction`). */
+  action: string | null;
   is_read: boolean;
   created_at: string;
 }
@@ -57,11 +41,18 @@ export const noticeSchema = {
 } as const;
 
 /** The signed-in user's notices; the only thing a device changes is marking one read. */
-export const noticesSync = defineSyncCollection<NoticeDoc>({
+export const noticesSync = defineSyncCollection<NoticeDoc, 'notice.read'>({
   name: 'notices',
   schema: noticeSchema,
   priority: 0,
-  push: { fields: ['is_read'], createFields: [], create: false, delete: false, ownerOf: (doc) => doc.user_id },
+  push: {
+    fields: ['is_read'],
+    createFields: [],
+    create: false,
+    delete: false,
+    ownerOf: (doc) => doc.user_id,
+    refusals: ['notice.read'],
+  },
   tombstone: {
     user_id: '',
     code: '',

@@ -50,6 +50,7 @@ export const transportsSync = defineSyncCollection<TransportDoc>({
   name: 'transports',
   schema: transportSchema,
   priority: 1,
+  partOfEvent: true,
   tombstone: {
     event_id: '',
     name: '',

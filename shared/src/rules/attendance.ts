@@ -4,7 +4,7 @@ import { NO_TICKET_DOC, type AttendeeDoc } from '../docs/attendees.js';
 import type { RuleResult } from './result.js';
 
 /*
- * The attendance rules of SPEC 4 (answers, seat, debt block, bought tickets), once for both sides:
+ * The attendance rules of docs/product.md, Attendance and guests (answers, seat, debt block, bought tickets), once for both sides:
  * the server's domain and the client's data layer and forms call these and keep no copy.
  */
 
@@ -18,7 +18,7 @@ export interface MemberAttendanceFields {
 
 export type AnswerFields = Omit<MemberAttendanceFields, 'status'>;
 
-/** First-time attendance defaults (SPEC 4). */
+/** First-time attendance defaults. */
 export const FIRST_ATTENDANCE_DEFAULTS: AnswerFields = {
   needs_ticket: true,
   has_ticket: false,
@@ -73,7 +73,7 @@ export function debtorOf(row: { user_id: string | null; brought_by: string | nul
 
 type DebtRow = TicketState & { user_id: string | null; brought_by: string | null; _deleted?: boolean };
 
-/** The debt block of SPEC 4: the member owes at least one bought, unpaid ticket (their own or a guest's). */
+/** The debt block: the member owes at least one bought, unpaid ticket (their own or a guest's). */
 export function hasUnpaidDebts(rows: Iterable<DebtRow>, userId: string): boolean {
   for (const row of rows) if (!row._deleted && isDebt(row) && debtorOf(row) === userId) return true;
   return false;
@@ -88,8 +88,8 @@ export function checkNewAttendance(hasDebts: boolean): RuleResult<true> {
 }
 
 /**
- * A past event takes no more answers (issue 10): an event is past when its day lies before the club's
- * today (SPEC 4: upcoming if its date is today or later, so a match stays open all of its day).
+ * A past event takes no more answers (docs/product.md, Readings): an event is past when its day lies
+ * before the club's today (upcoming if its date is today or later, so a match stays open all of its day).
  * Refused on a past event: a new attendance or guest, a change of status or of the ticket and seat
  * answers, and dropping one. Still allowed: paid and received requests (debts are settled after the
  * match) and the admin's attendee table. `today` is `YYYY-MM-DD` in the club's time zone.
@@ -133,7 +133,7 @@ export function newMemberAttendeeDoc(fields: {
   return newAttendeeDoc({ ...fields, guest_name: null, brought_by: null });
 }
 
-/** A guest a member brings: going, needs a ticket and a seat (SPEC 4). */
+/** A guest a member brings: going, needs a ticket and a seat. */
 export function newGuestAttendeeDoc(fields: {
   id: string;
   event_id: string;

@@ -1,10 +1,10 @@
 /*
- * The club's theme colour (SPEC 5: '#' and six hexadecimal digits) and the text that stays readable
+ * The club's theme colour ('#' and six hexadecimal digits) and the text that stays readable
  * on it, by the contrast of WCAG 2.x (relative luminance, contrast ratio). The server checks the
  * colour; the client's form checks the same and paints the nav bar, buttons and links with it.
  */
 
-/** '#' followed by six hexadecimal digits (SPEC 5). */
+/** '#' followed by six hexadecimal digits (docs/product.md, Input rules). */
 export const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
 
 export const isHexColour = (value: unknown): value is string => typeof value === 'string' && HEX_COLOUR.test(value);

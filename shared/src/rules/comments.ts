@@ -4,7 +4,7 @@ import type { RuleResult } from './result.js';
 import { usernameKey } from './usernames.js';
 
 /*
- * Comments and mentions (SPEC 4 Comments, SPEC 5 Comment). The server's domain and the client's
+ * Comments and mentions (docs/architecture.md, Comments and mentions). The server's domain and the client's
  * comment section and data layer call these and keep no copy.
  */
 
@@ -24,7 +24,7 @@ export interface CommentState {
 }
 
 /**
- * SPEC 4: while unresolved the author edits, deletes, resolves and toggles the answer request;
+ * While unresolved the author edits, deletes, resolves and toggles the answer request;
  * admins resolve and toggle anyone's and may delete any comment (moderation); a resolved comment
  * that requires an answer is reopened by its author or an admin.
  */
@@ -42,6 +42,26 @@ export function mayChangeComment(actor: CommentActor, comment: CommentState, act
     case 'unresolve':
       return comment.is_resolved && comment.requires_answer && (author || admin);
   }
+}
+
+/** Whether the actor may do this to the comment in the state most favourable to it (its own, say, while open). */
+export function mayEverChangeComment(actor: CommentActor, comment: { user_id: string }, action: CommentAction): boolean {
+  const favourable: CommentState = { user_id: comment.user_id, requires_answer: true, is_resolved: action === 'unresolve' };
+  return mayChangeComment(actor, favourable, action);
+}
+
+/** Why a change of a comment is refused; the server answers 403 for the first, 409 for the others. */
+export type CommentRefusal = 'commentNotAllowed' | 'commentIsResolved' | 'commentNotReopenable';
+
+/**
+ * The refusal both sides give when `mayChangeComment` says no: 'commentNotAllowed' when the actor may
+ * never do this to that comment (another member's; an admin editing someone's text), else the state
+ * it is in ('commentNotReopenable' to reopen, 'commentIsResolved' otherwise). Null when allowed.
+ */
+export function commentRefusal(actor: CommentActor, comment: CommentState, action: CommentAction): CommentRefusal | null {
+  if (mayChangeComment(actor, comment, action)) return null;
+  if (!mayEverChangeComment(actor, comment, action)) return 'commentNotAllowed';
+  return action === 'unresolve' ? 'commentNotReopenable' : 'commentIsResolved';
 }
 
 /**
@@ -89,7 +109,7 @@ export function findMentions(text: string, candidates: readonly MentionCandidate
 
 /**
  * The mention being typed at the caret, for the autocomplete: an @ at the start or after a space,
- * followed by no space up to the caret (SPEC 5). `query` is what was typed after the @.
+ * followed by no space up to the caret. `query` is what was typed after the @.
  */
 export function mentionQueryAt(text: string, caret: number): { start: number; query: string } | null {
   const before = text.slice(0, caret);
@@ -101,7 +121,7 @@ export function mentionQueryAt(text: string, caret: number): { start: number; qu
   return { start: at, query };
 }
 
-/** Usernames matching a typed query, case-insensitively (SPEC 5), names starting with it first. */
+/** Usernames matching a typed query, case-insensitively, names starting with it first. */
 export function filterMentionNames(names: readonly string[], query: string, limit = 8): string[] {
   const key = query.toLocaleLowerCase();
   const matches = names.filter((name) => name.toLocaleLowerCase().includes(key));

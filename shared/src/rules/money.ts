@@ -1,5 +1,27 @@
 import type { RuleResult } from './result.js';
 
+/** Money is integer cents inside; the REST edge speaks euros with two decimals. */
+export function eurosToCents(euros: number): number {
+  return Math.round(euros * 100);
+}
+
+export function centsToEuros(cents: number): number {
+  return Math.round(cents) / 100;
+}
+
+const formatters = new Map<string, Intl.NumberFormat>();
+
+/** `25,50 €` in German, `€25.50` in English. */
+export function formatMoney(cents: number, language: string = 'de'): string {
+  const locale = language === 'en' ? 'en-GB' : 'de-DE';
+  let formatter = formatters.get(locale);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR', minimumFractionDigits: 2 });
+    formatters.set(locale, formatter);
+  }
+  return formatter.format(cents / 100);
+}
+
 /** An amount as typed, split into its whole euros (digits only) and its decimals (any number of digits). */
 interface TypedAmount {
   whole: string;
@@ -70,7 +92,7 @@ export function checkEuros(text: string): RuleResult<number> {
 
 /** Whether a euro amount sent as a JSON number has at most two decimals (12.5 yes, 12.345 no). */
 export function hasWholeCents(euros: number): boolean {
-  return Math.abs(euros * 100 - Math.round(euros * 100)) < 1e-6;
+  return Math.abs(euros * 100 - eurosToCents(euros)) < 1e-6;
 }
 
 /** Cents as the text of a price input: `1850` → `18.50`. */
@@ -81,5 +103,5 @@ export function centsToInputText(cents: number): string {
 /** The same, as the REST API's euro amount (two decimals), or null. */
 export function parseEurosAmount(text: string): number | null {
   const cents = parseEuros(text);
-  return cents === null ? null : cents / 100;
+  return cents === null ? null : centsToEuros(cents);
 }

@@ -10,7 +10,7 @@ export function checkNewPassword(password: string): MessageCode | null {
   return password.length > PASSWORD_MAX_LENGTH ? 'passwordTooLong' : null;
 }
 
-/** A new password and its confirmation must be the same (reset-password form; SPEC 5). */
+/** A new password and its confirmation must be the same (reset-password form; docs/product.md, Input rules). */
 export function checkPasswordConfirmation(password: string, confirmation: string): MessageCode | null {
   return password === confirmation ? null : 'passwordsDoNotMatch';
 }

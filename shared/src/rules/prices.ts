@@ -1,6 +1,6 @@
 import type { MessageCode } from '../messages.js';
 
-/** A price that is a number, free, or to be announced (SPEC 4, transport price; also ticket prices). */
+/** A price that is a number, free, or to be announced (transport prices; also ticket prices). */
 export interface PriceChoice {
   /** Cents; null = none given. */
   price_cents: number | null;

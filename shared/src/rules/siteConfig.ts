@@ -4,7 +4,7 @@ import { freeTextProblem } from './freeText.js';
 import type { RuleResult } from './result.js';
 
 /*
- * The team configuration (SPEC 2 Config, 3 Config, 5): the server's domain and the admin's form
+ * The team configuration (docs/product.md, Data and Input rules): the server's domain and the admin's form
  * check it with these rules, so both refuse the same input with the same message code.
  */
 
@@ -46,7 +46,7 @@ export const checkTeamName = (value: unknown) => checkText(value, TEAM_NAME_MAX_
 export const checkSiteTitle = (value: unknown) =>
   checkText(value, SITE_TITLE_MAX_LENGTH, 'siteTitleRequired', 'siteTitleTooLong');
 
-/** '#' followed by six hexadecimal digits (SPEC 5); stored as typed. */
+/** '#' followed by six hexadecimal digits; stored as typed. */
 export function checkThemeColour(value: unknown): RuleResult<string> {
   return isHexColour(value) ? { ok: true, value } : { ok: false, code: 'themeColorInvalid' };
 }

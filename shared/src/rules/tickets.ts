@@ -3,7 +3,7 @@ import { debtorOf, isDebt } from './attendance.js';
 import type { RuleResult } from './result.js';
 
 /*
- * Tickets and debts (SPEC 2 My tickets and Debt overview, SPEC 4 Ticket payment). A ticket is an
+ * Tickets and debts (docs/product.md, Tickets and money). A ticket is an
  * attendee row; its debtor is the member, or for a guest the member who brought them. The server's
  * domain (REST and sync push) and the device's data layer and screens decide with these functions.
  */
@@ -32,7 +32,7 @@ export interface TicketEvent {
   archived: boolean;
 }
 
-/** SPEC 4: pending (not bought yet), unpaid (bought, not paid), paid. */
+/** The lists of /my-tickets: pending (not bought yet), unpaid (bought, not paid), paid. */
 export type TicketList = 'pending' | 'unpaid' | 'paid';
 
 /**
@@ -49,7 +49,7 @@ export function ticketStateOf(row: TicketRow, event: TicketEvent | undefined, to
   return 'pending';
 }
 
-/** An unpaid ticket of a past event is overdue (SPEC 2 My tickets). */
+/** An unpaid ticket of a past event is overdue (/my-tickets). */
 export function isOverdue(row: TicketRow, event: TicketEvent | undefined, today: string): boolean {
   return isDebt(row) && !!event && !isUpcoming(event.date, today);
 }
@@ -118,7 +118,7 @@ export function checkTicketRequest(row: TicketRow, actorId: string, kind: Reques
 /**
  * Which request buttons a ticket shows: paid while bought and unpaid and not yet asked, received
  * while bought and not received and not yet asked; a pending request shows as "requested"; nothing
- * once the ticket is received (SPEC 4: requests are hidden once received).
+ * once the ticket is received.
  */
 export function requestOptions(row: TicketRow, actorId: string) {
   const may = (kind: RequestKind) => checkTicketRequest(row, actorId, kind).ok;

@@ -2,7 +2,7 @@ import type { MessageCode } from '../messages.js';
 import type { RuleResult } from './result.js';
 
 /*
- * Usernames (issue 7): one normal form, one comparison key, and the characters a name may not have.
+ * Usernames (docs/product.md, Accounts and security): one normal form, one comparison key, and the characters a name may not have.
  * The server's schemas and domain and the client's forms call these and keep no copy.
  */
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ATTENDANCE_STATUSES, GUEST_NAME_MAX_LENGTH, TRANSFER_STATUSES } from '../constants.js';
+import { checkGuestName } from '../rules/guests.js';
 import { msg } from './common.js';
 
 const status = z.enum(ATTENDANCE_STATUSES, msg('invalidInput'));
@@ -26,11 +27,15 @@ export type AddAttendeeInput = z.infer<typeof addAttendeeInput>;
 export const transferStatusInput = z.object({ transfer_status: z.enum(TRANSFER_STATUSES, msg('invalidInput')) });
 export type TransferStatusInput = z.infer<typeof transferStatusInput>;
 
+/** A guest's name by the shared rule (rules/guests.ts `checkGuestName`), refused with its message codes. */
 const guestName = z
   .string(msg('guestNameRequired'))
   .trim()
-  .min(1, msg('guestNameRequired'))
-  .max(GUEST_NAME_MAX_LENGTH, msg('invalidInput'));
+  .superRefine((name, ctx) => {
+    const checked = checkGuestName(name);
+    if (!checked.ok) ctx.addIssue({ code: 'custom', message: checked.code });
+  })
+  .meta({ minLength: 1, maxLength: GUEST_NAME_MAX_LENGTH });
 
 /**
  * POST /api/guests: a guest the member brings (going, needs a ticket and a seat unless told otherwise).

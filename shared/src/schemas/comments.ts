@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { msg } from './common.js';
 
 /*
- * Comment bodies of the REST API (SPEC 7 Comments). The schemas check types only: whether a text is
+ * Comment bodies of the REST API (docs/architecture.md, "Comments and mentions"). The schemas check types only: whether a text is
  * blank or too long is `checkCommentText` (rules/comments.ts), which the server's domain applies to
  * the trimmed text, so REST, sync pushes and the client's form agree.
  */
@@ -20,14 +20,3 @@ export type CreateCommentInput = z.infer<typeof createCommentInput>;
 /** PUT /api/comments/{id}: the new text (only the author, only while unresolved). */
 export const updateCommentInput = z.object({ comment: commentText });
 export type UpdateCommentInput = z.infer<typeof updateCommentInput>;
-
-/** SPEC 3 Pending comment: one that requires an answer and is not resolved, on a live event (GET /api/comments/pending). */
-export interface PendingComment {
-  id: string;
-  username: string | null;
-  event_id: string;
-  event_title: string;
-  event_date: string;
-  comment: string;
-  created_at: string;
-}

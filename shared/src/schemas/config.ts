@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { msg } from './common.js';
 
 /**
- * PUT /api/config (admin): the team configuration of SPEC 7 plus the daily match import switch.
+ * PUT /api/config (admin): the team configuration plus the daily match import switch.
  * The shapes only; the rules (rules/siteConfig.ts) are the domain's, so bad values answer their own
  * message code. `team_id` may come as the text of a form field ('553').
  */
@@ -15,16 +15,3 @@ export const siteConfigInput = z.object({
   auto_import_matches: z.boolean(msg('invalidInput')).optional(),
 });
 export type SiteConfigInput = z.infer<typeof siteConfigInput>;
-
-/** GET /api/config (public) and the answers of the config writes: `config` is this. */
-export interface SiteConfigView {
-  team_id: number;
-  team_name: string;
-  site_title: string;
-  theme_color: string;
-  logo_filename: string | null;
-  /** The daily automatic match import (setting auto_import_matches): in admins' answers only. */
-  auto_import_matches?: boolean;
-  /** The club's time zone: its calendar day decides which events are past. */
-  time_zone: string;
-}

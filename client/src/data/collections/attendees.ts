@@ -83,7 +83,7 @@ function answerPatch(doc: RxDocument<AttendeeDoc>, change: Partial<AnswerFields>
 
 /**
  * Sets, changes or (null) removes the member's own attendance; first-time attendance takes the
- * defaults of SPEC 4. Taking up a new attendance is refused while the member owes a ticket; a
+ * defaults of docs/product.md, Attendance and guests. Taking up a new attendance is refused while the member owes a ticket; a
  * bought ticket cannot be dropped by the member.
  */
 export async function setOwnAttendance(
@@ -162,3 +162,6 @@ export async function removeGuest({ db, outbox }: Device, guestId: string): Prom
   outbox.add(guest.id);
   await guest.incrementalRemove();
 }
+
+/** The writes screens make, on the device (bound to it by data/index.ts). */
+export const writes = { setOwnAttendance, updateOwnAnswer, addGuest, updateGuest, removeGuest };

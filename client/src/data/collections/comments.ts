@@ -1,6 +1,6 @@
 import {
   checkCommentText,
-  mayChangeComment,
+  commentRefusal,
   newId,
   type CommentAction,
   type CommentActor,
@@ -14,9 +14,9 @@ import { enforce, LocalRuleError, type Device } from '../device.js';
 import { useQuery } from '../query.js';
 
 /*
- * Comments on the device (SPEC 4 Comments; issue 9), offline too: the comments of an event with
+ * Comments on the device (docs/product.md, Comments, mentions and notifications), offline too: the comments of an event with
  * their authors' names, and the member's writes. Each write asks the shared rules first
- * (`mayChangeComment`, `checkCommentText`), so the screen refuses what the server would; the
+ * (`commentRefusal`, `checkCommentText`), so the screen refuses what the server would; the
  * replication pushes the change and the server decides again.
  */
 
@@ -57,11 +57,8 @@ async function findComment(db: FankurveDatabase, commentId: string): Promise<RxD
  * the actor's comment to change in any state, else the state it is in (resolved; not reopenable).
  */
 function allow(actor: CommentActor, doc: RxDocument<CommentDoc>, action: CommentAction): void {
-  const comment = doc.toJSON() as CommentDoc;
-  if (mayChangeComment(actor, comment, action)) return;
-  const favourable = { user_id: comment.user_id, requires_answer: true, is_resolved: action === 'unresolve' };
-  if (!mayChangeComment(actor, favourable, action)) throw new LocalRuleError('commentNotAllowed');
-  throw new LocalRuleError(action === 'unresolve' ? 'commentNotReopenable' : 'commentIsResolved');
+  const refusal = commentRefusal(actor, doc.toJSON() as CommentDoc, action);
+  if (refusal) throw new LocalRuleError(refusal);
 }
 
 async function patch(outbox: Device['outbox'], doc: RxDocument<CommentDoc>, change: Partial<CommentDoc>): Promise<void> {
@@ -137,3 +134,6 @@ export async function toggleRequiresAnswer({ db, outbox }: Device, actor: Commen
   allow(actor, doc, 'toggleRequiresAnswer');
   await patch(outbox, doc, { requires_answer: !doc.requires_answer });
 }
+
+/** The writes screens make, on the device (bound to it by data/index.ts). */
+export const writes = { addComment, editComment, deleteComment, resolveComment, unresolveComment, toggleRequiresAnswer };

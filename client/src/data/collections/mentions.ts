@@ -5,13 +5,13 @@ import { LocalRuleError, type Device } from '../device.js';
 import { useQuery } from '../query.js';
 
 /*
- * The signed-in member's mentions on the device (SPEC 3 Mention, SPEC 4 Mentions; issue 9). The
+ * The signed-in member's mentions on the device (docs/product.md, Data and States and transitions). The
  * server creates them from comment texts and replicates only the member's own; the event title,
  * the comment text and the commenter's name are read from the device's other collections, so the
  * list works offline. A device only marks them read, which syncs to the member's other devices.
  */
 
-/** A mention as the screen shows it (SPEC 3: mention_id, comment_id, event_id, event_title, comment, commenter_username, mention_date, is_read). */
+/** A mention as the screen shows it (docs/product.md, Data: mention_id, comment_id, event_id, event_title, comment, commenter_username, mention_date, is_read). */
 export interface MentionView {
   id: string;
   comment_id: string;
@@ -102,7 +102,7 @@ export function useUnreadMentionCount(eventId?: string): number | undefined {
   return useQuery((db) => unreadMentionCount$(db, eventId), [eventId]);
 }
 
-/** The unread mentions per event (SPEC 7 mentions/by-event, from the device's copy). */
+/** The unread mentions per event (as the REST API's mentions/by-event, from the device's copy). */
 export function useUnreadMentionsByEvent(): ReadonlyMap<string, number> | undefined {
   return useQuery((db) => unreadMentionsByEvent$(db), []);
 }
@@ -126,3 +126,6 @@ export async function markAllMentionsRead({ db, outbox }: Device, userId: string
     await doc.incrementalPatch({ is_read: true });
   }
 }
+
+/** The writes screens make, on the device (bound to it by data/index.ts). */
+export const writes = { markMentionRead, markAllMentionsRead };

@@ -15,7 +15,7 @@ import { enforce, type Device } from '../device.js';
 import { useQuery } from '../query.js';
 
 /*
- * My tickets on the device (SPEC 2, 4; issue 8), offline too: the member's own attendee rows and
+ * My tickets on the device (docs/product.md, Tickets and money), offline too: the member's own attendee rows and
  * their guests' with the events they belong to (archived events included: their tickets stay), in
  * the lists of the shared rules; and the paid and received requests, member-owned fields that the
  * replication pushes like any other change.
@@ -134,3 +134,6 @@ export async function requestTicket({ db, outbox }: Device, attendeeId: string, 
   outbox.add(doc.id);
   await doc.incrementalPatch({ [field]: true });
 }
+
+/** The writes screens make, on the device (bound to it by data/index.ts). */
+export const writes = { requestTicket };

@@ -1,12 +1,12 @@
 import type { Language, PendingComment } from '@fankurve/shared';
-import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useUser } from '../../app/session.js';
+import { useUser } from '../../session/session.js';
 import { i18next } from '../../i18n/index.js';
 import { Modal } from '../../ui/Dialog.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
-import { AdminRequired } from '../config/AdminRequired.js';
-import { formatEventDate } from '../events/format.js';
+import { AdminRequired } from '../../ui/AdminRequired.js';
+import { formatEventDate } from '../../i18n/eventDates.js';
 import {
   acceptPaid,
   acceptReceived,
@@ -19,13 +19,14 @@ import {
   tasksChanged,
   type PendingRequest,
   type PendingUser,
-} from './api.js';
+} from '../../api/admin.js';
 import { failureText, formatTimestamp, requestPriceText } from './format.js';
 import { PendingRegistrationsTable } from './PendingRegistrationsTable.js';
-import { PendingCommentsTable } from '../comments/PendingCommentsTable.js';
+import { PendingCommentsTable } from './PendingCommentsTable.js';
 import './admin.css';
 import { NeedsConnection } from '../../ui/NeedsConnection.js';
-import { useShownRows } from '../../ui/ShowMore.js';
+import { RowTable } from '../../ui/RowTable.js';
+import { TaskSection } from './TaskSection.js';
 
 interface Tasks {
   users: PendingUser[];
@@ -81,7 +82,7 @@ export function usePendingTasks(enabled: boolean) {
   return { tasks, failed, reload };
 }
 
-/** /admin/tasks (SPEC 2): registrations to approve, paid and received requests to accept, comments to answer. */
+/** /admin/tasks: registrations to approve, paid and received requests to accept, comments to answer. */
 export function AdminTasksPage() {
   const { t } = useTranslation();
   return (
@@ -146,7 +147,7 @@ function AdminTasksPageOnline() {
             </p>
           ) : null}
           {tasks.users.length > 0 ? (
-            <Section title={t('admin.pendingRegistrations')} rows={tasks.users}>
+            <TaskSection title={t('admin.pendingRegistrations')} rows={tasks.users}>
               {(users) => (
                 <PendingRegistrationsTable
                   users={users}
@@ -155,10 +156,10 @@ function AdminTasksPageOnline() {
                   onDecline={(user) => setPending({ kind: 'decline', user })}
                 />
               )}
-            </Section>
+            </TaskSection>
           ) : null}
           {tasks.paid.length > 0 ? (
-            <Section title={t('admin.pendingPaid')} rows={tasks.paid}>
+            <TaskSection title={t('admin.pendingPaid')} rows={tasks.paid}>
               {(requests) => (
                 <RequestTable
                   requests={requests}
@@ -167,10 +168,10 @@ function AdminTasksPageOnline() {
                   onAccept={(request) => setPending({ kind: 'paid', request })}
                 />
               )}
-            </Section>
+            </TaskSection>
           ) : null}
           {tasks.received.length > 0 ? (
-            <Section title={t('admin.pendingReceived')} rows={tasks.received}>
+            <TaskSection title={t('admin.pendingReceived')} rows={tasks.received}>
               {(requests) => (
                 <RequestTable
                   requests={requests}
@@ -178,12 +179,12 @@ function AdminTasksPageOnline() {
                   onAccept={(request) => setPending({ kind: 'received', request })}
                 />
               )}
-            </Section>
+            </TaskSection>
           ) : null}
           {tasks.comments.length > 0 ? (
-            <Section title={t('comments.pending.title')} rows={tasks.comments}>
+            <TaskSection title={t('comments.pending.title')} rows={tasks.comments}>
               {(comments) => <PendingCommentsTable comments={comments} language={language} />}
-            </Section>
+            </TaskSection>
           ) : null}
         </>
       )}
@@ -240,29 +241,6 @@ function AdminTasksPageOnline() {
   );
 }
 
-/** One list of tasks: its count in the heading, its first rows, and "show more" for the rest. */
-function Section<T>({
-  title,
-  rows,
-  children,
-}: {
-  title: string;
-  rows: readonly T[];
-  children: (shown: readonly T[]) => ReactNode;
-}) {
-  const id = useId();
-  const { shown, more } = useShownRows(rows);
-  return (
-    <section aria-labelledby={id}>
-      <h2 id={id}>
-        {title} <span className="badge badge-red">{rows.length}</span>
-      </h2>
-      <div className="admin-table-scroll">{children(shown)}</div>
-      {more}
-    </section>
-  );
-}
-
 function RequestTable({
   requests,
   withPrice = false,
@@ -276,35 +254,31 @@ function RequestTable({
 }) {
   const { t } = useTranslation();
   return (
-    <table className="admin-table">
-      <thead>
-        <tr>
-          <th>{t('admin.username')}</th>
-          <th>{t('admin.event')}</th>
-          {withPrice ? <th className="num">{t('admin.price')}</th> : null}
-          <th>{t('admin.requested')}</th>
-          <th>{t('admin.actions')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {requests.map((r) => (
-          <tr key={r.id}>
-            <td>{requesterName(r)}</td>
-            <td>
+    <RowTable
+      rows={requests}
+      columns={[
+        { header: t('admin.username'), cell: requesterName },
+        {
+          header: t('admin.event'),
+          cell: (r) => (
+            <>
               {r.event_title}
               <br />
               <span className="muted">{formatEventDate(r.event_date, language)}</span>
-            </td>
-            {withPrice ? <td className="num">{requestPriceText(r, language)}</td> : null}
-            <td>{formatTimestamp(r.request_date, language)}</td>
-            <td>
-              <button type="button" className="button button-primary button-small" onClick={() => onAccept(r)}>
-                {t('admin.accept')}
-              </button>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+            </>
+          ),
+        },
+        withPrice && { header: t('admin.price'), num: true, cell: (r) => requestPriceText(r, language) },
+        { header: t('admin.requested'), cell: (r) => formatTimestamp(r.request_date, language) },
+        {
+          header: t('admin.actions'),
+          cell: (r) => (
+            <button type="button" className="button button-primary button-small" onClick={() => onAccept(r)}>
+              {t('admin.accept')}
+            </button>
+          ),
+        },
+      ]}
+    />
   );
 }

@@ -1,6 +1,7 @@
 import type { Language } from '@fankurve/shared';
 import { useTranslation } from 'react-i18next';
-import type { PendingUser } from './api.js';
+import { RowActions, RowTable } from '../../ui/RowTable.js';
+import type { PendingUser } from '../../api/admin.js';
 import { formatTimestamp } from './format.js';
 
 /** Pending registrations with Approve and Decline (the caller confirms): on /admin/tasks and /users. */
@@ -17,34 +18,26 @@ export function PendingRegistrationsTable({
 }) {
   const { t } = useTranslation();
   return (
-    <table className="admin-table">
-      <thead>
-        <tr>
-          <th>{t('admin.username')}</th>
-          <th>{t('admin.email')}</th>
-          <th>{t('admin.registered')}</th>
-          <th>{t('admin.actions')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {users.map((u) => (
-          <tr key={u.id}>
-            <td>{u.username}</td>
-            <td>{u.email}</td>
-            <td>{formatTimestamp(u.created_at, language)}</td>
-            <td>
-              <div className="admin-actions">
-                <button type="button" className="button button-primary button-small" onClick={() => onApprove(u)}>
-                  {t('admin.approve')}
-                </button>
-                <button type="button" className="button button-danger button-small" onClick={() => onDecline(u)}>
-                  {t('admin.decline')}
-                </button>
-              </div>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <RowTable
+      rows={users}
+      columns={[
+        { header: t('admin.username'), cell: (u) => u.username },
+        { header: t('admin.email'), cell: (u) => u.email },
+        { header: t('admin.registered'), cell: (u) => formatTimestamp(u.created_at, language) },
+        {
+          header: t('admin.actions'),
+          cell: (u) => (
+            <RowActions>
+              <button type="button" className="button button-primary button-small" onClick={() => onApprove(u)}>
+                {t('admin.approve')}
+              </button>
+              <button type="button" className="button button-danger button-small" onClick={() => onDecline(u)}>
+                {t('admin.decline')}
+              </button>
+            </RowActions>
+          ),
+        },
+      ]}
+    />
   );
 }

@@ -2,11 +2,11 @@ import { checkNewPassword, eurosToCents, LANGUAGES, SCOPES, type Language, type 
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { useUser } from '../../app/session.js';
+import { useUser } from '../../session/session.js';
 import { Field } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
-import { AdminRequired } from '../config/AdminRequired.js';
-import { fetchUser, setPassword, updateUser, type AdminUser } from './api.js';
+import { AdminRequired } from '../../ui/AdminRequired.js';
+import { fetchUser, setPassword, updateUser, type AdminUser } from '../../api/admin.js';
 import { failureText, formatTimestamp } from './format.js';
 import './admin.css';
 import { debtText } from '../../ui/money.js';

@@ -2,18 +2,28 @@ import { eurosToCents, type Language } from '@fankurve/shared';
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { useUser } from '../../app/session.js';
+import { useUser } from '../../session/session.js';
 import { ConfirmDialog, Modal } from '../../ui/Dialog.js';
 import { Field } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
-import { AdminRequired } from '../config/AdminRequired.js';
+import { AdminRequired } from '../../ui/AdminRequired.js';
 import { usePendingTasks } from './AdminTasksPage.js';
-import { approveUser, createUser, deleteUser, fetchUsers, tasksChanged, type AdminUser, type PendingUser } from './api.js';
+import {
+  approveUser,
+  createUser,
+  deleteUser,
+  fetchUsers,
+  tasksChanged,
+  type AdminUser,
+  type PendingUser,
+} from '../../api/admin.js';
 import { failureText, formatTimestamp } from './format.js';
 import { PendingRegistrationsTable } from './PendingRegistrationsTable.js';
+import { TaskSection } from './TaskSection.js';
 import './admin.css';
 import { debtText } from '../../ui/money.js';
 import { NeedsConnection } from '../../ui/NeedsConnection.js';
+import { RowTable, TableScroll } from '../../ui/RowTable.js';
 
 /** /users (admin): pending registrations, the user table with debts, create and delete users. */
 export function UsersPage() {
@@ -84,66 +94,53 @@ function UsersPageOnline() {
         {t('admin.createUser')}
       </button>
       {tasks && tasks.users.length > 0 ? (
-        <section>
-          <h2>
-            {t('admin.pendingRegistrations')} <span className="badge badge-red">{tasks.users.length}</span>
-          </h2>
-          <div className="admin-table-scroll">
+        <TaskSection title={t('admin.pendingRegistrations')} rows={tasks.users}>
+          {(pending) => (
             <PendingRegistrationsTable
-              users={tasks.users}
+              users={pending}
               language={language}
               onApprove={(user) => setConfirm({ kind: 'approve', user })}
               onDecline={(user) => setConfirm({ kind: 'decline', user })}
             />
-          </div>
-        </section>
+          )}
+        </TaskSection>
       ) : null}
       <h2>{t('admin.allUsers')}</h2>
       {!users ? (
         <p className="muted">{t('common.loading')}</p>
       ) : (
-        <div className="admin-table-scroll">
-          <table className="admin-table users-table">
-            <thead>
-              <tr>
-                <th>{t('admin.username')}</th>
-                <th>{t('admin.email')}</th>
-                <th>{t('admin.scope')}</th>
-                <th>{t('admin.language')}</th>
-                <th className="num">{t('admin.unpaidCount')}</th>
-                <th className="num">{t('admin.totalDebt')}</th>
-                <th>{t('admin.created')}</th>
-                <th>{t('admin.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.map((u) => (
-                <tr key={u.id}>
-                  <td>
-                    <Link to={`/users/${u.id}`}>{u.username}</Link>
-                  </td>
-                  <td>{u.email}</td>
-                  <td>{t(`admin.scopes.${u.scope}`)}</td>
-                  <td>{u.language.toUpperCase()}</td>
-                  <td className="num">{u.unpaid_count}</td>
-                  <td className="num">{debtText(eurosToCents(u.total_debt), u.open_price_count, language, t)}</td>
-                  <td>{formatTimestamp(u.created_at, language)}</td>
-                  <td>
-                    {u.id === me.id ? null : (
-                      <button
-                        type="button"
-                        className="button button-danger-ghost button-small"
-                        onClick={() => setConfirm({ kind: 'delete', user: u })}
-                      >
-                        {t('admin.delete')}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <TableScroll>
+          <RowTable
+            className="users-table"
+            rows={users}
+            columns={[
+              { header: t('admin.username'), cell: (u) => <Link to={`/users/${u.id}`}>{u.username}</Link> },
+              { header: t('admin.email'), cell: (u) => u.email },
+              { header: t('admin.scope'), cell: (u) => t(`admin.scopes.${u.scope}`) },
+              { header: t('admin.language'), cell: (u) => u.language.toUpperCase() },
+              { header: t('admin.unpaidCount'), num: true, cell: (u) => u.unpaid_count },
+              {
+                header: t('admin.totalDebt'),
+                num: true,
+                cell: (u) => debtText(eurosToCents(u.total_debt), u.open_price_count, language, t),
+              },
+              { header: t('admin.created'), cell: (u) => formatTimestamp(u.created_at, language) },
+              {
+                header: t('admin.actions'),
+                cell: (u) =>
+                  u.id === me.id ? null : (
+                    <button
+                      type="button"
+                      className="button button-danger-ghost button-small"
+                      onClick={() => setConfirm({ kind: 'delete', user: u })}
+                    >
+                      {t('admin.delete')}
+                    </button>
+                  ),
+              },
+            ]}
+          />
+        </TableScroll>
       )}
       {confirm ? (
         <ConfirmDialog

@@ -10,7 +10,7 @@ export function requestPriceText(request: { price: number; price_open: boolean }
   return request.price_open ? i18next.t('tickets.priceOpen') : formatMoney(eurosToCents(request.price), language);
 }
 
-/** The server's message for a failed call, else the screen's own fallback (SPEC 8). */
+/** The server's message for a failed call, else the screen's own fallback (docs/product.md, Error texts). */
 export function failureText(error: unknown, fallback: string): string {
   const text = errorText(error);
   return text === i18next.t('errors.generic') ? fallback : text;

@@ -1,10 +1,10 @@
 import { POLL_INTERVAL_MS } from '@fankurve/shared/constants';
 import { useEffect, useState } from 'react';
-import { fetchTaskCount, onTasksChanged } from './api.js';
+import { fetchTaskCount, onTasksChanged } from '../../api/admin.js';
 
 /**
  * The pending-task count of the nav bar's badge (admins only; null otherwise or before the first
- * answer): polled every 30 s (SPEC 7), and at once when the server's change stream announces a
+ * answer): polled every 30 s, and at once when the server's change stream announces a
  * change or a task is done on this device. The data layer is imported lazily, so the shell does
  * not pull RxDB in.
  */
@@ -29,7 +29,7 @@ export function usePendingTaskCount(enabled: boolean): number | null {
         const answer = await fetchTaskCount();
         if (!stopped) setCount(answer.totalCount);
       } catch {
-        // Offline or refused: keep the last count (load failures are only logged, SPEC 8).
+        // Offline or refused: keep the last count (load failures are only logged).
       } finally {
         inFlight = false;
         if (again && !stopped) {

@@ -1,12 +1,12 @@
 import { checkNewPassword } from '@fankurve/shared/rules/password';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { changePassword } from '../../api/auth.js';
-import { signIn, useUser } from '../../app/session.js';
+import { signIn, useUser } from '../../session/session.js';
 import { errorText, messageText } from '../../i18n/index.js';
-import { Field, FormError } from '../../ui/Field.js';
 import { toastSuccess } from '../../ui/toast.js';
+import { AuthForm, PasswordField, useSend } from './AuthForm.js';
 
 /** /change-password: forced (must_change_password) or voluntary; success leads to /events. */
 export function ChangePasswordPage() {
@@ -16,12 +16,9 @@ export function ChangePasswordPage() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, send } = useSend();
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return;
+  function submit() {
     if (next !== confirm) {
       setError(t('errors.newPasswordsDoNotMatch'));
       return;
@@ -31,17 +28,15 @@ export function ChangePasswordPage() {
       setError(messageText(problem));
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await changePassword(current, next);
-      signIn({ token: answer.token, user: answer.user }); // the old token is void now
-      toastSuccess(t('serverMessages.passwordChanged'));
-      void navigate('/events', { replace: true });
-    } catch (failure) {
-      setError(errorText(failure, 'errors.changePasswordFailed'));
-      setBusy(false);
-    }
+    void send(
+      async () => {
+        const answer = await changePassword(current, next);
+        signIn({ token: answer.token, user: answer.user }); // the old token is void now
+        toastSuccess(t('serverMessages.passwordChanged'));
+        void navigate('/events', { replace: true });
+      },
+      (failure) => errorText(failure, 'errors.changePasswordFailed'),
+    );
   }
 
   return (
@@ -53,38 +48,12 @@ export function ChangePasswordPage() {
             {t('serverMessages.mustChangePassword')}
           </p>
         ) : null}
-        <form className="form" onSubmit={(event) => void submit(event)}>
-          <Field
-            label={t('auth.currentPassword')}
-            name="currentPassword"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={current}
-            onChange={(e) => setCurrent(e.target.value)}
-          />
-          <Field
-            label={t('auth.newPassword')}
-            name="newPassword"
-            type="password"
-            autoComplete="new-password"
-            value={next}
-            onChange={(e) => setNext(e.target.value)}
-            hint={t('auth.passwordHint')}
-          />
-          <Field
-            label={t('auth.confirmPassword')}
-            name="confirmPassword"
-            type="password"
-            autoComplete="new-password"
-            value={confirm}
-            onChange={(e) => setConfirm(e.target.value)}
-          />
-          <FormError message={error} />
-          <button type="submit" className="button button-primary button-block" disabled={busy}>
-            {busy ? t('auth.saving') : t('auth.changePassword')}
-          </button>
-        </form>
+        <AuthForm busy={busy} error={error} submitLabel={t('auth.changePassword')} busyLabel={t('auth.saving')} onSubmit={submit}>
+          <PasswordField kind="current" value={current} onChange={setCurrent} />
+          {/* Not `required`: an empty new password gets the rule's message, not the browser's. */}
+          <PasswordField kind="new" fresh hint required={false} value={next} onChange={setNext} />
+          <PasswordField kind="confirm" fresh required={false} value={confirm} onChange={setConfirm} />
+        </AuthForm>
       </div>
     </section>
   );

@@ -1,32 +1,25 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { login } from '../../api/auth.js';
-import { preloadData, signIn, useParkedChanges } from '../../app/session.js';
+import { preloadData, signIn, useParkedChanges } from '../../session/session.js';
 import { errorText } from '../../i18n/index.js';
-import { Field, FormError } from '../../ui/Field.js';
+import { AuthForm, PasswordField, UsernameField, useSend } from './AuthForm.js';
 
 /** /login: username and password; a signed-in user is sent on by the route guard. */
 export function LoginPage() {
   const { t } = useTranslation();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, send } = useSend();
   const parked = useParkedChanges();
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(null);
+  function submit() {
     preloadData(); // fetch the local database's code while the server checks the password
-    try {
-      signIn(await login(username.trim(), password));
-    } catch (failure) {
-      setError(errorText(failure, 'errors.loginFailed'));
-      setBusy(false);
-    }
+    void send(
+      async () => signIn(await login(username.trim(), password)),
+      (failure) => errorText(failure, 'errors.loginFailed'),
+    );
   }
 
   return (
@@ -37,29 +30,10 @@ export function LoginPage() {
           {t('auth.parkedChanges', { count: parked.count, username: parked.username })}
         </p>
       )}
-      <form className="form" onSubmit={(event) => void submit(event)}>
-        <Field
-          label={t('auth.username')}
-          name="username"
-          autoComplete="username"
-          required
-          value={username}
-          onChange={(e) => setUsername(e.target.value)}
-        />
-        <Field
-          label={t('auth.password')}
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-        <FormError message={error} />
-        <button type="submit" className="button button-primary button-block" disabled={busy}>
-          {busy ? t('auth.signingIn') : t('auth.login')}
-        </button>
-      </form>
+      <AuthForm busy={busy} error={error} submitLabel={t('auth.login')} busyLabel={t('auth.signingIn')} onSubmit={submit}>
+        <UsernameField value={username} onChange={setUsername} />
+        <PasswordField kind="password" value={password} onChange={setPassword} />
+      </AuthForm>
       <p className="auth-switch">
         <Link to="/forgot-password">{t('recovery.forgotLink')}</Link>
       </p>

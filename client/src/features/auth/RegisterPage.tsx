@@ -1,12 +1,11 @@
 import { checkNewPassword } from '@fankurve/shared/rules/password';
 import { checkUsername } from '@fankurve/shared/rules/usernames';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { register } from '../../api/auth.js';
-import { signIn } from '../../app/session.js';
 import { currentLanguage, errorText, messageText } from '../../i18n/index.js';
-import { Field, FormError } from '../../ui/Field.js';
+import { AuthForm, BackToLogin, EmailField, PasswordField, UsernameField, useSend } from './AuthForm.js';
 
 /** /register: username, email and password; usually ends waiting for an admin's approval. */
 export function RegisterPage() {
@@ -14,13 +13,10 @@ export function RegisterPage() {
   const [username, setUsername] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [pending, setPending] = useState(false);
+  const { busy, error, setError, send } = useSend();
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return;
+  function submit() {
     const name = checkUsername(username);
     if (!name.ok) {
       setError(messageText(name.code));
@@ -31,19 +27,14 @@ export function RegisterPage() {
       setError(messageText(problem));
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await register(name.value, email.trim(), password, currentLanguage());
-      if ('token' in answer && answer.token && !answer.requiresApproval) {
-        signIn({ token: answer.token, user: answer.user });
-        return;
-      }
-      setPending(true);
-    } catch (failure) {
-      setError(errorText(failure, 'errors.registrationFailed'));
-    }
-    setBusy(false);
+    void send(
+      async () => {
+        // Every registration waits for an admin's approval (the answer's `requiresApproval`).
+        await register(name.value, email.trim(), password, currentLanguage());
+        setPending(true);
+      },
+      (failure) => errorText(failure, 'errors.registrationFailed'),
+    );
   }
 
   if (pending) {
@@ -53,9 +44,7 @@ export function RegisterPage() {
         <p className="notice notice-success" role="status">
           {t('serverMessages.registrationPending')}
         </p>
-        <p className="auth-switch">
-          <Link to="/login">{t('auth.backToLogin')}</Link>
-        </p>
+        <BackToLogin />
       </>
     );
   }
@@ -63,39 +52,11 @@ export function RegisterPage() {
   return (
     <>
       <h1>{t('auth.registerTitle')}</h1>
-      <form className="form" onSubmit={(event) => void submit(event)}>
-        <Field
-          label={t('auth.username')}
-          name="username"
-          autoComplete="username"
-          required
-          value={username}
-          onChange={(e) => setUsername(e.target.value)}
-        />
-        <Field
-          label={t('auth.email')}
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-        <Field
-          label={t('auth.password')}
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          hint={t('auth.passwordHint')}
-        />
-        <FormError message={error} />
-        <button type="submit" className="button button-primary button-block" disabled={busy}>
-          {busy ? t('auth.registering') : t('auth.register')}
-        </button>
-      </form>
+      <AuthForm busy={busy} error={error} submitLabel={t('auth.register')} busyLabel={t('auth.registering')} onSubmit={submit}>
+        <UsernameField value={username} onChange={setUsername} />
+        <EmailField value={email} onChange={setEmail} />
+        <PasswordField kind="password" fresh hint value={password} onChange={setPassword} />
+      </AuthForm>
       <p className="auth-switch">
         {t('auth.haveAccount')} <Link to="/login">{t('auth.loginLink')}</Link>
       </p>

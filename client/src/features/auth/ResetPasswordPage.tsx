@@ -1,16 +1,17 @@
 import { checkNewPassword, checkPasswordConfirmation } from '@fankurve/shared/rules/password';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { isApiError } from '../../api/client.js';
 import { resetPassword } from '../../api/recovery.js';
 import { errorText, messageText } from '../../i18n/index.js';
-import { Field, FormError } from '../../ui/Field.js';
 import { toastSuccess } from '../../ui/toast.js';
+import { AuthForm, BackToLogin, PasswordField, useSend } from './AuthForm.js';
 
 /**
- * /reset-password/:token (SPEC 2, 5): the new password twice. Both rules are checked here first
- * (shared rules/password.ts), the token by the server; success leads to /login with a notice.
+ * /reset-password/:token (docs/product.md, Accounts and security): the new password twice. Both rules
+ * are checked here first (shared rules/password.ts), the token by the server; success leads to /login
+ * with a notice.
  */
 export function ResetPasswordPage() {
   const { t } = useTranslation();
@@ -18,66 +19,48 @@ export function ResetPasswordPage() {
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [tokenRefused, setTokenRefused] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, send } = useSend();
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return;
+  function submit() {
     const problem = checkPasswordConfirmation(password, confirm) ?? checkNewPassword(password);
     if (problem) {
       setError(messageText(problem));
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      await resetPassword(token, password);
-      toastSuccess(t('serverMessages.passwordResetDone'));
-      void navigate('/login', { replace: true });
-    } catch (failure) {
-      setTokenRefused(isApiError(failure) && failure.code === 'invalidResetToken');
-      setError(isApiError(failure) ? errorText(failure) : t('recovery.resetFailed'));
-      setBusy(false);
-    }
+    void send(
+      async () => {
+        await resetPassword(token, password);
+        toastSuccess(t('serverMessages.passwordResetDone'));
+        void navigate('/login', { replace: true });
+      },
+      (failure) => {
+        setTokenRefused(isApiError(failure) && failure.code === 'invalidResetToken');
+        return isApiError(failure) ? errorText(failure) : t('recovery.resetFailed');
+      },
+    );
   }
 
   return (
     <>
       <h1>{t('recovery.resetTitle')}</h1>
-      <form className="form" onSubmit={(event) => void submit(event)}>
-        <Field
-          label={t('auth.newPassword')}
-          name="newPassword"
-          type="password"
-          autoComplete="new-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          hint={t('auth.passwordHint')}
-        />
-        <Field
-          label={t('auth.confirmPassword')}
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          required
-          value={confirm}
-          onChange={(e) => setConfirm(e.target.value)}
-        />
-        <FormError message={error} />
-        <button type="submit" className="button button-primary button-block" disabled={busy}>
-          {busy ? t('auth.saving') : t('recovery.resetPassword')}
-        </button>
-      </form>
-      <p className="auth-switch">
-        {tokenRefused ? (
+      <AuthForm
+        busy={busy}
+        error={error}
+        submitLabel={t('recovery.resetPassword')}
+        busyLabel={t('auth.saving')}
+        onSubmit={submit}
+      >
+        <PasswordField kind="new" fresh hint value={password} onChange={setPassword} />
+        <PasswordField kind="confirm" fresh value={confirm} onChange={setConfirm} />
+      </AuthForm>
+      {tokenRefused ? (
+        <p className="auth-switch">
           <Link to="/forgot-password">{t('recovery.requestNewLink')}</Link>
-        ) : (
-          <Link to="/login">{t('auth.backToLogin')}</Link>
-        )}
-      </p>
+        </p>
+      ) : (
+        <BackToLogin />
+      )}
     </>
   );
 }

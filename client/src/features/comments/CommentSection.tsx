@@ -2,7 +2,7 @@ import { COMMENT_MAX_LENGTH, mayChangeComment, type CommentAction, type CommentA
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
-import { useUser } from '../../app/session.js';
+import { useUser } from '../../session/session.js';
 import {
   addComment,
   deleteComment,
@@ -27,7 +27,7 @@ const HIGHLIGHT_MS = 2500;
 type Actor = CommentActor;
 
 /**
- * The comments of an event (SPEC 2 'Event detail', anchors #comments and #comment-{id}; SPEC 4, 5):
+ * The comments of an event (docs/architecture.md, Comments and mentions; anchors #comments and #comment-{id}):
  * read from and written to the device, so they work offline and arrive live from other members. Each
  * comment shows the actions the shared rule allows the signed-in member.
  */
@@ -284,7 +284,7 @@ function CommentItem({ comment, author, actor, names, language, highlighted }: I
   );
 }
 
-/** The new comment: text with @mention autocomplete and the answer request; blank is not sent (SPEC 5). */
+/** The new comment: text with @mention autocomplete and the answer request; blank is not sent. */
 function CommentForm({ eventId, actor, names }: { eventId: string; actor: Actor; names: readonly string[] }) {
   const { t } = useTranslation();
   const id = useId();

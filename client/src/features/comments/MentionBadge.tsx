@@ -4,7 +4,7 @@ import './comments.css';
 import { useAppBadge } from './useAppBadge.js';
 
 /**
- * The yellow badge of unread mentions beside the username in the nav bar (SPEC 2), hidden at 0; it
+ * The yellow badge of unread mentions beside the username in the nav bar (docs/product.md, Screens), hidden at 0; it
  * also sets the installed app's icon badge (`appBadge`; the copy on the folded menu's button does not). The count comes from the device's mentions, which the
  * change stream keeps live, so nothing polls. Its own chunk (lazy from the nav bar): the shell does
  * not load RxDB.

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { useUser } from '../../app/session.js';
+import { useUser } from '../../session/session.js';
 import { markAllMentionsRead, markMentionRead, useMyMentions, type MentionView } from '../../data/index.js';
 import { currentLanguage } from '../../i18n/index.js';
 import { toastError } from '../../ui/toast.js';
@@ -9,7 +9,7 @@ import './comments.css';
 import { commentPath, failureText, formatCommentDate } from './format.js';
 
 /**
- * The signed-in member's mentions (SPEC 2 'Profile', SPEC 4 Mentions), newest first in a list that
+ * The signed-in member's mentions (docs/product.md, Comments, mentions and notifications), newest first in a list that
  * scrolls at a maximum height; unread ones are emphasised. Opening one marks it read and goes to
  * /events/{eventId}#comment-{commentId} — also when marking fails. Read from the device: works offline.
  */
@@ -35,7 +35,7 @@ export function MentionList({ className = 'card' }: { className?: string }) {
 
   const opened = (mention: MentionView) => {
     if (mention.is_read) return;
-    // The link navigates in any case (SPEC 4); a failure is only logged.
+    // The link navigates in any case; a failure is only logged.
     markMentionRead(user.id, mention.id).catch((error: unknown) => console.warn('Mention not marked read', error));
   };
 

@@ -5,13 +5,13 @@ import { errorText, i18next } from '../../i18n/index.js';
 /** When a comment was written, in the device's time zone: `12.03.2026, 14:05` (de), `12 Mar 2026, 14:05` (en). */
 export const formatCommentDate = (iso: string, language: Language): string => formatInstant(iso, language);
 
-/** The failures of SPEC 8 (comments): the refusal's own text (a rule's code, the server's message), else the screen's fallback. */
+/** The failures of comment calls (docs/product.md, Error texts): the refusal's own text (a rule's code, the server's message), else the screen's fallback. */
 export function failureText(error: unknown, fallback: string): string {
   const text = errorText(error);
   return text === i18next.t('errors.generic') ? fallback : text;
 }
 
-/** The mention's anchor on its event page (SPEC 2). */
+/** The mention's anchor on its event page. */
 export const commentPath = (eventId: string, commentId: string) =>
   `/events/${encodeURIComponent(eventId)}#comment-${encodeURIComponent(commentId)}`;
 

@@ -1,15 +1,14 @@
 import { useId, useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { useUser } from '../../app/session.js';
-import { StadiumManagement } from '../stadiums/StadiumManagement.js';
-import { AdminRequired } from './AdminRequired.js';
+import { useUser } from '../../session/session.js';
+import { AdminRequired } from '../../ui/AdminRequired.js';
 import { TeamConfigForm } from './TeamConfigForm.js';
-import '../stadiums/stadiums.css';
+import { StadiumManagement } from '../stadiums/index.js';
 import { NeedsConnection } from '../../ui/NeedsConnection.js';
 
 /**
- * The configuration tabs of SPEC 2: Team configuration (the first, shown without `?tab=`) and
+ * The configuration tabs: Team configuration (the first, shown without `?tab=`) and
  * Stadium management. Another tab: an entry here and its panel below. The tab is kept in `?tab=`.
  */
 const TABS = ['team', 'stadiums'] as const;

@@ -19,13 +19,13 @@ import {
   type AdminSiteConfig,
   type SiteConfig,
 } from '../../api/config.js';
-import { applySiteConfig, useSiteConfig } from '../../app/siteConfig.js';
+import { applySiteConfig, useSiteConfig } from '../../session/siteConfig.js';
 import { useSyncStatus } from '../../data/index.js';
 import { i18next, messageText } from '../../i18n/index.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { Field, FormError } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
-import { TeamFinder } from '../matches/TeamFinder.js';
+import { TeamFinder } from '../matches/index.js';
 import './config.css';
 
 interface FormValues {
@@ -47,7 +47,7 @@ const valuesOf = (config: SiteConfig, autoImport: boolean): FormValues => ({
 const FIELDS: readonly TeamConfigField[] = ['team_id', 'team_name', 'site_title', 'theme_color'];
 
 /**
- * What to say about a failed call: the server's message by its code (SPEC 8 maps them), no
+ * What to say about a failed call: the server's message by its code, no
  * connection when the server was not reached, else the screen's fallback.
  */
 function failureText(error: unknown, fallback: string): string {
@@ -59,9 +59,10 @@ function failureText(error: unknown, fallback: string): string {
 }
 
 /**
- * The Team configuration tab (SPEC 2 Config): team id (with the team finder), team name, site
- * title, theme colour, the daily match import, the logo and the running version. Saving applies
- * the configuration on this device at once; every other device takes it from the change stream.
+ * The Team configuration tab (docs/architecture.md, Team configuration and theme): team id (with the
+ * team finder), team name, site title, theme colour, the daily match import, the logo and the running
+ * version. Saving applies the configuration on this device at once; every other device takes it from
+ * the change stream.
  */
 export function TeamConfigForm() {
   const { t } = useTranslation();
@@ -115,7 +116,7 @@ export function TeamConfigForm() {
     };
   }, [live, dirty]);
 
-  // The saved notice clears after 3 seconds (SPEC 8).
+  // The saved notice clears after 3 seconds.
   useEffect(() => {
     if (!saved) return;
     const timer = setTimeout(() => setSaved(false), TOAST_DURATION_MS);
@@ -267,7 +268,7 @@ export function TeamConfigForm() {
   );
 }
 
-/** The logo (SPEC 5: an image of at most 5 MB): preview, upload or replace, delete after confirmation. */
+/** The logo (an image of at most 5 MB): preview, upload or replace, delete after confirmation. */
 function LogoSection({ logo, online }: { logo: string | null; online: boolean }) {
   const { t } = useTranslation();
   const inputId = useId();

@@ -14,7 +14,7 @@ interface Props {
   online: boolean;
 }
 
-/** The admin adds a member who is not attending yet (SPEC 5: only those are offered; 'Please select a user'). */
+/** The admin adds a member who is not attending yet (docs/product.md, Input rules: only those are offered; 'Please select a user'). */
 export function AddAttendee({ eventId, attendees, members, online }: Props) {
   const { t } = useTranslation();
   const id = useId();

@@ -7,7 +7,7 @@ import {
   type MemberDoc,
   type TransferStatus,
 } from '@fankurve/shared';
-import { formatMoney } from '@fankurve/shared/money';
+import { centsToInputText, formatMoney } from '@fankurve/shared/rules/money';
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MoneyInput } from '../../ui/MoneyField.js';
@@ -53,7 +53,7 @@ const FLAG_COLUMNS = {
 } as const;
 
 /**
- * Everyone who answered, members and guests (SPEC 2: 9 columns). Admins get an edit mode with a 10th
+ * Everyone who answered, members and guests (9 columns). Admins get an edit mode with a 10th
  * column: ticket option, payer, bought / paid / received and transfer status are edited in drafts and
  * saved together (PUT /api/attendees/{id} per changed row); removing asks first.
  */
@@ -180,7 +180,7 @@ export function AttendeeTable({ event, attendees, members, names, access, langua
                 const ticket = e.target.value as TicketChoice;
                 const customPrice =
                   ticket === 'custom' && !values.customPrice && event.ticket_price_cents > 0
-                    ? (event.ticket_price_cents / 100).toFixed(2)
+                    ? centsToInputText(event.ticket_price_cents)
                     : undefined;
                 setDraft(doc.id, customPrice === undefined ? { ticket } : { ticket, customPrice });
               }}

@@ -1,5 +1,5 @@
 import type { EventDoc, Language } from '@fankurve/shared';
-import { formatMoney } from '@fankurve/shared/money';
+import { formatMoney } from '@fankurve/shared/rules/money';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog, Modal } from '../../ui/Dialog.js';
@@ -18,7 +18,7 @@ interface Props {
 /**
  * The confirmation before deleting an event. With bought tickets (only an admin gets here then) it
  * names each ticket, its price and whether it is paid, and says that the tickets and their debts
- * are kept (issue 7).
+ * are kept (docs/architecture.md, Data model).
  */
 export function DeleteEventDialog({ event, tickets, language, busy, onConfirm, onCancel }: Props) {
   const { t } = useTranslation();

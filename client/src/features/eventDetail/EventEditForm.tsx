@@ -5,7 +5,7 @@ import { fetchStadiums, updateEvent, type StadiumOption } from '../../api/eventD
 import { errorText } from '../../i18n/index.js';
 import { Field, FormError } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
-import { EventTimeFields } from '../events/EventTimeFields.js';
+import { EventTimeFields } from '../events/index.js';
 import { MoneyField } from '../../ui/MoneyField.js';
 import { eventFormOf, eventUpdateOf, sortedMembers, type EventForm } from './model.js';
 import { SaveCancel } from './SaveCancel.js';
@@ -17,7 +17,7 @@ interface Props {
   onDone: () => void;
 }
 
-/** The event's fields edited in place (creator or admin): SPEC 5 rules, PUT /api/events/{id}. */
+/** The event's fields edited in place (creator or admin): the shared rules, PUT /api/events/{id}. */
 export function EventEditForm({ event, members, online, onDone }: Props) {
   const { t } = useTranslation();
   const [form, setForm] = useState<EventForm>(() => eventFormOf(event));

@@ -1,12 +1,12 @@
-import { CLUB_CASH_DESK, type AttendeeDoc, type EventDoc, type Language, type MemberDoc } from '@fankurve/shared';
-import { formatMoney } from '@fankurve/shared/money';
+import { CLUB_CASH_DESK, mayDeleteEvent, type AttendeeDoc, type EventDoc, type Language, type MemberDoc } from '@fankurve/shared';
+import { formatMoney } from '@fankurve/shared/rules/money';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { clearUpdated, deleteEvent } from '../../api/eventDetail.js';
 import { errorText, messageText } from '../../i18n/index.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
-import { formatEventDate, isoWallClock } from '../events/format.js';
+import { formatEventDate, isoWallClock } from '../../i18n/eventDates.js';
 import { DeleteEventDialog } from './DeleteEventDialog.js';
 import { EventEditForm } from './EventEditForm.js';
 import { EventImage } from './EventImage.js';
@@ -32,7 +32,7 @@ export function EventHeader({ event, names, members, attendees, access, language
   const [busy, setBusy] = useState(false);
   const tickets = useMemo(() => boughtTicketRows(attendees ?? [], names, t('eventDetail.unknownMember')), [attendees, names, t]);
   // Bought tickets are debts and records: only an admin may delete the event then (the server archives it).
-  const deleteBlocked = tickets.length > 0 && !access.isAdmin;
+  const deleteBlocked = !mayDeleteEvent(access, tickets.length > 0);
 
   // The name the event document carries (kept when the account is gone); older documents: the members.
   const creator =

@@ -1,14 +1,14 @@
-import type { AttendanceStatus, AttendeeDoc, MemberDoc } from '@fankurve/shared';
+import { checkGuestName, type AttendanceStatus, type AttendeeDoc, type MemberDoc } from '@fankurve/shared';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addGuestFor } from '../../api/eventDetail.js';
 import { addGuest, removeGuest, updateGuest } from '../../data/index.js';
-import { errorText } from '../../i18n/index.js';
+import { errorText, messageText } from '../../i18n/index.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { Field, FormError } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { sortedMembers } from './model.js';
-import { useOverlay, type Access } from './shared.js';
+import { answerOverlay, useOverlay, type Access } from './shared.js';
 
 interface Props {
   eventId: string;
@@ -18,8 +18,9 @@ interface Props {
 }
 
 /**
- * Guests (SPEC 4: going, needs a ticket and a seat by default). A member adds and changes the guests
- * they bring on the device (offline too); an admin may also add a guest for any member (online REST).
+ * Guests (docs/product.md, Attendance and guests: going, needs a ticket and a seat by default). A
+ * member adds and changes the guests they bring on the device (offline too); an admin may also add a
+ * guest for any member (online REST).
  */
 export function Guests({ eventId, attendees, members, access }: Props) {
   const { t } = useTranslation();
@@ -37,11 +38,12 @@ export function Guests({ eventId, attendees, members, access }: Props) {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const guestName = name.trim();
-    if (!guestName) {
-      setError(t('eventDetail.validation.guestNameRequired'));
+    const checked = checkGuestName(name);
+    if (!checked.ok) {
+      setError(messageText(checked.code));
       return;
     }
+    const guestName = checked.value;
     setError(null);
     setSaving(true);
     try {
@@ -136,7 +138,7 @@ function GuestItem({ guest: stored, closed, onRemove }: { guest: AttendeeDoc; cl
   const guest = shown ?? stored;
 
   async function change(patch: GuestChange) {
-    beginChange({ ...patch, ...(patch.needs_ticket ? { has_ticket: false } : {}) });
+    beginChange(answerOverlay(guest, patch));
     try {
       await updateGuest(guest.id, patch);
       endChange(false);

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { setOwnAttendance, updateOwnAnswer } from '../../data/index.js';
 import { errorText } from '../../i18n/index.js';
 import { toastError } from '../../ui/toast.js';
-import { useOverlay } from './shared.js';
+import { answerOverlay, useOverlay } from './shared.js';
 
 interface Props {
   eventId: string;
@@ -22,7 +22,7 @@ const ANSWERS = [
 
 type Change = Parameters<typeof updateOwnAnswer>[2];
 
-/** The member's own answers (SPEC 4), written to the device and synced: they work offline. */
+/** The member's own answers (docs/product.md, Attendance and guests), written to the device and synced: they work offline. */
 export function OwnAnswer({ eventId, userId, own: stored, closed }: Props) {
   const { t } = useTranslation();
   const id = useId();
@@ -35,7 +35,7 @@ export function OwnAnswer({ eventId, userId, own: stored, closed }: Props) {
   async function run(
     task: () => Promise<void>,
     fallback: 'errors.updateAttendanceFailed' | 'errors.removeAttendanceFailed',
-    patch: Change = {},
+    patch: Partial<AttendeeDoc> = {},
   ) {
     if (saving) return;
     setSaving(true);
@@ -59,13 +59,8 @@ export function OwnAnswer({ eventId, userId, own: stored, closed }: Props) {
     );
   };
   const change = (patch: Change) => {
-    // Needs-ticket and has-ticket exclude each other (SPEC 4); the data layer applies the same rule.
-    const shown = {
-      ...patch,
-      ...(patch.has_ticket ? { needs_ticket: false } : {}),
-      ...(patch.needs_ticket ? { has_ticket: false } : {}),
-    };
-    void run(() => updateOwnAnswer(eventId, userId, patch), 'errors.updateAttendanceFailed', shown);
+    if (!own) return;
+    void run(() => updateOwnAnswer(eventId, userId, patch), 'errors.updateAttendanceFailed', answerOverlay(own, patch));
   };
 
   return (

@@ -1,5 +1,5 @@
 import type { AttendeeDoc, Language, TransportDoc } from '@fankurve/shared';
-import { formatMoney } from '@fankurve/shared/money';
+import { formatMoney } from '@fankurve/shared/rules/money';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createTransport, deleteTransport, updateTransport } from '../../api/eventDetail.js';
@@ -7,7 +7,7 @@ import { errorText } from '../../i18n/index.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { Field, FormError } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
-import { formatEventDate, isoWallClock } from '../events/format.js';
+import { formatEventDate, isoWallClock } from '../../i18n/eventDates.js';
 import { MoneyField } from '../../ui/MoneyField.js';
 import { EMPTY_TRANSPORT_FORM, transportFormOf, transportInputOf, transportSummary, type TransportForm } from './model.js';
 import { SaveCancel } from './SaveCancel.js';

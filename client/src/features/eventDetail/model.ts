@@ -66,7 +66,7 @@ export function attendeeRows(
 
 /**
  * The bought tickets of the event (member and guest rows), in the table's order: what the delete
- * confirmation names, as an admin's deletion keeps them with their debts (issue 7).
+ * confirmation names, as an admin's deletion keeps them with their debts (docs/product.md, Tickets and money).
  */
 export function boughtTicketRows(
   attendees: readonly AttendeeDoc[],
@@ -303,7 +303,7 @@ export function eventFormOf(event: EventDoc): EventForm {
 
 export type EventFormError = 'titleRequired' | 'dateRequired' | 'locationRequired' | 'priceInvalid';
 
-/** SPEC 5: title, date and location required; price a number ≥ 0 or 'not yet available' (0). */
+/** docs/product.md, Input rules: title, date and location required; price a number ≥ 0 or 'not yet available' (0). */
 export function eventUpdateOf(form: EventForm): { ok: true; body: EventUpdate } | { ok: false; error: EventFormError } {
   const title = form.title.trim();
   const location = form.location.trim();
@@ -367,7 +367,7 @@ export function transportFormOf(transport: TransportDoc): TransportForm {
 
 export type TransportFormError = 'nameRequired' | 'departureLocationRequired' | 'priceRequired' | 'departureInvalid';
 
-/** SPEC 5 (the optional departure reading): name and place required; a price unless free or TBD (then 0). */
+/** docs/product.md, Input rules (and Readings, Transport): name and place required; a price unless free or TBD (then 0). */
 export function transportInputOf(
   eventId: string,
   form: TransportForm,
@@ -404,7 +404,7 @@ export function transportInputOf(
 
 // ── Image ──────────────────────────────────────────────────────────────────────────────────────
 
-/** The client-side checks of SPEC 5 for an event image; null when the file may be sent. */
+/** The client-side checks of docs/product.md, Input rules for an event image; null when the file may be sent. */
 export function imageProblem(file: { size: number; type: string }): 'fileTooLarge' | 'onlyImages' | null {
   if (!file.type.startsWith('image/')) return 'onlyImages';
   if (file.size > IMAGE_MAX_BYTES) return 'fileTooLarge';

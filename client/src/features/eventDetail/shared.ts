@@ -1,3 +1,4 @@
+import { mergeAttendanceAnswer, type MemberAttendanceFields, type Scope } from '@fankurve/shared';
 import { useEffect, useRef, useState } from 'react';
 import { useSyncStatus } from '../../data/index.js';
 
@@ -6,9 +7,11 @@ export function useOnline(): boolean {
   return useSyncStatus().online;
 }
 
-/** The roles this screen distinguishes (SPEC 6). */
+/** The roles this screen distinguishes (docs/product.md, Who uses it). */
 export interface Access {
   userId: string;
+  /** The member's role, for the shared rules (`mayDeleteEvent`). */
+  scope: Scope;
   isAdmin: boolean;
   /** The event's creator or an admin: edit, delete, image. */
   canManage: boolean;
@@ -18,6 +21,22 @@ export interface Access {
    * answer and a member's guests are read-only; requests and the admin's table stay open.
    */
   answersClosed: boolean;
+}
+
+/**
+ * What an answer change shows at once: the fields the shared rule sets for it (`mergeAttendanceAnswer`:
+ * needs and has a ticket exclude each other), as the data layer and the server apply it.
+ */
+export function answerOverlay(
+  current: MemberAttendanceFields,
+  change: Partial<MemberAttendanceFields>,
+): Partial<MemberAttendanceFields> {
+  const merged = mergeAttendanceAnswer(current, { ...change, status: change.status ?? current.status });
+  if (!merged.ok) return change;
+  const fields = Object.keys(merged.value) as (keyof MemberAttendanceFields)[];
+  return Object.fromEntries(
+    fields.filter((key) => key in change || merged.value[key] !== current[key]).map((key) => [key, merged.value[key]]),
+  );
 }
 
 /**

@@ -1,5 +1,4 @@
-import { parseEurosAmount } from '@fankurve/shared/rules/money';
-import { formatMoney } from '@fankurve/shared/money';
+import { eurosToCents, formatMoney, parseEurosAmount } from '@fankurve/shared/rules/money';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createEvent } from '../../api/events.js';
@@ -21,7 +20,7 @@ import {
   type EventFormValues,
 } from './eventForm.js';
 import { EventTimeFields } from './EventTimeFields.js';
-import { formatEventDate } from './format.js';
+import { formatEventDate } from '../../i18n/eventDates.js';
 import { MoneyField } from '../../ui/MoneyField.js';
 
 const FIELD_ORDER: EventFormField[] = ['title', 'kind', 'date', 'location', 'price'];
@@ -39,7 +38,7 @@ interface Props {
 }
 
 /**
- * The create-event dialog (SPEC 2, 5): title, home / away / other (saved as the title's suffix), date,
+ * The create-event dialog: title, home / away / other (saved as the title's suffix), date,
  * hour and minutes (default 15:00), location, stadium, description and ticket price with a 'to be
  * announced' box. Creating is online work: the new event reaches the device through sync.
  */
@@ -237,7 +236,7 @@ export function CreateEventDialog({ onClose, onCreated }: Props) {
           <p className="form-preview">
             {values.priceTba
               ? t('createEvent.pricePreviewTba')
-              : t('createEvent.pricePreview', { price: formatMoney(Math.round(price * 100), language) })}
+              : t('createEvent.pricePreview', { price: formatMoney(eurosToCents(price), language) })}
           </p>
         ) : null}
         {online ? null : <p className="offline-hint">{t('createEvent.offline')}</p>}

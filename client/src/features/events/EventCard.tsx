@@ -1,13 +1,13 @@
 import type { AttendanceStatus, EventDoc, Language } from '@fankurve/shared';
-import { formatMoney } from '@fankurve/shared/money';
+import { formatMoney } from '@fankurve/shared/rules/money';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { setOwnAttendance } from '../../data/index.js';
 import { errorText } from '../../i18n/index.js';
 import { toastError } from '../../ui/toast.js';
-import { EventMentionBadge } from '../comments/MentionBadge.js';
-import { formatEventDate, isoWallClock } from './format.js';
+import { EventMentionBadge } from '../comments/index.js';
+import { formatEventDate, isoWallClock } from '../../i18n/eventDates.js';
 import type { EventAttendance } from './summary.js';
 
 interface Props {

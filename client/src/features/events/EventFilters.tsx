@@ -14,7 +14,7 @@ const WHERE_KEYS: Record<Where, 'events.whereAway' | 'events.whereHome' | 'event
   all: 'events.whereAll',
 };
 
-/** The season selector (only with several seasons) and the away / home / all filter of SPEC 2. */
+/** The season selector (only with several seasons) and the away / home / all filter (docs/product.md, Screens). */
 export function EventFilters({ seasons, filters, onChange }: Props) {
   const { t } = useTranslation();
   const seasonId = useId();

@@ -15,7 +15,7 @@ interface Props {
   dateError?: string;
 }
 
-/** An event's kick-off (SPEC 5): the day, and hour and minutes in 15-minute steps, on one row. */
+/** An event's kick-off (docs/product.md, Input rules): the day, and hour and minutes in 15-minute steps, on one row. */
 export function EventTimeFields({ date, hour, minute, onChange, dateError }: Props) {
   const { t } = useTranslation();
   return (

@@ -4,12 +4,12 @@ import type { EventDoc } from '@fankurve/shared';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { useUser } from '../../app/session.js';
-import { useSiteConfig } from '../../app/siteConfig.js';
+import { useUser } from '../../session/session.js';
+import { useSiteConfig } from '../../session/siteConfig.js';
 import { useAttendeesOfEvents, useEvents, useSnapshot, useSyncState } from '../../data/index.js';
 import { currentLanguage } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
-import { SyncMatchesButton } from '../matches/SyncMatchesButton.js';
+import { SyncMatchesButton } from '../matches/index.js';
 import { CreateEventDialog } from './CreateEventDialog.js';
 import { EventCard } from './EventCard.js';
 import { EventFilters } from './EventFilters.js';
@@ -58,7 +58,7 @@ export function EventsPage() {
   const [creating, setCreating] = useState(false);
   const painted = usePainted();
   const navigate = useNavigate();
-  // The club's calendar day decides what is past (SPEC 4) and which season is the current one.
+  // The club's calendar day decides what is past and which season is the current one.
   const today = todayIn(useSiteConfig().time_zone);
 
   // A warm start paints the last list at once and the device database replaces it when it has opened.

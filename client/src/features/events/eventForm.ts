@@ -1,4 +1,4 @@
-import { checkEuros } from '@fankurve/shared/rules/money';
+import { centsToEuros, checkEuros } from '@fankurve/shared/rules/money';
 import { DEFAULT_EVENT_TIME, TIME_STEP_MINUTES } from '@fankurve/shared/constants';
 import { checkEventDate, locationOfTitle, titleForLocation, type EventLocation } from '@fankurve/shared/dates';
 import { freeTextProblem } from '@fankurve/shared/rules/freeText';
@@ -6,12 +6,12 @@ import type { MessageCode } from '@fankurve/shared/messages';
 import type { RuleResult } from '@fankurve/shared/rules/result';
 import type { NewEvent } from '../../api/events.js';
 
-/** The create-event form as typed (SPEC 5): strings as the inputs hold them. */
+/** The create-event form as typed: strings as the inputs hold them. */
 export interface EventFormValues {
   title: string;
   /**
    * Home, away or other (no match): chosen in the dialog, or read from a typed '(H)' / '(A)' suffix;
-   * '' while neither says it. Saved as the title's suffix (SPEC 2), so nobody has to know it.
+   * '' while neither says it. Saved as the title's suffix, so nobody has to know it.
    */
   kind: EventLocation | '';
   /** `YYYY-MM-DD` from the date input. */
@@ -53,7 +53,7 @@ export const EMPTY_EVENT_FORM: EventFormValues = {
 };
 
 /**
- * The date and time as saved: `YYYY-MM-DD HH:MM`, minutes rounded to the nearest 15 (SPEC 5), or why
+ * The date and time as saved: `YYYY-MM-DD HH:MM`, minutes rounded to the nearest 15, or why
  * not (no date or no real day: dateRequired; a year outside 2000–2100: dateOutOfRange).
  */
 export function checkFormDate(values: Pick<EventFormValues, 'date' | 'hour' | 'minute'>): RuleResult<string> {
@@ -112,7 +112,7 @@ export function toNewEvent(values: EventFormValues): { ok: true; body: NewEvent 
   else if (values.price.trim() !== '') {
     const checked = checkEuros(values.price);
     if (!checked.ok) errors.price = checked.code;
-    else price = checked.value / 100;
+    else price = centsToEuros(checked.value);
   }
   if (Object.keys(errors).length > 0 || !date) return { ok: false, errors };
   const body: NewEvent = { title, date, location };

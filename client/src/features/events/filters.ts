@@ -1,6 +1,6 @@
 import { locationOfTitle, seasonOf } from '@fankurve/shared/dates';
 
-/** The location filter of the events list (SPEC 2): away is the default. */
+/** The location filter of the events list (docs/product.md, Screens): away is the default. */
 export const WHERE_VALUES = ['away', 'home', 'all'] as const;
 export type Where = (typeof WHERE_VALUES)[number];
 export const DEFAULT_WHERE: Where = 'away';

@@ -7,7 +7,7 @@ interface Dated {
 }
 
 /**
- * The events list order of SPEC 2: upcoming events (date today or later) ascending, then past events
+ * The events list order (docs/product.md, Screens): upcoming events (date today or later) ascending, then past events
  * descending. `today` is `YYYY-MM-DD` in the club's time zone.
  */
 export function orderEvents<E extends Dated>(events: readonly E[], today: string): { upcoming: E[]; past: E[] } {

@@ -2,12 +2,12 @@ import type { MatchImportResult } from '@fankurve/shared';
 import { isApiError } from '../../api/client.js';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useUser } from '../../app/session.js';
+import { useUser } from '../../session/session.js';
 import { useSyncStatus } from '../../data/index.js';
 import { currentLanguage, errorText, i18next, messageText } from '../../i18n/index.js';
 import { Modal } from '../../ui/Dialog.js';
-import { formatEventDate } from '../events/format.js';
-import { syncMatches } from './api.js';
+import { formatEventDate } from '../../i18n/eventDates.js';
+import { syncMatches } from '../../api/matches.js';
 import './matches.css';
 
 /** A failed import: the sentence for the club's admin, and the technical detail behind a disclosure. */
@@ -36,9 +36,9 @@ function failureOutcome(error: unknown): Outcome {
 }
 
 /**
- * The admin's "Sync matches" button on /events (SPEC 6, 7): imports the club's fixtures from the
+ * The admin's "Sync matches" button on /events (docs/product.md, Fixture import): imports the club's fixtures from the
  * match service and shows what it did: counts, matches it could not import, matches no longer in the
- * feed. A failed import wrote nothing (SPEC 8 'Failed to sync matches' with the counts and the
+ * feed. A failed import wrote nothing ('Failed to sync matches' with the counts and the
  * reason). The imported events reach the list through sync by themselves. Online only.
  */
 export function SyncMatchesButton() {

@@ -1,11 +1,11 @@
 import { todayIn } from '@fankurve/shared/dates';
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSiteConfig } from '../../app/siteConfig.js';
+import { useSiteConfig } from '../../session/siteConfig.js';
 import { useSyncStatus } from '../../data/index.js';
 import { errorText, messageText } from '../../i18n/index.js';
 import { Field } from '../../ui/Field.js';
-import { fetchLeagueTeams, type LeagueTeam } from './api.js';
+import { fetchLeagueTeams, type LeagueTeam } from '../../api/matches.js';
 import './matches.css';
 
 /** The usual competitions at OpenLigaDB; any other shortcut can be typed. */

@@ -4,10 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { errorText, i18next } from '../../i18n/index.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
-import { endDeviceSession, endOtherSessions, fetchSessions, type DeviceSession } from './api.js';
+import { endDeviceSession, endOtherSessions, fetchSessions, type DeviceSession } from '../../api/profile.js';
 import { formatDateTime } from './format.js';
 
-/** The server's message for a failed call, else this section's own fallback (SPEC 8). */
+/** The server's message for a failed call, else this section's own fallback (docs/product.md, "Error texts"). */
 function failureText(error: unknown, fallback: string): string {
   const text = errorText(error);
   return text === i18next.t('errors.generic') ? fallback : text;

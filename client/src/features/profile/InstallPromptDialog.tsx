@@ -4,9 +4,9 @@ import { promptInstall, useInstallState } from '../../pwa/install.js';
 import { Modal } from '../../ui/Dialog.js';
 
 /**
- * The install prompt after sign-in (SPEC 2 Overlays, SPEC 4): "install" opens the browser's own
+ * The install prompt after sign-in (docs/architecture.md, Profile and prompts): "install" opens the browser's own
  * install dialog from this click; "not now", Escape and the close button only close it. It is not
- * shown again on this device either way (pwa/prompts.tsx).
+ * shown again on this device either way (app/Prompts.tsx).
  */
 export function InstallPromptDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();

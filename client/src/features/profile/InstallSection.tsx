@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { promptInstall, useInstallState } from '../../pwa/install.js';
 
 /**
- * Installing the app (SPEC 2 Profile): the browser's install dialog where it offers one, "installed"
+ * Installing the app from the profile: the browser's install dialog where it offers one, "installed"
  * when running as the app, a short guide on iOS Safari (which has no install dialog), else a sentence
  * that this browser offers no install here.
  */

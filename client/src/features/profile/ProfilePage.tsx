@@ -2,12 +2,12 @@ import { LANGUAGES, type Language } from '@fankurve/shared/constants';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { updateUser, useUser } from '../../app/session.js';
+import { updateUser, useUser } from '../../session/session.js';
 import { applyLanguage, errorText, i18next, isLanguage } from '../../i18n/index.js';
 import { Field } from '../../ui/Field.js';
-import { MentionList } from '../comments/MentionList.js';
+import { MentionList } from '../comments/index.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
-import { updateOwnLanguage } from './api.js';
+import { updateOwnLanguage } from '../../api/profile.js';
 import { DevicesSection } from './DevicesSection.js';
 import { formatDate } from './format.js';
 import { InstallSection } from './InstallSection.js';
@@ -15,7 +15,7 @@ import { PushSettings } from './PushSettings.js';
 import './profile.css';
 
 /**
- * /profile, the signed-in user's own page (SPEC 2 Profile): their data, the language, installing the
+ * /profile, the signed-in user's own page (docs/architecture.md, Profile and prompts): their data, the language, installing the
  * app, push notifications, their mentions, the password and their signed-in devices.
  */
 export function ProfilePage() {
@@ -29,7 +29,7 @@ export function ProfilePage() {
   const language = savingLanguage ?? user.language;
 
   /**
-   * The choice applies at once; the server keeps it (SPEC 7: the user update with {language}), and the
+   * The choice applies at once; the server keeps it (the user update with {language}), and the
    * signed-in profile with its cached copy takes the server's answer, so a reload and the member's
    * other devices keep it. A refusal (or no network) puts the previous language back.
    */

@@ -34,7 +34,7 @@ function markPromptDone(): void {
 }
 
 /**
- * Whether to offer push on this device (SPEC 4 prompts): push can work here, the browser has not
+ * Whether to offer push on this device: push can work here, the browser has not
  * been asked yet, the prompt was not answered or dismissed here before, the server sends, and this
  * device is not on already.
  */
@@ -49,14 +49,14 @@ export async function shouldOfferPushPrompt(): Promise<boolean> {
 }
 
 interface PushPromptProps {
-  /** How long after mounting to wait before asking (SPEC 9: 3 s after the install prompt). */
+  /** How long after mounting to wait before asking (3 s after the install prompt). */
   delayMs?: number;
   /** Called once the prompt is over: answered, dismissed, or not needed on this device. */
   onDone?: () => void;
 }
 
 /**
- * The enable-push prompt (SPEC 2 overlays, 4 prompts): after `delayMs` a dialog offers push with an
+ * The enable-push prompt (docs/architecture.md, Profile and prompts): after `delayMs` a dialog offers push with an
  * "enable" button, whose click asks the browser for the permission (never on page load), and a
  * dismiss. Once answered or dismissed it is not shown again on this device. Mounted while signed
  * in, it also keeps an existing subscription current (sent again after 7 days or when it changed).

@@ -2,7 +2,7 @@ import type { PushTopic } from '@fankurve/shared/push';
 import { useCallback, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../api/client.js';
-import { useUser } from '../../app/session.js';
+import { useUser } from '../../session/session.js';
 import { errorText } from '../../i18n/index.js';
 import {
   disablePush,
@@ -26,7 +26,7 @@ function failureText(error: unknown, reasonText: (reason: PushProblem) => string
 }
 
 /**
- * The profile's push settings (SPEC 2 Profile: push notification switch; SPEC 6: admins have extra
+ * The profile's push settings (docs/architecture.md, Web Push: the switch; admins have extra
  * topics): the switch with this device's state, and why it cannot be switched on where it cannot
  * (never silent); the topics the member can switch off, the admin topics for admins only.
  */

@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 import type { Stadium } from '../../api/stadiums.js';
 import { currentLanguage } from '../../i18n/index.js';
 import { ConfirmDialog, Modal } from '../../ui/Dialog.js';
-import { formatEventDate, isoWallClock } from '../events/format.js';
+import { formatEventDate, isoWallClock } from '../../i18n/eventDates.js';
 
 interface Props {
   stadium: Stadium;
@@ -24,8 +24,9 @@ export function eventsUsing(events: readonly EventDoc[], stadiumId: string): Eve
 }
 
 /**
- * Deleting a stadium (issue 10): a stadium that events use is not offered for deletion; the dialog names
- * those events (links to them), so the admin knows which to give another stadium. Otherwise a confirmation.
+ * Deleting a stadium (docs/architecture.md, Readings of the product specification): a stadium that
+ * events use is not offered for deletion; the dialog names those events (links to them), so the
+ * admin knows which to give another stadium. Otherwise a confirmation.
  */
 export function DeleteStadiumDialog({ stadium, events, busy, onConfirm, onCancel }: Props) {
   const { t } = useTranslation();

@@ -1,17 +1,17 @@
 import type { EventDoc } from '@fankurve/shared';
 import { todayIn } from '@fankurve/shared/dates';
-import { formatMoney } from '@fankurve/shared/money';
+import { eurosToCents, formatMoney } from '@fankurve/shared/rules/money';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { fetchStadium } from '../../api/stadiums.js';
-import { useUser } from '../../app/session.js';
-import { useSiteConfig } from '../../app/siteConfig.js';
+import { useUser } from '../../session/session.js';
+import { useSiteConfig } from '../../session/siteConfig.js';
 import { useEvents } from '../../data/index.js';
 import { currentLanguage, errorText } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
-import { AdminRequired } from '../config/AdminRequired.js';
-import { formatEventDate, isoWallClock } from '../events/format.js';
+import { AdminRequired } from '../../ui/AdminRequired.js';
+import { formatEventDate, isoWallClock } from '../../i18n/eventDates.js';
 import { eventsAtStadium } from './stadiumEvents.js';
 import { sortTicketPrices } from './TicketPrices.js';
 import type { StadiumWithPrices } from './useStadiums.js';
@@ -20,7 +20,7 @@ import './stadiums.css';
 type Loaded =
   { status: 'loading' } | { status: 'ready'; stadium: StadiumWithPrices | null } | { status: 'failed'; error: unknown };
 
-/** /stadiums/{id} (admin): the stadium, its ticket prices and its next and latest events (SPEC 2, 9). */
+/** /stadiums/{id} (admin): the stadium, its ticket prices and its next and latest events. */
 export function StadiumDetailPage() {
   const user = useUser();
   if (user.scope !== 'admin') return <AdminRequired />;
@@ -103,7 +103,7 @@ function StadiumDetail() {
             </div>
             <div>
               <dt>{t('stadiums.ticketPrice')}</dt>
-              <dd>{stadium.ticket_price === null ? '–' : formatMoney(Math.round(stadium.ticket_price * 100), language)}</dd>
+              <dd>{stadium.ticket_price === null ? '–' : formatMoney(eurosToCents(stadium.ticket_price), language)}</dd>
             </div>
           </dl>
           <h2 className="subsection-title">{t('stadiums.ticketPrices')}</h2>
@@ -114,7 +114,7 @@ function StadiumDetail() {
               {sortTicketPrices(stadium.ticketPrices).map((option) => (
                 <li key={option.id}>
                   <span className="price-type">{option.ticket_type}</span>
-                  <span className="price-value">{formatMoney(Math.round(option.price * 100), language)}</span>
+                  <span className="price-value">{formatMoney(eurosToCents(option.price), language)}</span>
                 </li>
               ))}
             </ul>

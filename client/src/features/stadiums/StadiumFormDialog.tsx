@@ -26,7 +26,7 @@ const FIELDS: StadiumFormField[] = [
   'ticket_price',
 ];
 
-/** Add (stadium null) or edit a stadium (SPEC 3, 5): online admin work. */
+/** Add (stadium null) or edit a stadium (docs/product.md, Data and Input rules): online admin work. */
 export function StadiumFormDialog({
   stadium,
   onClose,

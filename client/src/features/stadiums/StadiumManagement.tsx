@@ -1,4 +1,4 @@
-import { formatMoney } from '@fankurve/shared/money';
+import { eurosToCents, formatMoney } from '@fankurve/shared/rules/money';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -11,10 +11,11 @@ import { DeleteStadiumDialog } from './DeleteStadiumDialog.js';
 import { StadiumFormDialog } from './StadiumFormDialog.js';
 import { TicketPrices } from './TicketPrices.js';
 import { useStadiums, type StadiumWithPrices } from './useStadiums.js';
+import './stadiums.css';
 
 const numberFormat = (language: string) => new Intl.NumberFormat(language === 'en' ? 'en-GB' : 'de-DE');
 
-/** The Stadium management tab (SPEC 2): list, add, edit and delete stadiums, and each stadium's ticket prices. */
+/** The Stadium management tab: list, add, edit and delete stadiums, and each stadium's ticket prices. */
 export function StadiumManagement() {
   const { t } = useTranslation();
   const { online } = useSyncStatus();
@@ -133,7 +134,7 @@ function StadiumItem({
           </div>
           <div>
             <dt>{t('stadiums.ticketPrice')}</dt>
-            <dd>{stadium.ticket_price === null ? '–' : formatMoney(Math.round(stadium.ticket_price * 100), language)}</dd>
+            <dd>{stadium.ticket_price === null ? '–' : formatMoney(eurosToCents(stadium.ticket_price), language)}</dd>
           </div>
         </dl>
         <TicketPrices stadium={stadium} onChanged={onChanged} />

@@ -1,4 +1,4 @@
-import { formatMoney } from '@fankurve/shared/money';
+import { eurosToCents, formatMoney } from '@fankurve/shared/rules/money';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createTicketPrice, deleteTicketPrice, type StadiumTicketPrice } from '../../api/stadiums.js';
@@ -76,7 +76,7 @@ export function TicketPrices({ stadium, onChanged }: { stadium: StadiumWithPrice
           {prices.map((option) => (
             <li key={option.id}>
               <span className="price-type">{option.ticket_type}</span>
-              <span className="price-value">{formatMoney(Math.round(option.price * 100), language)}</span>
+              <span className="price-value">{formatMoney(eurosToCents(option.price), language)}</span>
               <button
                 type="button"
                 className="button button-ghost button-small price-delete"
@@ -117,7 +117,7 @@ export function TicketPrices({ stadium, onChanged }: { stadium: StadiumWithPrice
           title={t('stadiums.deletePriceTitle')}
           message={t('stadiums.deletePriceQuestion', {
             type: deleting.ticket_type,
-            price: formatMoney(Math.round(deleting.price * 100), language),
+            price: formatMoney(eurosToCents(deleting.price), language),
           })}
           confirmLabel={t('stadiums.delete')}
           busy={deletingBusy}

@@ -1,6 +1,6 @@
-import { orderEvents } from '../events/order.js';
+import { orderEvents } from '../events/index.js';
 
-/** How many events the stadium detail shows on each side of today (SPEC 9). */
+/** How many events the stadium detail shows on each side of today. */
 export const STADIUM_EVENTS_LIMIT = 5;
 
 interface StadiumEvent {

@@ -1,9 +1,8 @@
-import { centsToEuros } from '@fankurve/shared/money';
-import { checkEuros, parseEurosAmount } from '@fankurve/shared/rules/money';
+import { centsToEuros, checkEuros, parseEurosAmount } from '@fankurve/shared/rules/money';
 import type { MessageCode } from '@fankurve/shared/messages';
 import type { Stadium, StadiumInput } from '../../api/stadiums.js';
 
-/** The stadium form as typed (SPEC 3, 5). */
+/** The stadium form as typed. */
 export interface StadiumFormValues {
   team_name: string;
   stadium_name: string;
@@ -46,7 +45,7 @@ export function stadiumFormValues(stadium: Stadium): StadiumFormValues {
   };
 }
 
-/** A capacity: empty means 0 (SPEC 9); otherwise a whole number of at least 0. */
+/** A capacity: empty means 0; otherwise a whole number of at least 0. */
 function parseCapacity(text: string): number | null {
   const trimmed = text.trim();
   if (trimmed === '') return 0;

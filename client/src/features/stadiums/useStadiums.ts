@@ -27,7 +27,7 @@ export function useStadiums(): {
       })
       .catch((failure: unknown) => {
         if (controller.signal.aborted) return;
-        // SPEC 8: load failures of lists are logged; the screen offers a retry.
+        // Load failures of lists are logged; the screen offers a retry.
         console.error('Stadiums not loaded', failure);
         setError(failure);
       });

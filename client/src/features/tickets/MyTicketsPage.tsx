@@ -2,19 +2,19 @@ import { todayIn, type RequestKind } from '@fankurve/shared';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { useUser } from '../../app/session.js';
-import { useSiteConfig } from '../../app/siteConfig.js';
+import { useUser } from '../../session/session.js';
+import { useSiteConfig } from '../../session/siteConfig.js';
 import { requestTicket, useMyTickets, type MyTicket } from '../../data/index.js';
 import { currentLanguage } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
-import { formatEventDate } from '../events/format.js';
+import { formatEventDate } from '../../i18n/eventDates.js';
 import { debtText } from '../../ui/money.js';
 import { requestErrorText, ticketPriceText } from './format.js';
 import './tickets.css';
 
 /**
- * /my-tickets (SPEC 2, 4; issue 8): what the member owes and the three lists, read from the device,
+ * /my-tickets (docs/product.md, Tickets and money): what the member owes and the three lists, read from the device,
  * so it works offline; the paid and received requests are written to the device and synced.
  */
 export function MyTicketsPage() {

@@ -10,7 +10,7 @@ export function ticketPriceText(ticket: TicketPriceFields, language: string, t: 
   return formatMoney(ticket.price_cents, language);
 }
 
-/** A refused request names the rule's reason; anything else is SPEC 8's 'Request failed. Please try again later.' */
+/** A refused request names the rule's reason; anything else is 'Request failed. Please try again later.' */
 export function requestErrorText(error: unknown): string {
   if (error instanceof LocalRuleError) return errorText(error);
   return i18next.t('tickets.requestFailed');

@@ -2,7 +2,7 @@ import { usernameKey } from '@fankurve/shared';
 import { sql, type Kysely } from 'kysely';
 
 /*
- * Usernames are compared by a key folded in code (issue 7), no longer by SQL lower(): SQLite's folds
+ * Usernames are compared by a key folded in code (docs/product.md, Accounts and security), no longer by SQL lower(): SQLite's folds
  * ASCII only, so 'Özil' could not sign in and 'Özil' and 'özil' could both register. The key is
  * usernameKey() of shared/src/rules/usernames.ts as it is when this migration runs; should that
  * fold ever change, a new migration must recompute the keys.

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /*
- * Comments and mentions (issue 9): the tables exist since 001. Editing or deleting a comment looks
+ * Comments and mentions: the tables exist since 001. Editing or deleting a comment looks
  * up its mentions, so they get an index by comment.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /*
- * The fixture import (issue 10, docs/architecture.md "Fixture import"): one row per imported match
+ * The fixture import (docs/architecture.md, Fixture import): one row per imported match
  * of OpenLigaDB, keyed by its matchID, naming the event it became (events.external_match_id holds
  * the same key, unique since 001) and what the import last wrote from it: title, date, location and
  * stadium name as mapped, and the service's own last-change date of the match. A re-import changes

@@ -1,17 +1,16 @@
-import { TOKEN_STORAGE_KEY } from '@fankurve/shared/constants';
+import type { NoticeDoc } from '@fankurve/shared';
+import { LANGUAGES, TOKEN_STORAGE_KEY, type Language } from '@fankurve/shared/constants';
 import type { MessageCode } from '@fankurve/shared/messages';
 import { useMemo, useSyncExternalStore } from 'react';
-import i18next from 'i18next';
 import { fetchProfile, logout, type Profile, type SignedIn } from '../api/auth.js';
 import type * as DataModule from '../data/index.js';
 import { isApiError, onApiMustChangePassword, onApiUnauthorized, readToken } from '../api/client.js';
-import { applyLanguage, isLanguage, messageText } from '../i18n/index.js';
-import { showToast } from '../ui/toast.js';
 
 /**
- * The session (SPEC 2 and 4; docs/architecture.md, readings): the token lives in localStorage 'token', the
- * profile is cached in 'profile'. With a cached profile the app starts signed in at once, also with no
- * network; the token is dropped only when the server refuses it (401).
+ * The session (docs/architecture.md, Sessions, throttles and limits; Readings of the product
+ * specification): the token lives in localStorage 'token', the profile is cached in 'profile'. With a
+ * cached profile the app starts signed in at once, also with no network; the token is dropped only
+ * when the server refuses it (401).
  */
 export type Session =
   | { status: 'anonymous' }
@@ -22,7 +21,6 @@ export type Session =
 export const PROFILE_STORAGE_KEY = 'profile';
 
 const ANONYMOUS: Session = { status: 'anonymous' };
-const SUCCESS_NOTICES = new Set<string>(['attendanceSaved', 'attendanceRemoved', 'passwordChanged', 'userApproved']);
 
 let state: Session = ANONYMOUS;
 const listeners = new Set<() => void>();
@@ -30,19 +28,42 @@ const listeners = new Set<() => void>();
 function setState(next: Session): void {
   state = next;
   for (const listener of listeners) listener();
-  if (next.status === 'signedIn') void applyLanguage(next.user.language);
   scheduleSync();
 }
 
 export const getSession = (): Session => state;
 
-function subscribe(listener: () => void): () => void {
+/** Calls the listener after every change of the session; returns the unsubscribe. */
+export function subscribeSession(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
 export function useSession(): Session {
-  return useSyncExternalStore(subscribe, getSession, getSession);
+  return useSyncExternalStore(subscribeSession, getSession, getSession);
+}
+
+/**
+ * What the session has to tell the member. The session sits below i18n and the interface
+ * (docs/architecture.md, Layers), so the app shell words and shows it (`app/sessionMessages.ts`).
+ */
+export type SessionMessage =
+  /** A server notice the data layer received (e.g. a refused change). */
+  | { kind: 'notice'; notice: NoticeDoc }
+  /** The server ended the session (e.g. the token was refused). */
+  | { kind: 'ended'; reason: MessageCode }
+  /** Signed out with changes the server has not had yet: they stay for the member's next sign-in here. */
+  | { kind: 'changesKept'; count: number };
+
+const messageListeners = new Set<(message: SessionMessage) => void>();
+
+export function onSessionMessage(listener: (message: SessionMessage) => void): () => void {
+  messageListeners.add(listener);
+  return () => messageListeners.delete(listener);
+}
+
+function tell(message: SessionMessage): void {
+  for (const listener of messageListeners) listener(message);
 }
 
 /** The signed-in user; only for components below the sign-in guard. */
@@ -61,7 +82,7 @@ function isProfile(value: unknown): value is Profile {
     typeof p.id === 'string' &&
     typeof p.username === 'string' &&
     (p.scope === 'admin' || p.scope === 'user') &&
-    isLanguage(p.language) &&
+    LANGUAGES.includes(p.language as Language) &&
     typeof p.must_change_password === 'boolean'
   );
 }
@@ -101,10 +122,7 @@ let dataLayer: Promise<DataLayer> | null = null;
 function loadData(): Promise<DataLayer> {
   dataLayer ??= import('../data/index.js').then((data) => {
     data.onUnauthorized(() => void verifySession());
-    data.onNotice((notice) => {
-      const text = messageText(notice.code, notice.message);
-      if (text) showToast(text, SUCCESS_NOTICES.has(notice.code) ? 'success' : 'error');
-    });
+    data.onNotice((notice) => tell({ kind: 'notice', notice }));
     return data;
   });
   dataLayer.catch(() => {
@@ -168,14 +186,14 @@ async function endSession(reason: MessageCode | null): Promise<void> {
   dropStored();
   syncKey = null;
   setState(ANONYMOUS);
-  if (reason && wasSignedIn) showToast(messageText(reason), 'error');
+  if (reason && wasSignedIn) tell({ kind: 'ended', reason });
   await queue(async () => {
     const data = await loadData();
     const waiting = data.waitingChanges();
     if (user && waiting > 0) {
       await data.parkLocalData();
       park({ userId: user.id, username: user.username, count: waiting });
-      showToast(i18next.t('session.changesKept', { count: waiting }), 'info', 8_000);
+      tell({ kind: 'changesKept', count: waiting });
     } else {
       await data.clearLocalData();
     }

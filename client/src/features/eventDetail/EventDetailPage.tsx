@@ -4,23 +4,23 @@ import { canManageEvent } from '@fankurve/shared/rules/events';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router-dom';
-import { useUser } from '../../app/session.js';
-import { useSiteConfig } from '../../app/siteConfig.js';
+import { useUser } from '../../session/session.js';
+import { useSiteConfig } from '../../session/siteConfig.js';
 import { useAttendees, useEvent, useMembers, useSyncState, useTransports } from '../../data/index.js';
 import { currentLanguage } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
-import { AttendeeTable } from '../eventDetail/AttendeeTable.js';
-import { EventHeader } from '../eventDetail/EventHeader.js';
-import '../eventDetail/eventDetail.css';
-import { Guests } from '../eventDetail/Guests.js';
-import { memberNames } from '../eventDetail/model.js';
-import { OwnAnswer } from '../eventDetail/OwnAnswer.js';
-import type { Access } from '../eventDetail/shared.js';
-import { Transports } from '../eventDetail/Transports.js';
-import { CommentSection } from '../comments/CommentSection.js';
+import { AttendeeTable } from './AttendeeTable.js';
+import { EventHeader } from './EventHeader.js';
+import './eventDetail.css';
+import { Guests } from './Guests.js';
+import { memberNames } from './model.js';
+import { OwnAnswer } from './OwnAnswer.js';
+import type { Access } from './shared.js';
+import { Transports } from './Transports.js';
+import { CommentSection } from '../comments/index.js';
 
 /**
- * /events/{id} (SPEC 2 'Event detail'): everything is read from the local database, so the page works
+ * /events/{id}: everything is read from the local database, so the page works
  * offline; the member's own answers and guests are written there too. Admin work (and edit / delete /
  * image by the creator) is online REST whose result arrives through sync.
  */
@@ -35,7 +35,7 @@ export function EventDetailPage() {
   const members = useMembers();
   const transports = useTransports(id);
   const language = currentLanguage();
-  // The club's calendar day decides what is past (SPEC 4), as on the server.
+  // The club's calendar day decides what is past, as on the server.
   const today = todayIn(useSiteConfig().time_zone);
   // The signed-in member's own name is known from the session, also before the members have synced.
   const names = useMemo(
@@ -67,6 +67,7 @@ export function EventDetailPage() {
   const isAdmin = user.scope === 'admin';
   const access: Access = {
     userId: user.id,
+    scope: user.scope,
     isAdmin,
     canManage: canManageEvent(user, event),
     online,

@@ -1,5 +1,5 @@
 import type { Language } from '@fankurve/shared';
-import { formatWallClock } from '../../i18n/dates.js';
+import { formatWallClock } from './dates.js';
 
 /**
  * An event's date and time for the language: `Sa., 05.12.2026, 15:30` (de), `Sat 5 Dec 2026, 15:30` (en),

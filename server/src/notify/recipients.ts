@@ -1,11 +1,8 @@
-import https from 'node:https';
 import type { Language } from '@fankurve/shared';
 import { isAdminPushTopic, type PushTopic } from '@fankurve/shared/push';
-import webpush from 'web-push';
-import type { Config } from '../config.js';
-import type { Commit, Store } from '../db/store.js';
+import type { Store } from '../db/store.js';
 import type { DomainEvent } from '../domain/domainEvents.js';
-import type { PushSettings } from './subscriptions.js';
+import type { Delivery } from './delivery.js';
 import {
   commentAnswerText,
   commentText,
@@ -21,18 +18,12 @@ import {
   type EventInfo,
   type PushText,
 } from './texts.js';
-import { logVapid, resolveVapid, type VapidIdentity } from './vapid.js';
 
-/** Messages sent at once; the rest wait in the queue. */
-export const PUSH_CONCURRENCY = 8;
-/** A push service that stays silent this long (connecting, TLS, answer) fails the message. */
-export const PUSH_TIMEOUT_MS = 10_000;
-/** Messages waiting at most; beyond that new ones are dropped (and logged), so a slow push service cannot pile up work. */
-export const PUSH_QUEUE_MAX = 5_000;
-/** Commits waiting to be turned into messages at most. */
-const COMMIT_QUEUE_MAX = 1_000;
-/** How long a push service keeps a message for a device that is offline (3 days). */
-const PUSH_TTL_SECONDS = 3 * 24 * 60 * 60;
+/*
+ * Who gets what (docs/architecture.md, "Web Push"): the messages the domain events of one commit
+ * lead to, for the members they concern, in each member's language, never for the member who acted,
+ * leaving out the topics a member switched off; one per device of each recipient. Reads only.
+ */
 
 /**
  * The declarative web push message (W3C Push API, "declarative push message"; WebKit's Declarative
@@ -52,15 +43,6 @@ export interface DeclarativePushMessage {
   app_badge: number;
 }
 
-/** One message for one device. */
-interface Delivery {
-  subscriptionId: string;
-  endpoint: string;
-  p256dh: string;
-  auth: string;
-  payload: string;
-}
-
 /** A possible message for a user; of several with the same key, the one of the lowest rank whose topic is on is sent. */
 interface Candidate {
   userId: string;
@@ -76,255 +58,78 @@ interface Subscriber {
   scope: 'admin' | 'user';
 }
 
-const RELEVANT = new Set<DomainEvent['type']>([
-  'event.created',
-  'event.changed',
-  'ticket.bought',
-  'request.accepted',
-  'transferStatus.changed',
-  'mention.created',
-  'comment.added',
-  'user.registered',
-  'request.made',
-]);
-
-function isRelevant(event: DomainEvent): boolean {
-  if (!RELEVANT.has(event.type)) return false;
-  if (event.type === 'event.changed') return event.markedUpdated;
-  if (event.type === 'transferStatus.changed') return event.to === 'reserved' || event.to === 'waiting_list';
-  // A registration by the member themselves (an account an admin creates needs no approval).
-  if (event.type === 'user.registered') return event.actorId === event.userId;
-  return true;
-}
-
 /**
- * Web push (docs/architecture.md, web push): a commit-bus subscriber that turns domain events into
- * notifications for the members they concern, in each member's language, never for the member who
- * acted, leaving out the topics a member switched off, and sends them with the web-push package
- * (VAPID, aes128gcm). Sending happens after the commit, outside any transaction, a few at a time
- * with a timeout; a full queue drops messages rather than grow. A subscription the push service
- * answers 404 or 410 (gone) is removed.
+ * The messages the events of one commit lead to, one per device of each recipient. `cancelled`
+ * (shutdown) ends the work between its queries.
  */
-export class PushNotifier {
-  /** The TLS agent for push services (tests replace it with one that trusts their local push service). */
-  agent: https.Agent = new https.Agent({ keepAlive: true, maxSockets: PUSH_CONCURRENCY });
-  /** How long a silent push service may take (tests shorten it). */
-  timeoutMs = PUSH_TIMEOUT_MS;
-  private commits: DomainEvent[][] = [];
-  private resolving = false;
-  private queue: Delivery[] = [];
-  private active = 0;
-  private stopped = false;
-  private idleWaiters: (() => void)[] = [];
+export async function deliveriesFor(
+  store: Store,
+  events: DomainEvent[],
+  publicUrl: string,
+  cancelled: () => boolean,
+): Promise<Delivery[]> {
+  const db = store.db;
+  const subscriptionRows = await db
+    .selectFrom('push_subscriptions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['s.id', 's.user_id', 's.endpoint', 's.p256dh', 's.auth', 'u.language', 'u.scope'])
+    .where('u.deleted', '=', 0)
+    .where('u.status', '=', 'active')
+    .execute();
+  if (subscriptionRows.length === 0 || cancelled()) return [];
+  const subscribers = new Map<string, Subscriber>(
+    subscriptionRows.map((row) => [row.user_id, { userId: row.user_id, language: row.language, scope: row.scope }]),
+  );
+  const candidates = await new Planner(store, subscribers).plan(events);
+  if (candidates.length === 0 || cancelled()) return [];
 
-  constructor(
-    private readonly store: Store,
-    readonly identity: VapidIdentity,
-    private readonly options: { publicUrl: string; extraHosts: readonly string[] },
-  ) {}
-
-  static subscribedTo(store: Store, config: Config): PushNotifier {
-    const identity = resolveVapid(config);
-    logVapid(identity);
-    const notifier = new PushNotifier(store, identity, {
-      publicUrl: config.publicUrl,
-      extraHosts: config.pushEndpointHosts,
-    });
-    if (!identity.configured) return notifier;
-    const unsubscribe = store.commits.subscribe((commit) => notifier.take(commit));
-    store.commits.onClose(() => {
-      unsubscribe();
-      notifier.stop();
-    });
-    return notifier;
+  const userIds = [...new Set(candidates.map((c) => c.userId))];
+  const off = new Set(
+    (await db.selectFrom('push_topics_off').select(['user_id', 'topic']).where('user_id', 'in', userIds).execute()).map(
+      (row) => `${row.user_id}|${row.topic}`,
+    ),
+  );
+  const chosen = new Map<string, Candidate>();
+  for (const candidate of [...candidates].sort((a, b) => a.rank - b.rank)) {
+    const slot = `${candidate.userId}|${candidate.key}`;
+    if (chosen.has(slot)) continue;
+    const subscriber = subscribers.get(candidate.userId)!;
+    if (isAdminPushTopic(candidate.topic) && subscriber.scope !== 'admin') continue;
+    if (off.has(`${candidate.userId}|${candidate.topic}`)) continue;
+    chosen.set(slot, candidate);
   }
+  if (chosen.size === 0) return [];
 
-  /** What the routes need: whether push works and the key to subscribe with. */
-  get settings(): PushSettings {
-    return { configured: this.identity.configured, publicKey: this.identity.publicKey, extraHosts: this.options.extraHosts };
-  }
-
-  /** Notes a commit's events that concern someone; the work happens after the commit's publish returns. */
-  take(commit: Commit): void {
-    if (this.stopped || !this.identity.configured) return;
-    const events = commit.events.filter(isRelevant);
-    if (events.length === 0) return;
-    if (this.commits.length >= COMMIT_QUEUE_MAX) {
-      console.warn('Web push: too many commits waiting; the notifications of one are dropped');
-      return;
-    }
-    this.commits.push(events);
-    if (!this.resolving) void this.resolveAll();
-  }
-
-  /** Resolves when every noted commit has been turned into messages and every message sent (tests). */
-  idle(): Promise<void> {
-    if (this.isIdle()) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
-  }
-
-  /** Shutdown: nothing new is taken; waiting messages are dropped, running ones end with their timeout. */
-  stop(): void {
-    this.stopped = true;
-    this.commits = [];
-    this.queue = [];
-    this.agent.destroy();
-    this.checkIdle();
-  }
-
-  private isIdle(): boolean {
-    return !this.resolving && this.commits.length === 0 && this.queue.length === 0 && this.active === 0;
-  }
-
-  private checkIdle(): void {
-    if (!this.isIdle()) return;
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const resolve of waiters) resolve();
-  }
-
-  private async resolveAll(): Promise<void> {
-    this.resolving = true;
-    try {
-      while (!this.stopped && this.commits.length > 0) {
-        const events = this.commits.shift()!;
-        try {
-          this.enqueue(await this.deliveriesFor(events));
-        } catch (error) {
-          if (!this.stopped) console.error('Web push: could not work out the notifications of a commit:', error);
-        }
-      }
-    } finally {
-      this.resolving = false;
-      this.checkIdle();
+  const recipients = [...new Set([...chosen.values()].map((c) => c.userId))];
+  const badges = new Map<string, number>(
+    (
+      await db
+        .selectFrom('mentions')
+        .select((eb) => ['user_id', eb.fn.countAll<number>().as('unread')])
+        .where('user_id', 'in', recipients)
+        .where('is_read', '=', 0)
+        .where('deleted', '=', 0)
+        .groupBy('user_id')
+        .execute()
+    ).map((row) => [row.user_id, Number(row.unread)]),
+  );
+  const base = publicUrl.replace(/\/+$/, '');
+  const deliveries: Delivery[] = [];
+  for (const candidate of chosen.values()) {
+    const subscriber = subscribers.get(candidate.userId)!;
+    const text = candidate.text(subscriber.language);
+    const message: DeclarativePushMessage = {
+      web_push: 8030,
+      notification: { title: text.title, body: text.body, navigate: `${base}${text.path}`, lang: subscriber.language },
+      app_badge: badges.get(candidate.userId) ?? 0,
+    };
+    const payload = JSON.stringify(message);
+    for (const row of subscriptionRows) {
+      if (row.user_id !== candidate.userId) continue;
+      deliveries.push({ subscriptionId: row.id, endpoint: row.endpoint, p256dh: row.p256dh, auth: row.auth, payload });
     }
   }
-
-  private enqueue(deliveries: Delivery[]): void {
-    if (this.stopped) return;
-    const room = PUSH_QUEUE_MAX - this.queue.length;
-    if (deliveries.length > room) console.warn(`Web push: queue full, ${deliveries.length - Math.max(room, 0)} messages dropped`);
-    this.queue.push(...deliveries.slice(0, Math.max(room, 0)));
-    this.pump();
-  }
-
-  private pump(): void {
-    while (!this.stopped && this.active < PUSH_CONCURRENCY && this.queue.length > 0) {
-      const delivery = this.queue.shift()!;
-      this.active++;
-      void this.send(delivery).finally(() => {
-        this.active--;
-        this.pump();
-        this.checkIdle();
-      });
-    }
-  }
-
-  private async send(delivery: Delivery): Promise<void> {
-    const identity = this.identity;
-    try {
-      await webpush.sendNotification(
-        { endpoint: delivery.endpoint, keys: { p256dh: delivery.p256dh, auth: delivery.auth } },
-        delivery.payload,
-        {
-          vapidDetails: { subject: identity.subject!, publicKey: identity.publicKey!, privateKey: identity.privateKey! },
-          TTL: PUSH_TTL_SECONDS,
-          urgency: 'normal',
-          contentEncoding: 'aes128gcm',
-          timeout: this.timeoutMs,
-          agent: this.agent,
-        },
-      );
-    } catch (error) {
-      if (this.stopped) return;
-      const status = (error as { statusCode?: number }).statusCode;
-      const service = safeOrigin(delivery.endpoint);
-      if (status === 404 || status === 410) {
-        // The device unsubscribed or the subscription expired: forget it.
-        await this.store.db
-          .deleteFrom('push_subscriptions')
-          .where('id', '=', delivery.subscriptionId)
-          .execute()
-          .catch((removal: unknown) => console.error('Web push: could not remove a gone subscription:', removal));
-        return;
-      }
-      console.warn(`Web push: ${service} did not take a message: ${status ? `HTTP ${status}` : (error as Error).message}`);
-    }
-  }
-
-  /** The messages the events of one commit lead to, one per device of each recipient. */
-  private async deliveriesFor(events: DomainEvent[]): Promise<Delivery[]> {
-    const db = this.store.db;
-    const subscriptionRows = await db
-      .selectFrom('push_subscriptions as s')
-      .innerJoin('users as u', 'u.id', 's.user_id')
-      .select(['s.id', 's.user_id', 's.endpoint', 's.p256dh', 's.auth', 'u.language', 'u.scope'])
-      .where('u.deleted', '=', 0)
-      .where('u.status', '=', 'active')
-      .execute();
-    if (subscriptionRows.length === 0 || this.stopped) return [];
-    const subscribers = new Map<string, Subscriber>(
-      subscriptionRows.map((row) => [row.user_id, { userId: row.user_id, language: row.language, scope: row.scope }]),
-    );
-    const candidates = await new Planner(this.store, subscribers).plan(events);
-    if (candidates.length === 0 || this.stopped) return [];
-
-    const userIds = [...new Set(candidates.map((c) => c.userId))];
-    const off = new Set(
-      (await db.selectFrom('push_topics_off').select(['user_id', 'topic']).where('user_id', 'in', userIds).execute()).map(
-        (row) => `${row.user_id}|${row.topic}`,
-      ),
-    );
-    const chosen = new Map<string, Candidate>();
-    for (const candidate of [...candidates].sort((a, b) => a.rank - b.rank)) {
-      const slot = `${candidate.userId}|${candidate.key}`;
-      if (chosen.has(slot)) continue;
-      const subscriber = subscribers.get(candidate.userId)!;
-      if (isAdminPushTopic(candidate.topic) && subscriber.scope !== 'admin') continue;
-      if (off.has(`${candidate.userId}|${candidate.topic}`)) continue;
-      chosen.set(slot, candidate);
-    }
-    if (chosen.size === 0) return [];
-
-    const recipients = [...new Set([...chosen.values()].map((c) => c.userId))];
-    const badges = new Map<string, number>(
-      (
-        await db
-          .selectFrom('mentions')
-          .select((eb) => ['user_id', eb.fn.countAll<number>().as('unread')])
-          .where('user_id', 'in', recipients)
-          .where('is_read', '=', 0)
-          .where('deleted', '=', 0)
-          .groupBy('user_id')
-          .execute()
-      ).map((row) => [row.user_id, Number(row.unread)]),
-    );
-    const base = this.options.publicUrl.replace(/\/+$/, '');
-    const deliveries: Delivery[] = [];
-    for (const candidate of chosen.values()) {
-      const subscriber = subscribers.get(candidate.userId)!;
-      const text = candidate.text(subscriber.language);
-      const message: DeclarativePushMessage = {
-        web_push: 8030,
-        notification: { title: text.title, body: text.body, navigate: `${base}${text.path}`, lang: subscriber.language },
-        app_badge: badges.get(candidate.userId) ?? 0,
-      };
-      const payload = JSON.stringify(message);
-      for (const row of subscriptionRows) {
-        if (row.user_id !== candidate.userId) continue;
-        deliveries.push({ subscriptionId: row.id, endpoint: row.endpoint, p256dh: row.p256dh, auth: row.auth, payload });
-      }
-    }
-    return deliveries;
-  }
-}
-
-function safeOrigin(endpoint: string): string {
-  try {
-    return new URL(endpoint).origin;
-  } catch {
-    return 'a push service';
-  }
+  return deliveries;
 }
 
 /** Works out who may get what for the events of one commit (only members with a subscription count). */
@@ -473,7 +278,8 @@ class Planner {
 
   private async requestAccepted(event: Extract<DomainEvent, { type: 'request.accepted' }>): Promise<void> {
     const info = await this.event(event.eventId);
-    const recipient = event.debtorId ?? event.userId;
+    // The member, or for a guest the member who brought them: the event's debtorId (`debtorOf`).
+    const recipient = event.debtorId;
     if (!info || !recipient) return;
     const guest = event.userId === null ? await this.guestName(event.attendeeId) : null;
     this.add(recipient, event.actorId, {
@@ -486,7 +292,7 @@ class Planner {
 
   private async seatStatus(event: Extract<DomainEvent, { type: 'transferStatus.changed' }>): Promise<void> {
     const info = await this.event(event.eventId);
-    const recipient = event.userId ?? event.debtorId;
+    const recipient = event.debtorId;
     const status = event.to;
     if (!info || !recipient || (status !== 'reserved' && status !== 'waiting_list')) return;
     const guest = event.userId === null ? await this.guestName(event.attendeeId) : null;

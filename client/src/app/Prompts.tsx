@@ -1,7 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import type { Profile } from '../api/auth.js';
-import { markInstallPromptShown, useInstallState, wasInstallPromptShown } from './install.js';
-import { nextPrompt, type PromptKind } from './promptRules.js';
+import { markInstallPromptShown, useInstallState, wasInstallPromptShown } from '../pwa/install.js';
+import { nextPrompt, type PromptKind } from '../pwa/promptRules.js';
 
 // The dialog (and the dialog styles) load only when a prompt is due: the signed-in shell stays small.
 // A chunk that cannot be loaded (offline right after a new version) skips the prompt quietly.
@@ -32,9 +32,9 @@ export interface PromptsProps {
 }
 
 /**
- * The prompts after sign-in (SPEC 4, SPEC 9): the install prompt and then the push prompt, in the
- * order and with the delays of `promptRules.ts`. Mounted once in the signed-in layout (never on the
- * login page); a new user (sign-out and in) starts afresh.
+ * The prompts after sign-in (docs/architecture.md, Profile and prompts): the install prompt and then
+ * the push prompt, in the order and with the delays of `promptRules.ts`. Mounted once in the
+ * signed-in layout (never on the login page); a new user (sign-out and in) starts afresh.
  */
 export function Prompts({ user, renderPushPrompt }: PromptsProps) {
   return <PromptSequence key={user.id} mustChangePassword={user.must_change_password} renderPushPrompt={renderPushPrompt} />;

@@ -1,0 +1,3 @@
+// What other features may use of the events list (docs/architecture.md, Layers).
+export { EventTimeFields, type EventTimePart } from './EventTimeFields.js';
+export { orderEvents } from './order.js';

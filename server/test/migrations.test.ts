@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import { EVENT_PART_COLLECTIONS } from '@fankurve/shared';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEventVia, createTestApp, type TestApp } from './helpers.js';
+
+/*
+ * Migrations are found in their folder, and an event's parts are the collections declared
+ * `partOfEvent` (docs/architecture.md, "Adding a synced collection").
+ */
+
+let t: TestApp;
+let admin: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.adminToken();
+});
+afterAll(() => t.close());
+
+describe('migrations', () => {
+  it('runs every file of the migrations folder, in the order of their names', async () => {
+    const folder = new URL('../src/db/migrations/', import.meta.url);
+    const files = fs
+      .readdirSync(folder)
+      .filter((file) => /^\d{3}_.+\.ts$/.test(file))
+      .map((file) => file.replace(/\.ts$/, ''))
+      .sort();
+    expect(files.length).toBeGreaterThanOrEqual(10);
+    const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(t.db);
+    expect(rows.map((row) => row.name)).toEqual(files);
+  });
+});
+
+describe('deleting an event', () => {
+  it('tombstones the rows of every collection declared part of the event, each with a new seq and time', async () => {
+    expect([...EVENT_PART_COLLECTIONS].sort()).toEqual(['attendees', 'comments', 'mentions', 'transports']);
+    const event = await createEventVia(t, admin, { title: 'Parts of an event (A)' });
+    const member = await t.member('TeileToni');
+    expect((await t.call('POST', `/api/attendance/${event.id}`, { token: member.token, body: { status: 'going' } })).status).toBe(
+      200,
+    );
+    const transport = await t.call('POST', '/api/transports', {
+      token: admin,
+      body: { event_id: event.id, name: 'Bus', price_per_seat: 10, departure_location: 'Stadion' },
+    });
+    expect(transport.status, JSON.stringify(transport.body)).toBe(201);
+    const comment = await t.call('POST', `/api/comments/event/${event.id}`, {
+      token: admin,
+      body: { comment: 'Wer fährt mit, @TeileToni?' },
+    });
+    expect(comment.status, JSON.stringify(comment.body)).toBe(201);
+    const live = async (table: string) =>
+      (
+        await sql<{
+          id: string;
+          seq: number;
+          updated_at: string;
+        }>`SELECT id, seq, updated_at FROM ${sql.table(table)} WHERE event_id = ${event.id} AND deleted = 0`.execute(t.db)
+      ).rows;
+    const before = new Map<string, { id: string; seq: number; updated_at: string }[]>();
+    for (const name of EVENT_PART_COLLECTIONS) {
+      before.set(name, await live(name));
+      expect(before.get(name), name).toHaveLength(1);
+    }
+
+    expect((await t.call('DELETE', `/api/events/${event.id}`, { token: admin })).status).toBe(200);
+
+    for (const name of EVENT_PART_COLLECTIONS) {
+      expect(await live(name), name).toEqual([]);
+      const [was] = before.get(name)!;
+      const { rows } = await sql<{
+        seq: number;
+        updated_at: string;
+        deleted: number;
+      }>`SELECT seq, updated_at, deleted FROM ${sql.table(name)} WHERE id = ${was!.id}`.execute(t.db);
+      expect(rows[0]!.deleted, name).toBe(1);
+      expect(rows[0]!.seq, name).toBeGreaterThan(was!.seq);
+      expect(rows[0]!.updated_at >= was!.updated_at, name).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+/*
+ * Answers of the sync routes (server/src/sync/routes.ts; docs/architecture.md, "Sync"): documents
+ * of any collection, each as its declaration in shared/src/docs says, or a tombstone.
+ */
+
+/** A document on the wire: a full document, or a tombstone of only id, seq and `_deleted`. */
+export const syncDocument = z
+  .looseObject({ id: z.string(), seq: z.number().int(), _deleted: z.boolean() })
+  .meta({ id: 'SyncDocument' });
+
+/** POST /api/sync/{collection}/{version}/pull: the documents after the checkpoint and the checkpoint to go on from. */
+export const syncPullAnswer = z.strictObject({
+  documents: z.array(syncDocument),
+  checkpoint: z.strictObject({ seq: z.number().int() }).nullable(),
+});
+export type SyncPullAnswer = z.infer<typeof syncPullAnswer>;
+
+/** POST /api/sync/{collection}/{version}/push: the server's rows where they differ from what was sent (the conflicts). */
+export const syncPushAnswer = z.array(syncDocument);
+export type SyncPushAnswer = z.infer<typeof syncPushAnswer>;
+
+/** GET /api/sync/stream: server-sent events (`ready`, `change`, `unauthorized`, `superseded`). */
+export const syncStreamAnswer = z.string().meta({ description: 'text/event-stream' });
