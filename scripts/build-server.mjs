@@ -12,7 +12,15 @@ const external = [...new Set([...dependencies('server'), ...dependencies('shared
   (name) => !name.startsWith('@fankurve/'),
 );
 
-const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', sourcemap: true, external, logLevel: 'warning' };
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  external,
+  logLevel: 'warning',
+};
 
 await build({
   ...common,

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ADMIN, Api, signInThroughForm, uniqueName } from './support.js';
 
 /*
- * Password recovery in the browser (issue 8): the login page's link, /forgot-password and
+ * Password recovery in the browser: the login page's link, /forgot-password and
  * /reset-password/{token}, in German at 360 px. The server runs without SMTP_URL (the mail goes to
  * its log), so the test puts a reset token into the database directly, stored hashed as the server
  * stores it.

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN, Api, daysAhead, signInThroughForm, uniqueName } from './support.js';
 
-/** Issue 8: every new screen in English on a 360 px phone — its heading in English, nothing wider than the screen. */
+/** Every screen in English on a 360 px phone — its heading in English, nothing wider than the screen. */
 async function fitsThePhone(page: Page, heading: string): Promise<void> {
   await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

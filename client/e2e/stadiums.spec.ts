@@ -12,7 +12,7 @@ test('an admin adds a stadium and its ticket prices, edits it, opens its detail 
   await page.getByRole('navigation').getByRole('link', { name: 'Konfiguration' }).click();
   await expect(page).toHaveURL(/\/config$/);
   await expect(page.getByRole('heading', { name: 'Konfiguration', level: 1 })).toBeVisible();
-  // Team configuration is the first tab (issue 10); stadium management the second.
+  // Team configuration is the first tab; stadium management the second.
   await expect(page.getByRole('tab')).toHaveText(['Teamkonfiguration', 'Stadionverwaltung']);
   await page.getByRole('tab', { name: 'Stadionverwaltung' }).click();
   await expect(page).toHaveURL(/\/config\?tab=stadiums$/);
@@ -118,7 +118,7 @@ test('an admin adds a stadium and its ticket prices, edits it, opens its detail 
   await page.getByRole('link', { name: 'Zurück zur Konfiguration' }).click();
   await expect(page).toHaveURL(/\/config\?tab=stadiums$/);
 
-  // A stadium that events use cannot be deleted: the dialog names those events instead (issue 10).
+  // A stadium that events use cannot be deleted: the dialog names those events instead.
   await stadiumCard(page, name).getByRole('button', { name: 'Löschen', exact: true }).click();
   const inUse = page.getByRole('dialog', { name: 'Stadion wird noch verwendet' });
   await expect(inUse.getByRole('link')).toHaveCount(7);

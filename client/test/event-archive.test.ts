@@ -8,7 +8,7 @@ import { createTestApp, listen, type TestApp } from '../../server/test/helpers.j
 import { eventually, TestClient } from './sync-clients.js';
 
 /**
- * Issue 7, finding 2 on the device: an event an admin deletes while tickets on it are bought arrives
+ * On the device: an event an admin deletes while tickets on it are bought arrives
  * archived. The events list, the seasons and the detail page leave it out; its ticket rows stay on
  * the device and keep counting for the debt block.
  */

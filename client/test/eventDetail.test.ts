@@ -269,7 +269,7 @@ describe('event form', () => {
     expect(priced.ok && priced.body.ticket_price).toBe(32.5);
   });
 
-  it('requires title, date and location and a valid price (SPEC 5)', () => {
+  it('requires title, date and location and a valid price', () => {
     const form = eventFormOf(event);
     expect(eventUpdateOf({ ...form, title: ' ' })).toEqual({ ok: false, error: 'titleRequired' });
     expect(eventUpdateOf({ ...form, day: '' })).toEqual({ ok: false, error: 'dateRequired' });

@@ -5,7 +5,7 @@ import { eventsUsing } from '../src/features/stadiums/DeleteStadiumDialog.js';
 import { formatDay, formatInstant, formatWallClock } from '../src/i18n/dates.js';
 import type { EventDoc } from '@fankurve/shared';
 
-/** Issue 10, match-day details: the client's pure parts. */
+/** Match-day details: the client's pure parts. */
 
 describe('the one date formatter', () => {
   it('writes English dates unambiguously and keeps the German form', () => {

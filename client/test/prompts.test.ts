@@ -27,7 +27,7 @@ const UA = {
 describe('installStateOf', () => {
   const none = { standalone: false, installedHere: false, canPrompt: false, iosSafari: false };
 
-  it('standalone display counts as installed, whatever else the browser says (SPEC 4)', () => {
+  it('standalone display counts as installed, whatever else the browser says', () => {
     expect(installStateOf({ ...none, standalone: true, canPrompt: true, iosSafari: true })).toBe('installed');
     expect(installStateOf({ ...none, installedHere: true, canPrompt: true })).toBe('installed');
   });

@@ -11,6 +11,7 @@
  *
  * Knobs: BENCH_DURATION (s per load run, 10), BENCH_CONNECTIONS (50), BENCH_SKIP_BUILD=1 (use the
  * existing build), BENCH_KEEP=1 (keep the temp folder), BENCH_LIGHTHOUSE_RUNS (per page, 3),
+ * BENCH_LIGHTHOUSE_PAGES (a comma-separated choice of the signed-in pages, e.g. `/admin/tasks`),
  * BENCH_LIGHTHOUSE_REPORTS=<folder> (keep each Lighthouse report), CHROMIUM_PATH.
  */
 import { spawn } from 'node:child_process';

@@ -247,7 +247,10 @@ export async function benchLighthouse(input: LighthouseInput): Promise<Lighthous
     locale: 'de-DE',
   });
   try {
-    const [login, ...signedIn] = pagesOf(input.eventId);
+    const [login, ...all] = pagesOf(input.eventId);
+    // BENCH_LIGHTHOUSE_PAGES=/admin/tasks,/events measures only those signed-in pages (a quick re-measure).
+    const only = process.env.BENCH_LIGHTHOUSE_PAGES?.split(',').map((name) => name.trim());
+    const signedIn = only ? all.filter((page) => only.includes(page.name)) : all;
     // The sign-in page as a new visitor sees it (signed in, it only forwards to /events).
     const pages = [await auditRuns(runLighthouse, login!, port, input)];
     input.log(`  signing in as ${input.user.username} and syncing the device…`);

@@ -6,7 +6,7 @@ import { createEventVia, createTestApp, type TestApp } from './helpers.js';
 /*
  * Bad input for every match-day route that takes a body (event edit, the admin's attendee table,
  * guests, transports, stadiums, ticket prices): each answers 4xx with `{ success: false, message }`
- * (SPEC 8 texts where SPEC names them), never 500, and nothing in the database changes.
+ * (the texts of docs/product.md, Error texts), never 500, and nothing in the database changes.
  */
 
 let t: TestApp;

@@ -7,7 +7,7 @@ import { hashGate, setPasswordHashCost } from '../src/auth/passwords.js';
 import { createTestApp, listen, type TestApp } from './helpers.js';
 
 /*
- * Finding 3 of issue 7: 60 parallel sign-ins with random names (argon2 for each, on libuv's thread
+ * 60 parallel sign-ins with random names (argon2 for each, on libuv's thread
  * pool, which file serving shares) stalled the app shell for 5.3 s. With the hashing gate the shell
  * keeps answering while they run. Real argon2 cost here (the other test files lower it), a real
  * HTTP server and a built-client stand-in served from disk.

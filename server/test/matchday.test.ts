@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventVia, createTestApp, type TestApp } from './helpers.js';
 
 /*
- * Issue 10, match-day details on the server: a past event takes no new answers (REST and sync push,
+ * Match-day details on the server: a past event takes no new answers (REST and sync push,
  * with a notice), ticket requests stay possible, and deleting a stadium names the events that use it.
  */
 

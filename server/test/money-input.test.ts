@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRows, createEventVia, createTestApp, type TestApp } from './helpers.js';
 
-/** Issue 8, one money input: the server refuses what the client's money input refuses (more than whole cents). */
+/** One money input: the server refuses what the client's money input refuses (more than whole cents). */
 describe('euro amounts on every price route', () => {
   let t: TestApp;
   let admin: string;

@@ -6,7 +6,7 @@ import { createEventVia, createTestApp, type TestApp } from './helpers.js';
 type Doc = AttendeeDoc & { _deleted: boolean };
 
 /**
- * My tickets, paid and received requests and the debt overview (issue 8; SPEC 2, 4, 7): GET
+ * My tickets, paid and received requests and the debt overview (docs/product.md, Tickets and money): GET
  * /api/tickets/my, PUT /api/tickets/{id}/request-paid and -received, GET /api/tickets/debts, and the
  * same requests through the attendees sync push (own row and own guest's row).
  */

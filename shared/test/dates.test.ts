@@ -77,7 +77,7 @@ describe('normaliseEventDate', () => {
   });
 });
 
-describe('checkEventDate: years 2000 to 2100 only (issue 7)', () => {
+describe('checkEventDate: years 2000 to 2100 only', () => {
   it.each([
     ['2000-01-01 00:00', '2000-01-01 00:00:00'],
     ['2100-12-31 20:00', '2100-12-31 20:00:00'],

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkDepartureDate, checkEventDate, isMatchTitle, locationOfTitle, titleForLocation } from '../src/dates.js';
 import { checkEventOpenForAnswers } from '../src/rules/attendance.js';
 
-/** Issue 10, match-day details: the rules both sides check. */
+/** Match-day details: the rules both sides check. */
 
 describe('a past event takes no more answers', () => {
   it('is open all of its day in the club and closed from the next day on', () => {

@@ -1,4 +1,4 @@
-import { SYNC_HEARTBEAT_MS } from '@fankurve/shared';
+import { SYNC_HEARTBEAT_MS, syncPullAnswer, syncPushAnswer, syncStreamAnswer } from '@fankurve/shared';
 import { write } from '../db/store.js';
 import { DomainError } from '../domain/errors.js';
 import type { Api, AppDeps } from '../http/context.js';
@@ -31,6 +31,7 @@ export function syncRoutes(app: Api, deps: AppDeps): void {
       summary: 'RxDB pull: documents after a checkpoint',
       params: collectionParams,
       body: pullBodySchema,
+      answers: { 200: syncPullAnswer },
     }),
     async (c) => {
       const actor = requireActor(c);
@@ -48,6 +49,7 @@ export function syncRoutes(app: Api, deps: AppDeps): void {
       summary: 'RxDB push: returns the conflicting master documents',
       params: collectionParams,
       body: pushBodySchema,
+      answers: { 200: syncPushAnswer },
     }),
     async (c) => {
       const actor = requireActor(c);
@@ -59,7 +61,13 @@ export function syncRoutes(app: Api, deps: AppDeps): void {
   );
 
   app.openapi(
-    apiRoute({ method: 'get', path: '/api/sync/stream', tag, summary: 'Server-sent events naming changed collections' }),
+    apiRoute({
+      method: 'get',
+      path: '/api/sync/stream',
+      tag,
+      summary: 'Server-sent events naming changed collections',
+      answers: { 200: { schema: syncStreamAnswer, mediaType: 'text/event-stream' } },
+    }),
     (c) => {
       requireActor(c);
       return openChangeStream(c, deps, deps.syncHeartbeatMs ?? SYNC_HEARTBEAT_MS);

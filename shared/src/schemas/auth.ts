@@ -58,13 +58,13 @@ export const changePasswordInput = z.object({
 });
 export type ChangePasswordInput = z.infer<typeof changePasswordInput>;
 
-/** POST /api/auth/forgot-password (SPEC 7). */
+/** POST /api/auth/forgot-password. */
 export const forgotPasswordInput = z.object({
   email: emailSchema(),
 });
 export type ForgotPasswordInput = z.infer<typeof forgotPasswordInput>;
 
-/** POST /api/auth/reset-password (SPEC 7): the token of the mailed link and the new password. */
+/** POST /api/auth/reset-password: the token of the mailed link and the new password. */
 export const resetPasswordInput = z.object({
   token: z.string(msg('invalidResetToken')).min(1, msg('invalidResetToken')).max(200, msg('invalidResetToken')),
   newPassword,

@@ -45,7 +45,7 @@ export const pushSubscriptionJson = z.object(
 );
 export type PushSubscriptionJson = z.infer<typeof pushSubscriptionJson>;
 
-/** POST /api/fcm/token: this device's subscription and a name for the device (SPEC 3, push registration). */
+/** POST /api/fcm/token: this device's subscription and a name for the device (docs/product.md, Data). */
 export const pushRegistrationInput = z.object({
   token: pushSubscriptionJson,
   deviceName: lineText(z.string().trim().max(100)).optional(),

@@ -15,7 +15,7 @@ const capacity = z
   .nullish();
 
 /**
- * A stadium (SPEC 5): team name, stadium name and city required; capacities default 0; address and
+ * A stadium (docs/product.md, Input rules): team name, stadium name and city required; capacities default 0; address and
  * ticket price (euros) optional, null clears them.
  */
 export const stadiumInput = z.object({

@@ -10,7 +10,7 @@ const pricePerSeat = euros('seatPriceInvalid');
 const departure = z.string(msg('departureInvalid')).trim().max(40, msg('departureInvalid')).nullable();
 
 /**
- * A transport option (SPEC 4/5): name and departure location required; price per seat in euros,
+ * A transport option (docs/product.md, Input rules): name and departure location required; price per seat in euros,
  * required unless free or to be announced (which exclude each other); departure optional.
  */
 export const createTransportInput = z.object({
