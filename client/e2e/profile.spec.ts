@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, Api, memberPage, uniqueName } from './support.js';
+import { ADMIN, Api, memberPage, promptsSettled, uniqueName } from './support.js';
 
 /** The profile page and the install prompt (docs/architecture.md, "Profile and prompts"). */
 
@@ -170,7 +170,8 @@ test("the install prompt follows the browser's install offer after sign-in; 'not
   await page.goto('/login');
   // The offer usually comes while the login page is open: it is kept, and nothing shows yet.
   expect(await offerInstall(page)).toBe(true);
-  await page.waitForTimeout(1_500);
+  // No prompt sequence runs before sign-in.
+  await expect(page.locator('html')).not.toHaveAttribute('data-prompts');
   await expect(page.getByRole('dialog')).toHaveCount(0);
 
   await submitSignIn(page, member.username, member.password);
@@ -188,7 +189,7 @@ test("the install prompt follows the browser's install offer after sign-in; 'not
   expect(await offerInstall(page)).toBe(true);
   const section = page.getByRole('region', { name: 'App installieren' });
   await expect(section.getByRole('button', { name: 'App installieren' })).toBeVisible();
-  await page.waitForTimeout(2_500);
+  await promptsSettled(page);
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await section.getByRole('button', { name: 'App installieren' }).click();
   expect(await installPrompted(page)).toBe(1);
@@ -197,7 +198,7 @@ test("the install prompt follows the browser's install offer after sign-in; 'not
 
   await page.reload();
   expect(await offerInstall(page)).toBe(true);
-  await page.waitForTimeout(2_500);
+  await promptsSettled(page);
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await context.close();
 });
@@ -226,7 +227,7 @@ test("the prompt's 'install' opens the browser's install dialog; none for a memb
   await offerInstall(freshPage);
   await submitSignIn(freshPage, name, created.temporaryPassword);
   await expect(freshPage).toHaveURL(/\/change-password$/);
-  await freshPage.waitForTimeout(2_000);
+  await promptsSettled(freshPage);
   await expect(freshPage.getByRole('dialog')).toHaveCount(0);
   await fresh.close();
 });
@@ -258,7 +259,7 @@ test('the install section: a guide on iOS Safari, "installed" when running as th
   await offerInstall(appPage); // an installed app is never offered again, whatever the browser says
   await submitSignIn(appPage, member.username, member.password);
   await appPage.getByRole('heading', { name: 'Termine' }).waitFor();
-  await appPage.waitForTimeout(1_500);
+  await promptsSettled(appPage);
   await expect(appPage.getByRole('dialog')).toHaveCount(0);
   await appPage.goto('/profile');
   await expect(

@@ -1,5 +1,5 @@
 import { expect, test, type BrowserContext, type Page, type Worker } from '@playwright/test';
-import { ADMIN, Api, daysAhead, signInThroughForm, uniqueName, untilServiceWorkerControls } from './support.js';
+import { ADMIN, Api, daysAhead, signInThroughForm, promptsSettled, uniqueName, untilServiceWorkerControls } from './support.js';
 
 /*
  * Web push in the browser (docs/architecture.md, web push). Debian's Chromium has no Google push
@@ -202,7 +202,7 @@ test("the push prompt after sign-in on a new device: 'Einschalten' asks the brow
 
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Termine' })).toBeVisible();
-  await page.waitForTimeout(4_000);
+  await promptsSettled(page);
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await context.close();
 });

@@ -95,3 +95,11 @@ export function daysAhead(days: number, time = '15:30'): string {
   const date = new Date(Date.now() + days * 86_400_000);
   return `${date.toISOString().slice(0, 10)} ${time}`;
 }
+
+/**
+ * Until the prompts after sign-in have nothing more to show (`data-prompts="done"`, set by the
+ * signed-in shell): a check that no prompt appears waits for this, not for a span of time.
+ */
+export async function promptsSettled(page: Page): Promise<void> {
+  await expect(page.locator('html')).toHaveAttribute('data-prompts', 'done', { timeout: 20_000 });
+}

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../src/api/client.js';
 import de from '../src/i18n/de.json';
 import en from '../src/i18n/en.json';
+import { englishAreas, GERMAN_AREAS } from '../src/i18n/areas.js';
 import { applyLanguage, errorText, i18next, messageText } from '../src/i18n/index.js';
 
 function keys(value: unknown, prefix = ''): string[] {
@@ -14,6 +15,13 @@ describe('translations', () => {
   it('German and English have the same keys, none empty', () => {
     expect(keys(en).sort()).toEqual(keys(de).sort());
     for (const [key, text] of Object.entries({ ...flatten(de), ...flatten(en) })) expect(text, key).not.toBe('');
+  });
+
+  it('the areas of their own files: the same in both languages, none empty, no name taken by de.json', async () => {
+    const english = await englishAreas();
+    expect(keys(english).sort()).toEqual(keys(GERMAN_AREAS).sort());
+    for (const [key, text] of Object.entries({ ...flatten(GERMAN_AREAS), ...flatten(english) })) expect(text, key).not.toBe('');
+    for (const area of Object.keys(GERMAN_AREAS)) expect(de, area).not.toHaveProperty(area);
   });
 
   it('every server message code has a translation in both languages', () => {

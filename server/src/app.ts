@@ -20,6 +20,7 @@ import { stadiumRoutes } from './http/stadiums.js';
 import { staticRoutes } from './http/static.js';
 import { ticketRoutes } from './http/tickets.js';
 import { transportRoutes } from './http/transports.js';
+import { announcementRoutes } from './http/announcements.js';
 import { adminRoutes } from './http/admin.js';
 import { commentRoutes } from './http/comments.js';
 import { configRoutes } from './http/config.js';
@@ -56,6 +57,7 @@ export function createApp(deps: AppDeps): Api {
   guestRoutes(app, deps);
   ticketRoutes(app, deps);
   transportRoutes(app, deps);
+  announcementRoutes(app, deps);
   stadiumRoutes(app, deps);
   syncRoutes(app, deps);
   // ── route areas: money, admin, recovery ──

@@ -135,7 +135,8 @@ const ROUTES: BodyRoute[] = [
       ],
       ['description a number', { title: 'x', date: '2030-01-01 15:30', location: 'Berlin', description: 5 }, null],
       ['stadium_id a number', { title: 'x', date: '2030-01-01 15:30', location: 'Berlin', stadium_id: 5 }, null],
-      ['title too long', { title: 't'.repeat(201), date: '2030-01-01 15:30', location: 'Berlin' }, null],
+      ['title too long', { title: 't'.repeat(201), date: '2030-01-01 15:30', location: 'Berlin' }, MESSAGES.titleTooLong],
+      ['location too long', { title: 'x', date: '2030-01-01 15:30', location: 'l'.repeat(201) }, MESSAGES.locationTooLong],
     ],
   },
   {

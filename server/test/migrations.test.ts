@@ -34,7 +34,7 @@ describe('migrations', () => {
 
 describe('deleting an event', () => {
   it('tombstones the rows of every collection declared part of the event, each with a new seq and time', async () => {
-    expect([...EVENT_PART_COLLECTIONS].sort()).toEqual(['attendees', 'comments', 'mentions', 'transports']);
+    expect([...EVENT_PART_COLLECTIONS].sort()).toEqual(['announcements', 'attendees', 'comments', 'mentions', 'transports']);
     const event = await createEventVia(t, admin, { title: 'Parts of an event (A)' });
     const member = await t.member('TeileToni');
     expect((await t.call('POST', `/api/attendance/${event.id}`, { token: member.token, body: { status: 'going' } })).status).toBe(
@@ -50,6 +50,11 @@ describe('deleting an event', () => {
       body: { comment: 'Wer fährt mit, @TeileToni?' },
     });
     expect(comment.status, JSON.stringify(comment.body)).toBe(201);
+    const announcement = await t.call('POST', '/api/announcements', {
+      token: admin,
+      body: { title: 'Abfahrt', text: 'Treffpunkt am Bus', event_id: event.id },
+    });
+    expect(announcement.status, JSON.stringify(announcement.body)).toBe(201);
     const live = async (table: string) =>
       (
         await sql<{

@@ -157,6 +157,15 @@ async function adminsTransport(f: Fixtures): Promise<string> {
   return res.body.transport.id;
 }
 
+async function adminsAnnouncement(f: Fixtures): Promise<string> {
+  const res = await f.t.call('POST', '/api/announcements', {
+    token: f.admin.token,
+    body: { title: unique('News '), text: 'Treffpunkt 10 Uhr' },
+  });
+  expect(res.status).toBe(201);
+  return res.body.announcement.id;
+}
+
 async function adminsStadium(f: Fixtures): Promise<string> {
   const res = await f.t.call('POST', '/api/stadiums', {
     token: f.admin.token,
@@ -528,6 +537,38 @@ export const ROUTES: RouteCase[] = [
     method: 'DELETE',
     path: '/api/transports/{id}',
     params: async (f) => ({ id: await adminsTransport(f) }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+  },
+  // announcements
+  {
+    method: 'GET',
+    path: '/api/announcements',
+    params: async (f) => ({ id: await adminsAnnouncement(f) }),
+    expect: SIGNED_IN,
+    after: async (_f, role, body, { params }) => {
+      if (role !== 'anonymous') expect(body.announcements.some((a: { id: string }) => a.id === params.id)).toBe(true);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/announcements',
+    body: (f) => ({ title: 'Matrix news', text: 'Bus at 10\nBring scarves', event_id: f.eventId, pinned: true }),
+    adminOnly: true,
+    expect: CREATED_ADMIN_ONLY,
+  },
+  {
+    method: 'PUT',
+    path: '/api/announcements/{id}',
+    body: () => ({ title: unique('Renamed news '), pinned: true }),
+    params: async (f) => ({ id: await adminsAnnouncement(f) }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/announcements/{id}',
+    params: async (f) => ({ id: await adminsAnnouncement(f) }),
     adminOnly: true,
     expect: ADMIN_ONLY,
   },

@@ -21,6 +21,7 @@ export * from './schemas/attendance.js';
 export * from './docs/index.js';
 export * from './schemas/tickets.js';
 export * from './schemas/transports.js';
+export * from './schemas/announcements.js';
 export * from './schemas/stadiums.js';
 export * from './schemas/comments.js';
 export * from './schemas/answers/index.js';

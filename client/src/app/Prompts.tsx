@@ -82,6 +82,7 @@ function PromptSequence({
   }, [kind, delayMs]);
 
   const close = useCallback(() => setOpen(null), []);
+  usePromptPhase(open ? 'open' : kind ? 'waiting' : 'done');
   if (mustChangePassword || !open) return null;
   if (open === 'push') return <>{renderPushPrompt?.(close)}</>;
   return (
@@ -89,4 +90,19 @@ function PromptSequence({
       <InstallPromptDialog onClose={close} />
     </Suspense>
   );
+}
+
+/**
+ * Where the sequence stands, on the document as `data-prompts`: `waiting` (a prompt's delay runs),
+ * `open` (a prompt is up or deciding) or `done` (nothing is due). A check that no prompt appears
+ * waits for `done` instead of for a span of time.
+ */
+function usePromptPhase(phase: 'waiting' | 'open' | 'done') {
+  useEffect(() => {
+    const root = document.documentElement;
+    root.dataset.prompts = phase;
+    return () => {
+      delete root.dataset.prompts;
+    };
+  }, [phase]);
 }

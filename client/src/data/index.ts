@@ -21,6 +21,7 @@ export { useAttendees, useAttendeesOfEvents, type GuestChange } from './collecti
 export { useMyTickets, type MyTicket, type MyTickets } from './collections/tickets.js';
 export { useMembers } from './collections/members.js';
 export { useTransports } from './collections/transports.js';
+export { useAnnouncements, type AnnouncementView } from './collections/announcements.js';
 export { useUnreadNotices } from './collections/notices.js';
 export { useComments, type CommentView } from './collections/comments.js';
 export {

@@ -3,6 +3,7 @@ import { MESSAGES, type MessageCode } from '@fankurve/shared/messages';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { isApiError } from '../api/client.js';
+import { englishAreas, GERMAN_AREAS, type AreaTexts } from './areas.js';
 import de from './de.json';
 
 /** The last language used on this device (before sign-in, the user's profile language wins after). */
@@ -11,14 +12,15 @@ export const LANGUAGE_STORAGE_KEY = 'language';
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof de };
+    resources: { translation: typeof de & AreaTexts };
   }
 }
 
 /** German is bundled (default); English is loaded on demand (precached for offline use). */
+const german = { ...de, ...GERMAN_AREAS };
 const loaders: Record<Language, () => Promise<Record<string, unknown>>> = {
-  de: async () => de,
-  en: async () => (await import('./en.json')).default,
+  de: async () => german,
+  en: async () => ({ ...(await import('./en.json')).default, ...(await englishAreas()) }),
 };
 
 export const isLanguage = (value: unknown): value is Language => LANGUAGES.includes(value as Language);
@@ -41,7 +43,7 @@ async function ensureLoaded(language: Language): Promise<void> {
 export async function initI18n(): Promise<void> {
   const language = deviceLanguage();
   await i18next.use(initReactI18next).init({
-    resources: { de: { translation: de } },
+    resources: { de: { translation: german } },
     lng: DEFAULT_LANGUAGE,
     fallbackLng: DEFAULT_LANGUAGE,
     supportedLngs: [...LANGUAGES],

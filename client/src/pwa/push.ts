@@ -1,5 +1,14 @@
 import { PUSH_RESEND_AFTER_MS, type PushTopic } from '@fankurve/shared/push';
-import { api, isApiError } from '../api/client.js';
+import type { PushStatus } from '@fankurve/shared';
+import { isApiError } from '../api/client.js';
+import {
+  fetchPushStatus,
+  fetchPushTopics,
+  removePushSubscription,
+  savePushTopics,
+  sendPushSubscription,
+  type PushTopicSetting,
+} from '../api/push.js';
 
 /*
  * Web push on this device (docs/architecture.md, Web Push): whether it can work here
@@ -36,19 +45,8 @@ export interface PushState {
   offline: boolean;
 }
 
-interface ServerStatus {
-  enabled: boolean;
-  configured: boolean;
-  publicKey: string | null;
-  endpoint: string | null;
-  updatedAt: string | null;
-}
-
-export interface TopicSetting {
-  topic: PushTopic;
-  enabled: boolean;
-  admin: boolean;
-}
+/** A topic, whether it is on for the member, and whether only admins get it. */
+export type TopicSetting = PushTopicSetting;
 
 /** What this device last sent, so it knows when to send again (after 7 days). */
 interface SentRecord {
@@ -90,8 +88,8 @@ function writeSent(record: SentRecord | null): void {
   }
 }
 
-async function serverStatus(): Promise<ServerStatus> {
-  return (await api<{ data: ServerStatus }>('/api/fcm/token/status')).data;
+async function serverStatus(): Promise<PushStatus> {
+  return fetchPushStatus();
 }
 
 /** The service worker registration, or null when there is none within 10 seconds. */
@@ -154,7 +152,7 @@ export function deviceName(userAgent = navigator.userAgent): string {
 }
 
 async function send(subscription: PushSubscription): Promise<void> {
-  await api('/api/fcm/token', { method: 'POST', body: { token: subscription.toJSON(), deviceName: deviceName() } });
+  await sendPushSubscription(subscription.toJSON(), deviceName());
   writeSent({ endpoint: subscription.endpoint, sentAt: Date.now() });
 }
 
@@ -210,7 +208,7 @@ export async function enablePush(): Promise<PushState> {
 
 /** Switches push off for this device: the server forgets it, then the browser's subscription ends. */
 export async function disablePush(): Promise<PushState> {
-  await api('/api/fcm/token', { method: 'DELETE' });
+  await removePushSubscription();
   writeSent(null);
   const reg = browserProblem() ? null : await registration(3_000);
   const subscription = reg ? await reg.pushManager.getSubscription().catch(() => null) : null;
@@ -257,9 +255,9 @@ export async function forgetPushOnSignOut(): Promise<void> {
 }
 
 export async function fetchTopics(): Promise<TopicSetting[]> {
-  return (await api<{ data: { topics: TopicSetting[] } }>('/api/fcm/topics')).data.topics;
+  return fetchPushTopics();
 }
 
 export async function saveTopics(topics: Partial<Record<PushTopic, boolean>>): Promise<TopicSetting[]> {
-  return (await api<{ data: { topics: TopicSetting[] } }>('/api/fcm/topics', { method: 'PUT', body: { topics } })).data.topics;
+  return savePushTopics(topics);
 }

@@ -154,6 +154,19 @@ export interface MentionsTable extends Replicated {
   updated_at: string;
 }
 
+/** Club news an admin posts (migration 011); `event_id` null when it is about no event. */
+export interface AnnouncementsTable extends Replicated {
+  id: string;
+  title: string;
+  text: string;
+  event_id: string | null;
+  pinned: Bool;
+  /** The admin who posted it. */
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
 /** One device's push subscription, owned by the session that registered it (migration 006). */
 export interface PushSubscriptionsTable {
   id: string;
@@ -219,6 +232,7 @@ export interface Database {
   transports: TransportsTable;
   comments: CommentsTable;
   mentions: MentionsTable;
+  announcements: AnnouncementsTable;
   push_subscriptions: PushSubscriptionsTable;
   push_topics_off: PushTopicsOffTable;
   settings: SettingsTable;
@@ -233,4 +247,3 @@ export type AttendeeRow = Selectable<AttendeesTable>;
 export type NewAttendee = Insertable<AttendeesTable>;
 export type AttendeeUpdate = Updateable<AttendeesTable>;
 export type NoticeRow = Selectable<NoticesTable>;
-export type ReplicatedTable = 'users' | 'events' | 'attendees' | 'transports' | 'comments' | 'mentions' | 'notices';

@@ -50,6 +50,10 @@ export type DomainEvent =
   | ({ type: 'comment.deleted'; commentId: string; eventId: string; authorId: string } & Base)
   /** `userId` was mentioned in the comment (a new mention row; an edit that keeps a mention records nothing). */
   | ({ type: 'mention.created'; mentionId: string; commentId: string; eventId: string; userId: string } & Base)
+  /** Club news posted, changed (`fields`: what changed) or deleted by an admin; `eventId` the event it names, or null. */
+  | ({ type: 'announcement.created'; announcementId: string; eventId: string | null; pinned: boolean } & Base)
+  | ({ type: 'announcement.changed'; announcementId: string; eventId: string | null; fields: string[] } & Base)
+  | ({ type: 'announcement.deleted'; announcementId: string; eventId: string | null } & Base)
   | ({ type: 'session.started'; sessionId: string; userId: string } & Base)
   | ({ type: 'session.ended'; sessionId: string; userId: string } & Base);
 

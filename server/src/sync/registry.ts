@@ -1,4 +1,5 @@
 import type { SyncCollection } from './collection.js';
+import { announcementsCollection } from './collections/announcements.js';
 import { attendeesCollection } from './collections/attendees.js';
 import { commentsCollection } from './collections/comments.js';
 import { eventsCollection } from './collections/events.js';
@@ -16,6 +17,7 @@ const COLLECTIONS: SyncCollection[] = [
   transportsCollection,
   commentsCollection,
   mentionsCollection,
+  announcementsCollection,
 ];
 
 export const SYNC_COLLECTIONS: ReadonlyMap<string, SyncCollection> = new Map(

@@ -1,3 +1,4 @@
+import { announcementsSync } from './announcements.js';
 import { attendeesSync } from './attendees.js';
 import { commentsSync } from './comments.js';
 import type { RefusalActionOf, SyncDeclaration } from './declaration.js';
@@ -16,6 +17,7 @@ export * from './notices.js';
 export * from './transports.js';
 export * from './comments.js';
 export * from './mentions.js';
+export * from './announcements.js';
 
 /**
  * The synced collections, one line each (docs/architecture.md, adding a synced collection). The
@@ -29,6 +31,7 @@ export const SYNC_DECLARATIONS = {
   transports: transportsSync,
   comments: commentsSync,
   mentions: mentionsSync,
+  announcements: announcementsSync,
 } as const;
 
 export type SyncCollectionName = keyof typeof SYNC_DECLARATIONS;

@@ -9,10 +9,14 @@ export const EVENT_TEXT_MAX_LENGTH = 200;
  * (rules/freeText.ts): the description may span lines, the others are one line.
  */
 export const createEventInput = z.object({
-  title: lineText(z.string(msg('titleRequired')).trim().min(1, msg('titleRequired')).max(EVENT_TEXT_MAX_LENGTH)),
+  title: lineText(
+    z.string(msg('titleRequired')).trim().min(1, msg('titleRequired')).max(EVENT_TEXT_MAX_LENGTH, msg('titleTooLong')),
+  ),
   description: multilineText(z.string().max(5000)).nullish(),
   date: z.string(msg('dateRequired')).trim().min(1, msg('dateRequired')).max(40),
-  location: lineText(z.string(msg('locationRequired')).trim().min(1, msg('locationRequired')).max(EVENT_TEXT_MAX_LENGTH)),
+  location: lineText(
+    z.string(msg('locationRequired')).trim().min(1, msg('locationRequired')).max(EVENT_TEXT_MAX_LENGTH, msg('locationTooLong')),
+  ),
   stadium_id: z.string().max(64).nullish(),
   ticket_price: euros('priceInvalid').nullish(),
   ticket_buyer: lineText(z.string().max(200)).nullish(),

@@ -9,6 +9,7 @@ import { useSiteConfig } from '../../session/siteConfig.js';
 import { useAttendeesOfEvents, useEvents, useSnapshot, useSyncState } from '../../data/index.js';
 import { currentLanguage } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
+import { Announcements } from '../announcements/index.js';
 import { SyncMatchesButton } from '../matches/index.js';
 import { CreateEventDialog } from './CreateEventDialog.js';
 import { EventCard } from './EventCard.js';
@@ -127,6 +128,7 @@ export function EventsPage() {
           )}
         </div>
       </div>
+      <Announcements />
       {events.length === 0 ? (
         initialSyncDone ? (
           <p className="empty-state">{t('events.empty')}</p>

@@ -6,6 +6,7 @@ export * from './events.js';
 export * from './attendance.js';
 export * from './tickets.js';
 export * from './transports.js';
+export * from './announcements.js';
 export * from './stadiums.js';
 export * from './admin.js';
 export * from './comments.js';

@@ -1,0 +1,18 @@
+import type { AnnouncementAnswer, CreateAnnouncementInput, MessageAnswer, UpdateAnnouncementInput } from '@fankurve/shared';
+import { api } from './client.js';
+
+/*
+ * Announcements: the admin's writes, online REST only (the list reaches every device through the
+ * announcements sync collection). The answer types are the server's (shared/src/schemas/answers).
+ */
+
+const id = (value: string) => encodeURIComponent(value);
+
+export const createAnnouncement = (body: CreateAnnouncementInput) =>
+  api<AnnouncementAnswer>('/api/announcements', { method: 'POST', body });
+
+export const updateAnnouncement = (announcementId: string, body: UpdateAnnouncementInput) =>
+  api<AnnouncementAnswer>(`/api/announcements/${id(announcementId)}`, { method: 'PUT', body });
+
+export const deleteAnnouncement = (announcementId: string) =>
+  api<MessageAnswer>(`/api/announcements/${id(announcementId)}`, { method: 'DELETE' });

@@ -1,0 +1,25 @@
+/*
+ * Texts of an area in files of their own, `de/<area>.json` and `en/<area>.json` (docs/architecture.md,
+ * "Adding a synced collection"): found in their folders, each file's texts under its name, beside the
+ * texts of de.json and en.json. German is bundled; English loads with en.json.
+ */
+
+import type announcements from './de/announcements.json';
+
+type Texts = Record<string, unknown>;
+
+const byArea = (modules: Record<string, Texts>): Texts =>
+  Object.fromEntries(Object.entries(modules).map(([path, texts]) => [path.replace(/^.*\/|\.json$/g, ''), texts]));
+
+export const GERMAN_AREAS: Texts = byArea(import.meta.glob<Texts>('./de/*.json', { eager: true, import: 'default' }));
+
+export async function englishAreas(): Promise<Texts> {
+  const loaders = import.meta.glob<Texts>('./en/*.json', { import: 'default' });
+  const loaded = await Promise.all(Object.entries(loaders).map(async ([path, load]) => [path, await load()] as const));
+  return byArea(Object.fromEntries(loaded));
+}
+
+/** The areas' German texts as the type of `t()`'s keys: one line an area. */
+export interface AreaTexts {
+  announcements: typeof announcements;
+}

@@ -1,0 +1,53 @@
+import { nullableString, seqField, idField, type SyncedDoc } from './common.js';
+import { defineSyncCollection } from './declaration.js';
+
+/** Club news an admin posts (docs/product.md, Data): shown on /events, pinned ones first. */
+export interface AnnouncementDoc extends SyncedDoc {
+  title: string;
+  /** Several lines (`\n`). */
+  text: string;
+  /** The event it is about, or null; an announcement of an event goes when the event is deleted. */
+  event_id: string | null;
+  pinned: boolean;
+  /** The admin who posted it. */
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export const announcementSchema = {
+  title: 'announcements',
+  version: 0,
+  primaryKey: 'id',
+  type: 'object',
+  properties: {
+    id: idField,
+    title: { type: 'string' },
+    text: { type: 'string' },
+    event_id: nullableString,
+    pinned: { type: 'boolean' },
+    created_by: { type: 'string' },
+    created_at: { type: 'string' },
+    updated_at: { type: 'string' },
+    seq: seqField,
+  },
+  required: ['id', 'title', 'text', 'pinned', 'created_by', 'created_at', 'updated_at', 'seq'],
+} as const;
+
+/** Every live announcement, for every member. Pull only (admins write them through REST). */
+export const announcementsSync = defineSyncCollection<AnnouncementDoc>({
+  name: 'announcements',
+  schema: announcementSchema,
+  // Shown above the events list: pulled with the events.
+  priority: 0,
+  partOfEvent: true,
+  tombstone: {
+    title: '',
+    text: '',
+    event_id: null,
+    pinned: false,
+    created_by: '',
+    created_at: '',
+    updated_at: '',
+  },
+});
