@@ -12,7 +12,15 @@ import type { Kysely } from 'kysely';
 import type { AttendeeRow, Database } from '../db/schema.js';
 import { toBool, toInt, type WriteContext } from '../db/store.js';
 import type { Actor } from './actor.js';
-import { ANSWER_FIELDS, attendeeRef, changedKeys, isAnswerField, mergedAnswerFields, NO_TICKET } from './attendeeRows.js';
+import {
+  ANSWER_FIELDS,
+  attendeeRef,
+  changedKeys,
+  isAnswerField,
+  mergedAnswerFields,
+  newAttendeeRow,
+  attendeesWithNames,
+} from './attendeeRows.js';
 import { conflict, DomainError, forbidden, notFound } from './errors.js';
 
 /*
@@ -117,20 +125,8 @@ export async function setOwnAttendance(
     const fields = { ...answer, ...requestFields(w.now, existing, change), transfer_status: transferStatus };
     return updateOwnRow(w, actor, existing, fields);
   }
-  const row: AttendeeRow = {
-    id: id ?? newId(),
-    event_id: eventId,
-    user_id: actor.id,
-    guest_name: null,
-    brought_by: null,
-    ...NO_TICKET,
-    ...answer,
-    transfer_status: transferStatus,
-    created_at: w.now,
-    updated_at: w.now,
-    deleted: 0,
-    seq: await w.nextSeq('attendees'),
-  };
+  const who = { id: id ?? newId(), event_id: eventId, user_id: actor.id, guest_name: null, brought_by: null };
+  const row = await newAttendeeRow(w, who, answer);
   const taken = id ? await w.db.selectFrom('attendees').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
   if (!taken) {
     await w.db.insertInto('attendees').values(row).execute();
@@ -238,14 +234,5 @@ export async function listOwnAttendance(db: Kysely<Database>, actor: Actor) {
 
 /** Attendees of one event with usernames (REST event detail). */
 export async function listEventAttendees(db: Kysely<Database>, eventId: string) {
-  return db
-    .selectFrom('attendees as a')
-    .leftJoin('users as u', 'u.id', 'a.user_id')
-    .leftJoin('users as b', 'b.id', 'a.brought_by')
-    .selectAll('a')
-    .select(['u.username as username', 'b.username as brought_by_username'])
-    .where('a.event_id', '=', eventId)
-    .where('a.deleted', '=', 0)
-    .orderBy('a.created_at')
-    .execute();
+  return attendeesWithNames(db).where('a.event_id', '=', eventId).where('a.deleted', '=', 0).orderBy('a.created_at').execute();
 }

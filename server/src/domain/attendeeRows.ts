@@ -1,7 +1,13 @@
-import { debtorOf, mergeAttendanceAnswer, type AnswerFields, type MemberAttendanceFields } from '@fankurve/shared';
+import {
+  debtorOf,
+  mergeAttendanceAnswer,
+  transferStatusAfterAnswer,
+  type AnswerFields,
+  type MemberAttendanceFields,
+} from '@fankurve/shared';
 import type { Kysely } from 'kysely';
 import type { AttendeeRow, Database, UserRow } from '../db/schema.js';
-import { toBool, toInt } from '../db/store.js';
+import { toBool, toInt, type WriteContext } from '../db/store.js';
 import type { Actor } from './actor.js';
 import { badInput, conflict, notFound } from './errors.js';
 
@@ -68,6 +74,27 @@ export function mergedAnswerFields(
   };
 }
 
+/**
+ * A new attendee row (a member's own attendance or a guest): its answers, the seat status they give,
+ * no ticket yet, a new seq.
+ */
+export async function newAttendeeRow(
+  w: WriteContext,
+  who: Pick<AttendeeRow, 'id' | 'event_id' | 'user_id' | 'guest_name' | 'brought_by'>,
+  answers: ReturnType<typeof mergedAnswerFields>,
+): Promise<AttendeeRow> {
+  return {
+    ...who,
+    ...answers,
+    transfer_status: transferStatusAfterAnswer(null, answers.needs_transport === 1),
+    ...NO_TICKET,
+    created_at: w.now,
+    updated_at: w.now,
+    seq: await w.nextSeq('attendees'),
+    deleted: 0,
+  };
+}
+
 export function findAttendeeById(db: Kysely<Database>, id: string): Promise<AttendeeRow | undefined> {
   return db.selectFrom('attendees').selectAll().where('id', '=', id).executeTakeFirst();
 }
@@ -82,14 +109,17 @@ export async function requireActiveUser(db: Kysely<Database>, userId: string): P
 
 /** One attendee row with the attendee's and the bringing member's usernames (the REST answer of a write). */
 export function findAttendeeWithNames(db: Kysely<Database>, id: string) {
+  return attendeesWithNames(db).where('a.id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** Attendee rows (`a`) with the attendee's and the bringing member's usernames. */
+export function attendeesWithNames(db: Kysely<Database>) {
   return db
     .selectFrom('attendees as a')
     .leftJoin('users as u', 'u.id', 'a.user_id')
     .leftJoin('users as b', 'b.id', 'a.brought_by')
     .selectAll('a')
-    .select(['u.username as username', 'b.username as brought_by_username'])
-    .where('a.id', '=', id)
-    .executeTakeFirstOrThrow();
+    .select(['u.username as username', 'b.username as brought_by_username']);
 }
 
 /** The ids a domain event about an attendee row carries. */

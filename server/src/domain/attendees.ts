@@ -1,15 +1,16 @@
-import {
-  newId,
-  transferStatusAfterAnswer,
-  type AddAttendeeInput,
-  type AttendeeUpdateInput,
-  type TransferStatus,
-} from '@fankurve/shared';
+import { newId, type AddAttendeeInput, type AttendeeUpdateInput, type TransferStatus } from '@fankurve/shared';
 import type { AttendeeRow } from '../db/schema.js';
 import { toBool, type WriteContext } from '../db/store.js';
 import { requireAdmin, type Actor } from './actor.js';
 import { findOwnAttendance, requireLiveEvent } from './attendance.js';
-import { answersIn, attendeeRef, findAttendeeById, mergedAnswerFields, NO_TICKET, requireActiveUser } from './attendeeRows.js';
+import {
+  answersIn,
+  attendeeRef,
+  findAttendeeById,
+  mergedAnswerFields,
+  requireActiveUser,
+  newAttendeeRow,
+} from './attendeeRows.js';
 import { badInput, conflict, notFound } from './errors.js';
 import { updateTicketStatus } from './tickets.js';
 
@@ -32,20 +33,8 @@ export async function addAttendee(w: WriteContext, actor: Actor, eventId: string
   await requireActiveUser(w.db, userId);
   if (await findOwnAttendance(w.db, eventId, userId)) throw conflict('alreadyAttending');
   const answers = mergedAnswerFields(null, { ...answersIn(input), status: input.status ?? 'going' });
-  const row: AttendeeRow = {
-    id: newId(),
-    event_id: eventId,
-    user_id: userId,
-    guest_name: null,
-    brought_by: null,
-    ...answers,
-    transfer_status: transferStatusAfterAnswer(null, answers.needs_transport === 1),
-    ...NO_TICKET,
-    created_at: w.now,
-    updated_at: w.now,
-    seq: await w.nextSeq('attendees'),
-    deleted: 0,
-  };
+  const who = { id: newId(), event_id: eventId, user_id: userId, guest_name: null, brought_by: null };
+  const row = await newAttendeeRow(w, who, answers);
   await w.db.insertInto('attendees').values(row).execute();
   w.record({ type: 'attendance.set', status: row.status, ...attendeeRef(row, actor) });
   return row;

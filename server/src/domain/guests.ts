@@ -17,8 +17,8 @@ import {
   changedKeys,
   findAttendeeById,
   mergedAnswerFields,
-  NO_TICKET,
   requireActiveUser,
+  newAttendeeRow,
 } from './attendeeRows.js';
 import { badInput, conflict, forbidden, notFound } from './errors.js';
 import { getGuestLimit } from './settings.js';
@@ -109,20 +109,14 @@ export async function addGuest(w: WriteContext, actor: Actor, input: AddGuestCha
   if (broughtBy === actor.id) await requireNoDebtBlock(w.db, actor.id);
   if (!isAdmin(actor)) await requireRoomForGuest(w, input.event_id, broughtBy);
   const answers = mergedAnswerFields(null, { ...answersIn(input), status: input.status ?? 'going' });
-  const row: AttendeeRow = {
+  const who = {
     id: taken?.id ?? id ?? newId(),
     event_id: input.event_id,
     user_id: null,
     guest_name: guestName,
     brought_by: broughtBy,
-    ...answers,
-    transfer_status: transferStatusAfterAnswer(null, answers.needs_transport === 1),
-    ...NO_TICKET,
-    created_at: w.now,
-    updated_at: w.now,
-    seq: await w.nextSeq('attendees'),
-    deleted: 0,
   };
+  const row = await newAttendeeRow(w, who, answers);
   if (taken) {
     // The client re-adds a guest under the id of its own removed guest: add it afresh.
     const { id: _id, ...fresh } = row;

@@ -22,6 +22,7 @@ import {
   mergedAnswerFields,
 } from './attendeeRows.js';
 import { badInput, conflict, forbidden, notFound } from './errors.js';
+import { findOwnAttendance } from './attendance.js';
 
 /*
  * The admin-owned fields of an attendee row, member or guest: the ticket (bought, paid, received,
@@ -204,13 +205,7 @@ function recordTicketEvents(
 
 /** The live attendee row of a member at an event (not a guest). */
 export function findMemberAttendee(w: WriteContext, eventId: string, userId: string) {
-  return w.db
-    .selectFrom('attendees')
-    .selectAll()
-    .where('event_id', '=', eventId)
-    .where('user_id', '=', userId)
-    .where('deleted', '=', 0)
-    .executeTakeFirst();
+  return findOwnAttendance(w.db, eventId, userId);
 }
 
 /* ── Paid and received requests (docs/product.md, "Tickets and money"); the ticket lists and debts are in debts.ts ── */
