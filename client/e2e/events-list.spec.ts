@@ -2,9 +2,14 @@ import { seasonOf } from '@fankurve/shared/dates';
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN, Api, daysAhead, eventCard, signInThroughForm, uniqueName } from './support.js';
 
-/** The titles of this test's cards (their titles start with the prefix), in the order shown. */
-const ownTitles = (page: Page, prefix: string) =>
-  page.locator('article.event-card').filter({ hasText: prefix }).locator('.event-title').allInnerTexts();
+/**
+ * The titles of this test's cards (their titles start with the prefix), in the order shown. Their
+ * text, not their rendered text: a card far down a long list is skipped by `content-visibility`.
+ */
+const ownTitles = async (page: Page, prefix: string) =>
+  (await page.locator('article.event-card').filter({ hasText: prefix }).locator('.event-title').allTextContents()).map((title) =>
+    title.trim(),
+  );
 
 /** Today in the club's time zone (Europe/Berlin by default), as the app decides the season. */
 const clubToday = () =>

@@ -58,3 +58,7 @@ export const SYNC_HEARTBEAT_MS = 25_000;
 export const GUEST_NAME_MAX_LENGTH = 100;
 /** Documents per sync pull request: the client asks for this many, the server answers at most this many. */
 export const SYNC_PULL_LIMIT = 1000;
+
+/** The longest announcement title and text (docs/product.md, Limits and constants). */
+export const ANNOUNCEMENT_TITLE_MAX_LENGTH = 120;
+export const ANNOUNCEMENT_TEXT_MAX_LENGTH = 2000;

@@ -1,9 +1,7 @@
 import { z } from 'zod';
+import { ANNOUNCEMENT_TEXT_MAX_LENGTH, ANNOUNCEMENT_TITLE_MAX_LENGTH } from '../constants.js';
 import { lineText, msg, multilineText } from './common.js';
 
-/** The longest announcement title and text (docs/product.md, Limits and constants). */
-export const ANNOUNCEMENT_TITLE_MAX_LENGTH = 120;
-export const ANNOUNCEMENT_TEXT_MAX_LENGTH = 2000;
 
 // Only a missing title says 'titleRequired'; one too long says which field (`invalidInput: title`).
 const titleText = z.string({ error: (issue) => (issue.code === 'invalid_type' ? 'titleRequired' : undefined) });

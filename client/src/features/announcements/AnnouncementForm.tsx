@@ -1,4 +1,4 @@
-import { ANNOUNCEMENT_TEXT_MAX_LENGTH, ANNOUNCEMENT_TITLE_MAX_LENGTH } from '@fankurve/shared';
+import { ANNOUNCEMENT_TEXT_MAX_LENGTH, ANNOUNCEMENT_TITLE_MAX_LENGTH } from '@fankurve/shared/constants';
 import { todayIn } from '@fankurve/shared/dates';
 import { freeTextProblem } from '@fankurve/shared/rules/freeText';
 import { useMemo, useState, type FormEvent } from 'react';
