@@ -62,6 +62,13 @@ module.exports = {
       to: { path: '^server/src/(domain|http|sync)/', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'server-backup-beside-db',
+      comment: 'Backups copy the database and the uploads; they know no rule and no edge (docs/architecture.md, Backups).',
+      severity: 'error',
+      from: { path: '^server/src/backup/' },
+      to: { path: '^server/src/(domain|http|sync)/' },
+    },
+    {
       name: 'shared-stands-alone',
       comment: 'shared is used by both sides and imports neither.',
       severity: 'error',

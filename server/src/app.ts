@@ -9,6 +9,7 @@ import type { Api, AppDeps, AppEnv } from './http/context.js';
 import { failure, handleError, validationFailure } from './http/errors.js';
 import { eventRoutes } from './http/events.js';
 import { guestRoutes } from './http/guests.js';
+import { healthRoutes } from './http/health.js';
 import { matchRoutes } from './http/matches.js';
 import { metaRoutes } from './http/meta.js';
 import { pushRoutes } from './http/push.js';
@@ -49,6 +50,7 @@ export function createApp(deps: AppDeps): Api {
   app.use('/api/*', loadSession(deps));
 
   metaRoutes(app, deps);
+  healthRoutes(app, deps);
   authRoutes(app, deps);
   sessionRoutes(app, deps);
   eventRoutes(app, deps);

@@ -6,6 +6,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** Uploaded images (UPLOADS_DIR, default DATA_DIR/uploads); instances behind one address share it. */
+  uploadsDir: string;
   databaseUrl: string | null;
   adminUsername: string;
   adminPassword: string | null;
@@ -25,8 +27,14 @@ export interface Config {
   trustProxy: number;
   /** Registrations accepted per client address and hour. */
   registrationsPerHour: number;
+  /** How often an instance looks for due jobs (JOB_INTERVAL_SECONDS; docs/architecture.md, "Jobs"). */
+  jobIntervalSeconds: number;
   /** Built client to serve; null serves none (API only). */
   clientDir: string | null;
+  /** Where `npm run backup` writes its archives (BACKUP_DIR, default DATA_DIR/backups). */
+  backupDir: string;
+  /** Archives `npm run backup` keeps; older ones are deleted (BACKUP_KEEP). */
+  backupKeep: number;
 }
 
 const text = (value: string | undefined): string | null => (value && value.trim() !== '' ? value.trim() : null);
@@ -39,11 +47,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new Error('DATABASE_URL must start with postgres:// (leave it unset for the embedded SQLite database)');
   }
+  // Relative to where the command was started (npm runs workspace scripts in server/, INIT_CWD keeps the caller's folder).
+  const startDir = text(env.INIT_CWD) ?? process.cwd();
+  const dataDir = path.resolve(startDir, text(env.DATA_DIR) ?? './data');
   return {
     port,
     host,
-    // Relative to where the command was started (npm runs workspace scripts in server/, INIT_CWD keeps the caller's folder).
-    dataDir: path.resolve(text(env.INIT_CWD) ?? process.cwd(), text(env.DATA_DIR) ?? './data'),
+    dataDir,
+    uploadsDir: path.resolve(startDir, text(env.UPLOADS_DIR) ?? path.join(dataDir, 'uploads')),
     databaseUrl,
     adminUsername: text(env.ADMIN_USERNAME) ?? 'admin',
     adminPassword: text(env.ADMIN_PASSWORD),
@@ -62,7 +73,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clubTimeZone: text(env.CLUB_TIME_ZONE) ?? DEFAULT_TIME_ZONE,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     registrationsPerHour: wholeNumber('REGISTRATIONS_PER_HOUR', env.REGISTRATIONS_PER_HOUR, REGISTRATIONS_PER_ADDRESS),
+    jobIntervalSeconds: positiveSeconds('JOB_INTERVAL_SECONDS', env.JOB_INTERVAL_SECONDS, 60),
     clientDir: text(env.CLIENT_DIR) ?? path.resolve(import.meta.dirname, '../../client/dist'),
+    backupDir: path.resolve(startDir, text(env.BACKUP_DIR) ?? path.join(dataDir, 'backups')),
+    backupKeep: wholeNumber('BACKUP_KEEP', env.BACKUP_KEEP, 7),
   };
 }
 
@@ -83,4 +97,14 @@ function wholeNumber(name: string, value: string | undefined, fallback: number):
   const number = Number(setting);
   if (!Number.isInteger(number) || number < 1) throw new Error(`${name} must be a whole number of at least 1, got ${value}`);
   return number;
+}
+
+/** A number of seconds above 0 (fractions allowed: the tests look every few milliseconds). */
+function positiveSeconds(name: string, value: string | undefined, fallback: number): number {
+  const setting = text(value);
+  if (setting === null) return fallback;
+  const seconds = Number(setting);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 24 * 60 * 60)
+    throw new Error(`${name} must be a number of seconds above 0, got ${value}`);
+  return seconds;
 }

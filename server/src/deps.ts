@@ -1,13 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { COMMENTS_PER_MINUTE } from '@fankurve/shared';
 import { LiveUsers } from './auth/liveUsers.js';
 import { LiveSessions } from './auth/liveSessions.js';
-import { GuessThrottle, RateLimit } from './auth/throttle.js';
+import { GuessThrottle, RateLimit, type Limit, type SignInThrottle } from './auth/throttle.js';
+import { SharedCounters, SharedGuessThrottle, SharedRateLimit } from './auth/sharedThrottle.js';
 import { loadOrCreateSecret, randomSecret } from './auth/secrets.js';
 import { TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
 import { openConnection, type Connection } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
+import { CommitSignal } from './db/commitSignal.js';
 import { CommitBus, write, type Store } from './db/store.js';
 import { deleteIdleSessions } from './domain/sessions.js';
 import { prepareNewPassword } from './domain/newPassword.js';
@@ -21,6 +24,7 @@ import { AdminDigest } from './mail/adminDigest.js';
 import { Mailer } from './mail/mailer.js';
 import { PushNotifier } from './notify/pushSubscriber.js';
 import { DailyMatchImport } from './matches/dailyImport.js';
+import { JobRunner } from './jobs/runner.js';
 
 function readVersion(): string {
   const file = path.resolve(import.meta.dirname, '../../package.json');
@@ -30,6 +34,8 @@ function readVersion(): string {
 export interface Runtime {
   deps: AppDeps;
   connection: Connection;
+  /** This instance's runner of scheduled work (docs/architecture.md, "Jobs"); started here, stopped on shutdown. */
+  jobs: JobRunner;
   /** The bootstrap admin's generated password, when one was just created (print it once). */
   bootstrapPassword: string | null;
 }
@@ -44,43 +50,78 @@ export async function prepareRuntime(config: Config): Promise<Runtime> {
     commits: new CommitBus(),
     clubTimeZone: config.clubTimeZone,
   };
+  // Several instances on one PostgreSQL hear each other's commits (docs/architecture.md, "Several instances").
+  if (connection.dialect === 'postgres' && config.databaseUrl) await CommitSignal.start(store, config.databaseUrl);
   const bootstrapPassword = await bootstrapAdmin(store, config);
   await deleteIdleSessions(store.db);
   const jwtSecret = loadOrCreateSecret(config.dataDir, 'jwt-secret', config.jwtSecret, randomSecret);
   const mailer = new Mailer(config);
   store.commits.onClose(() => mailer.close());
+  const jobs = new JobRunner(store.db, { intervalMs: config.jobIntervalSeconds * 1000 });
+  store.commits.onClose(() => void jobs.stop());
 
-  // The commit bus's subscribers, all wired here (docs/architecture.md, "Adding a subscriber").
-  const users = LiveUsers.subscribedTo(store);
-  const sessions = LiveSessions.subscribedTo(store);
-  const adminDigest = AdminDigest.subscribedTo(store, mailer, config);
+  // The commit bus's subscribers, all wired here (docs/architecture.md, "Adding a subscriber"). Caches
+  // and change streams take other instances' commits too ({ remote: true }); web push and the mail
+  // digest act on this instance's own commits only, so each commit is acted on once.
+  const users = new LiveUsers(store.db);
+  store.commits.subscribe(users.onCommit, { remote: true });
+  const sessions = new LiveSessions(store.db);
+  store.commits.subscribe(sessions.onCommit, { remote: true });
+  const tokens = new TokenService(jwtSecret);
+  store.commits.subscribe(tokens.onCommit, { remote: true });
+  const adminDigest = AdminDigest.subscribedTo(store, mailer, config, jobs);
   const push = PushNotifier.subscribedTo(store, config);
   const eventsList = createEventsListCache(store, () => eventsListAnswer(store.db));
-  store.commits.subscribe(eventsList.onCommit);
+  store.commits.subscribe(eventsList.onCommit, { remote: true });
   // Open change streams come and go: one subscriber fans each commit out to those open now.
   const changeStreams = new CommitBus();
-  store.commits.subscribe((commit) => changeStreams.publish(commit));
+  store.commits.subscribe((commit) => changeStreams.publish(commit), { remote: true });
   store.commits.onClose(() => changeStreams.close());
+
+  const limits = createLimits(store, config);
 
   const deps: AppDeps = {
     config,
     store,
-    tokens: new TokenService(jwtSecret),
+    tokens,
     users,
     sessions,
-    throttle: new GuessThrottle(),
-    registrations: new RateLimit(config.registrationsPerHour, 60 * 60 * 1000),
+    ...limits,
     mailer,
     adminDigest,
     push,
     eventsList,
     changeStreams,
-    passwordResets: createPasswordResetLimits(),
     version: readVersion(),
   };
-  // The optional daily fixture import (setting auto_import_matches); stops when the commit bus closes.
-  DailyMatchImport.start(store, config);
-  return { deps, connection, bootstrapPassword };
+  // The optional daily fixture import (setting auto_import_matches), a job like the admins' digest.
+  DailyMatchImport.start(store, config, jobs);
+  jobs.start();
+  return { deps, connection, jobs, bootstrapPassword };
+}
+
+/**
+ * The sign-in throttle and the limits: in memory on SQLite (one process), in the database on
+ * PostgreSQL, where several instances count together (docs/architecture.md, "Several instances").
+ */
+function createLimits(
+  store: Store,
+  config: Config,
+): Pick<AppDeps, 'throttle' | 'registrations' | 'commentPace' | 'passwordResets'> {
+  const HOUR = 60 * 60 * 1000;
+  let throttle: SignInThrottle = new GuessThrottle();
+  let limit = (_name: string, max: number, windowMs: number): Limit => new RateLimit(max, windowMs);
+  if (store.dialect === 'postgres') {
+    const counters = new SharedCounters(store.db);
+    throttle = new SharedGuessThrottle(counters);
+    limit = (name, max, windowMs) => new SharedRateLimit(counters, name, max, windowMs);
+  }
+  return {
+    throttle,
+    registrations: limit('registrations', config.registrationsPerHour, HOUR),
+    commentPace: limit('comment-pace', COMMENTS_PER_MINUTE, 60_000),
+    passwordResets: createPasswordResetLimits(limit),
+  };
 }
 
 /** Creates the first admin on an empty database; returns the generated password to print once, if one was generated. */

@@ -1,7 +1,7 @@
-import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
 import { prepareRuntime } from './deps.js';
+import { startServer } from './server.js';
 
 const config = loadConfig();
 const runtime = await prepareRuntime(config);
@@ -14,22 +14,26 @@ if (runtime.bootstrapPassword) {
   console.log('──────────────────────────────────────────────────────────');
 }
 
-const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+const running = startServer(runtime, app.fetch, { port: config.port, hostname: config.host });
+void running.listening.then((info) => {
   const database = runtime.connection.dialect === 'sqlite' ? `SQLite in ${config.dataDir}` : 'PostgreSQL';
   console.log(
     `Fankurve ${runtime.deps.version} on http://${info.address === '127.0.0.1' ? 'localhost' : info.address}:${info.port} (${database})`,
   );
 });
 
+// The graceful stop (docs/architecture.md, "Health and shutdown"); a second signal ends at once.
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
+  if (stopping) process.exit(1);
   stopping = true;
-  console.log(`${signal}: shutting down`);
-  runtime.deps.store.commits.close();
-  server.close();
-  (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-  await runtime.connection.close();
+  console.log(`${signal}: stopping (open requests finish, change streams reconnect elsewhere)`);
+  try {
+    await running.stop();
+  } catch (error) {
+    console.error('Stopping failed:', error);
+    process.exit(1);
+  }
   process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -33,8 +33,13 @@ describe('sign-in and registration under parallel requests', () => {
     expect(statuses.filter((s) => s === 401)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(35);
     expect(statuses).not.toContain(200);
-    const refused = answers.find((a) => a.status === 429)!;
-    expect(refused.body).toMatchObject({ success: false, code: 'signInDelayed' });
+    // Refused while the checked guesses run ('signInDelayed'); with the counters in PostgreSQL a guess
+    // that arrives after the fifth failure was counted may already meet the account's lockout.
+    for (const refused of answers.filter((a) => a.status === 429)) {
+      expect(refused.body).toMatchObject({ success: false });
+      expect(['signInDelayed', 'tooManyLoginAttempts']).toContain(refused.body.code);
+    }
+    expect(answers.some((a) => a.body.code === 'signInDelayed')).toBe(true);
   });
 
   it('limits registrations per address (429 with a message); nothing is written', async () => {

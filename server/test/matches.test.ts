@@ -663,6 +663,8 @@ describe('daily import (matches/dailyImport.ts)', () => {
   beforeAll(async () => {
     feed = await startFixtureServer();
     t = await createTestApp({ FOOTBALL_DATA_URL: feed.url });
+    // These tests run the check by hand; the app's own job runner stays out of their way.
+    await t.runtime.jobs.stop();
     await setTeam(t, String(RECORDED_TEAM_ID));
     feed.answer(MATCHES_PATH, { json: SEASON() });
   });
@@ -734,7 +736,7 @@ describe('daily import (matches/dailyImport.ts)', () => {
     expect(await daily.runIfDue()).toEqual({ state: 'notDue' });
 
     // Started with the app (deps.ts) and stopped with its commit bus: a started one stops on close.
-    const started = DailyMatchImport.start(t.runtime.deps.store, t.runtime.deps.config);
+    const started = DailyMatchImport.start(t.runtime.deps.store, t.runtime.deps.config, t.runtime.jobs);
     t.runtime.deps.store.commits.close();
     expect(await started.runIfDue()).toEqual({ state: 'notDue' });
   });

@@ -212,6 +212,7 @@ async function requestedTicket(f: Fixtures, kind: 'paid' | 'received'): Promise<
 export const ROUTES: RouteCase[] = [
   // meta
   { method: 'GET', path: '/api/version', expect: PUBLIC },
+  { method: 'GET', path: '/api/health', expect: PUBLIC },
   { method: 'GET', path: '/api/config', expect: PUBLIC },
   {
     method: 'GET',

@@ -278,9 +278,9 @@ describe('admin digest', () => {
       body: { email: 'boss@club.example', language: 'en' },
     });
     expect(changed.status).toBe(200);
-    // The app's digest waits 15 minutes; this one, subscribed the same way, a fraction of a second.
+    // The app's digest waits 15 minutes; this one, subscribed the same way (its job replaces the app's), a fraction of a second.
     t.runtime.deps.adminDigest.stop();
-    digest = AdminDigest.subscribedTo(t.runtime.deps.store, t.runtime.deps.mailer, t.runtime.deps.config, 400);
+    digest = AdminDigest.subscribedTo(t.runtime.deps.store, t.runtime.deps.mailer, t.runtime.deps.config, t.runtime.jobs, 400);
   });
   afterAll(async () => {
     await t.runtime.deps.mailer.idle();

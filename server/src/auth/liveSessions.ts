@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, SessionRow } from '../db/schema.js';
-import type { Store } from '../db/store.js';
+import type { Commit, Store } from '../db/store.js';
 import { endsSessionsOf } from '../domain/domainEvents.js';
 import { findSession, isSessionAlive, recordSessionUse } from '../domain/sessions.js';
 
@@ -11,7 +11,8 @@ const USE_WRITE_INTERVAL_MS = 60 * 60 * 1000;
  * The sessions requests and change streams are checked against, kept in memory (like LiveUsers)
  * and forgotten on the domain events that end them: `session.ended`, and a password change,
  * deletion or decline of the user. So a request costs no query per session check and an ended
- * session stops working at once. Last use is remembered here and written through hourly.
+ * session stops working at once, on every instance (docs/architecture.md, "Several instances").
+ * Last use is remembered here and written through hourly.
  */
 export class LiveSessions {
   private readonly rows = new Map<string, Promise<SessionRow | undefined>>();
@@ -20,16 +21,21 @@ export class LiveSessions {
 
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** A cache subscribed to the store's commits, other instances' included (deps.ts wires it so). */
   static subscribedTo(store: Store): LiveSessions {
     const sessions = new LiveSessions(store.db);
-    store.commits.subscribe((commit) => {
-      for (const event of commit.events) {
-        if (event.type === 'session.ended') sessions.forget(event.sessionId);
-        else if (endsSessionsOf(event)) sessions.rows.clear();
-      }
-    });
+    store.commits.subscribe(sessions.onCommit, { remote: true });
     return sessions;
   }
+
+  /** The commit-bus subscriber: forgets the sessions a commit ended (all of them when commits were missed). */
+  readonly onCommit = (commit: Commit): void => {
+    if (commit.missed) this.rows.clear();
+    for (const event of commit.events) {
+      if (event.type === 'session.ended') this.forget(event.sessionId);
+      else if (endsSessionsOf(event)) this.rows.clear();
+    }
+  };
 
   /** The live session `id` of `userId`, or undefined (unknown, ended, someone else's, or idle too long). */
   async find(id: string, userId: string, now = Date.now()): Promise<SessionRow | undefined> {

@@ -5,7 +5,26 @@ import {
   LOGIN_FAILURE_WINDOW_MS,
   LOGIN_MAX_FAILURES,
 } from '@fankurve/shared';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
 import { tooManyRequests } from '../domain/errors.js';
+
+/** One hit counted, or refused with the wait until the window allows another. */
+export type TakeResult = { ok: true } | { ok: false; retryAfterMs: number };
+
+/**
+ * A limit per key: RateLimit in memory (SQLite, one process), SharedRateLimit in the database
+ * (PostgreSQL, where several instances count together; sharedThrottle.ts). `db` lets a shared
+ * limit count inside the caller's transaction.
+ */
+export interface Limit {
+  take(key: string, now?: number, db?: Kysely<Database>): TakeResult | Promise<TakeResult>;
+}
+
+/** The sign-in throttle: GuessThrottle in memory, or SharedGuessThrottle in the database. */
+export interface SignInThrottle {
+  begin(account: string, origin: string | SignInOrigin, now?: number): GuessTicket | Promise<GuessTicket>;
+}
 
 /**
  * Throttles guessing of a secret (sign-in; password reset later) — docs/architecture.md, security.
@@ -20,9 +39,10 @@ import { tooManyRequests } from '../domain/errors.js';
  *   and an address that signed in to the account before is not delayed at all.
  * A device that signed in to the account before (its device cookie, http/auth.ts) is trusted like
  * such an address, and a trusted attempt's ticket says so: its password check goes first
- * (HashGate in passwords.ts). In memory, like the change stream: one server process.
+ * (HashGate in passwords.ts). In memory, for one server process (SQLite); on PostgreSQL
+ * SharedGuessThrottle counts the same in the database (sharedThrottle.ts).
  */
-export class GuessThrottle {
+export class GuessThrottle implements SignInThrottle {
   private readonly pairs = new Counter();
   private readonly addresses = new Counter();
   private readonly accounts = new Map<string, AccountState>();
@@ -149,9 +169,10 @@ function remember(trusted: Set<string>, key: string): void {
 export interface GuessTicket {
   /** The address or device signed in to the account before: not delayed, and checked first. */
   readonly trusted: boolean;
-  succeeded(): void;
-  failed(at?: number): void;
-  cancelled(): void;
+  /** Settling a shared ticket writes to the database; await it before answering. */
+  succeeded(): void | Promise<void>;
+  failed(at?: number): void | Promise<void>;
+  cancelled(): void | Promise<void>;
 }
 
 interface AccountState {
@@ -213,9 +234,9 @@ class Counter {
 
 /**
  * Counts events per key in a sliding window, from the moment they arrive (registrations per
- * address; comments per member later).
+ * address, comments per member, password resets). In memory; SharedRateLimit on PostgreSQL.
  */
-export class RateLimit {
+export class RateLimit implements Limit {
   private readonly hits = new Map<string, number[]>();
   private lastSweep = 0;
 

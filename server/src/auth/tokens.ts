@@ -1,5 +1,7 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
+import type { Commit } from '../db/store.js';
+import { endsSessionsOf } from '../domain/domainEvents.js';
 
 export interface TokenClaims {
   sub: string;
@@ -47,6 +49,26 @@ export class TokenService {
       return null;
     }
   }
+
+  /**
+   * The commit-bus subscriber (local and remote commits): forgets the verified tokens of an ended
+   * session or of a user whose sessions all ended. Not needed for safety (every request checks the
+   * session and the user), it keeps ended tokens out of the cache.
+   */
+  readonly onCommit = (commit: Commit): void => {
+    if (commit.missed) return this.verified.clear();
+    const sessions = new Set<string>();
+    const users = new Set<string>();
+    for (const event of commit.events) {
+      if (event.type === 'session.ended') sessions.add(event.sessionId);
+      const user = endsSessionsOf(event);
+      if (user) users.add(user);
+    }
+    if (sessions.size === 0 && users.size === 0) return;
+    for (const [token, claims] of this.verified) {
+      if (sessions.has(claims.sid) || users.has(claims.sub)) this.verified.delete(token);
+    }
+  };
 
   private remember(token: string, claims: TokenClaims & { expiresAt: number }): void {
     if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);

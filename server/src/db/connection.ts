@@ -7,6 +7,9 @@ import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** The SQLite database's file in DATA_DIR. */
+export const SQLITE_FILE = 'fankurve.sqlite';
+
 export interface Connection {
   db: Kysely<Database>;
   dialect: Dialect;
@@ -31,7 +34,7 @@ export function openConnection(options: {
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
-  const file = new SQLite(path.join(options.dataDir, 'fankurve.sqlite'));
+  const file = new SQLite(path.join(options.dataDir, SQLITE_FILE));
   file.pragma('journal_mode = WAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');

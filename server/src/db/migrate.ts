@@ -7,7 +7,7 @@ const MIGRATION_FILE = /^(\d{3}_[a-z0-9_]+)\.(?:ts|mjs)$/;
 const MIGRATIONS_FOLDER = new URL('./migrations/', import.meta.url);
 
 /** The migrations in their folder, by name: adding one is adding its file. */
-async function loadMigrations(): Promise<Record<string, Migration>> {
+export async function loadMigrations(): Promise<Record<string, Migration>> {
   const files = fs
     .readdirSync(MIGRATIONS_FOLDER)
     .map((file) => MIGRATION_FILE.exec(file))
@@ -18,6 +18,20 @@ async function loadMigrations(): Promise<Record<string, Migration>> {
     files.map(async (match) => [match[1]!, (await import(new URL(match[0], MIGRATIONS_FOLDER).href)) as Migration] as const),
   );
   return Object.fromEntries(loaded);
+}
+
+let folderNames: string[] | null = null;
+
+/**
+ * The migrations of the folder that have not run on this database (GET /api/health): the folder's
+ * names, read once, against Kysely's table in the connection's own schema.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migration table is not part of the typed schema
+export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
+  folderNames ??= Object.keys(await loadMigrations());
+  const ran = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+  const done = new Set(ran.rows.map((row) => row.name));
+  return folderNames.filter((name) => !done.has(name));
 }
 
 /** Kysely runs migrations in a transaction only where DDL is transactional by its account; SQLite is, so wrap there too. */

@@ -220,6 +220,51 @@ export interface MatchImportsTable {
   checked_at: string;
 }
 
+/** Scheduled work claimed in the database (migration 012; docs/architecture.md, "Jobs"). Times are ISO 8601 UTC. */
+export interface JobsTable {
+  name: string;
+  /** Null: idle until something schedules it. */
+  due_at: string | null;
+  claimed_by: string | null;
+  claimed_until: string | null;
+  last_run_at: string | null;
+  last_error: string | null;
+}
+
+/** What the admins' digest has noted and not yet sent (migration 012). */
+export interface AdminDigestItemsTable {
+  id: string;
+  kind: 'registration' | 'paid' | 'received';
+  user_id: string;
+  event_id: string | null;
+  noted_at: string;
+}
+
+/**
+ * Limits and sign-in throttles counted in the database, so several instances count together
+ * (migration 013; docs/architecture.md, "Several instances"). Times are epoch milliseconds.
+ */
+export interface SharedCountersTable {
+  key: string;
+  /** The window runs from its first hit for `window_ms`; after it the count starts again. */
+  window_start: number;
+  window_ms: number;
+  hits: number;
+  /** Sign-in attempts still being checked (account keys), and when the latest began. */
+  running: number;
+  running_at: number;
+  /** The latest failure (account keys): the sign-in delay runs from it. */
+  last_at: number;
+}
+
+/** Addresses and devices that signed in to an account before (auth/sharedThrottle.ts; migration 013). */
+export interface SignInTrustTable {
+  account: string;
+  kind: 'address' | 'device';
+  value: string;
+  last_at: number;
+}
+
 export interface Database {
   counters: CountersTable;
   users: UsersTable;
@@ -238,6 +283,10 @@ export interface Database {
   settings: SettingsTable;
   notices: NoticesTable;
   match_imports: MatchImportsTable;
+  shared_counters: SharedCountersTable;
+  sign_in_trust: SignInTrustTable;
+  jobs: JobsTable;
+  admin_digest_items: AdminDigestItemsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -13,24 +13,63 @@ export type ChangedCollection = SyncCollectionName | 'config';
 
 /** What one committed transaction did: its domain events and the replicated collections it changed. */
 export interface Commit {
+  /**
+   * 'local': committed by this process's `write()`; 'remote': told by another server instance on
+   * the same PostgreSQL database (db/commitSignal.ts), whose events are only the ones caches and
+   * change streams need (user, password and session-end events).
+   */
+  origin: 'local' | 'remote';
   events: readonly DomainEvent[];
   collections: ReadonlySet<ChangedCollection>;
+  /** Remote only: commits may have been missed (the listening connection was lost); drop every cache. */
+  missed?: boolean;
 }
 
 export type CommitSubscriber = (commit: Commit) => void | Promise<void>;
 
+/** What a subscriber receives: local commits only (the default), or other instances' commits too. */
+export interface SubscribeOptions {
+  remote?: boolean;
+}
+
+/** Sends a local commit on to the other server instances (db/commitSignal.ts); `write()` awaits it. */
+export type CommitRelay = (commit: Commit) => Promise<void>;
+
 /**
  * Hands every committed write to its subscribers (the sync change stream; later web push, mail and
  * reminders). A subscriber's failure is logged and never reaches the writer: the write has
- * committed. One process; several server processes would fan out through LISTEN/NOTIFY.
+ * committed. Domain subscribers (web push, the mail digest) take local commits only, so each commit
+ * is acted on once; caches and change streams subscribe with `{ remote: true }` and also take the
+ * commits of other instances (docs/architecture.md, "Several instances").
  */
 export class CommitBus {
-  private subscribers = new Set<CommitSubscriber>();
+  private subscribers = new Map<CommitSubscriber, boolean>();
   private closeListeners = new Set<() => void>();
+  private relays = new Set<CommitRelay>();
 
-  subscribe(subscriber: CommitSubscriber): () => void {
-    this.subscribers.add(subscriber);
+  subscribe(subscriber: CommitSubscriber, options: SubscribeOptions = {}): () => void {
+    this.subscribers.set(subscriber, options.remote === true);
     return () => this.subscribers.delete(subscriber);
+  }
+
+  /** Registers a relay of local commits to other instances; returns its removal. */
+  relayTo(relay: CommitRelay): () => void {
+    this.relays.add(relay);
+    return () => this.relays.delete(relay);
+  }
+
+  /** Runs the relays for a local commit; a relay's failure is logged, never thrown. */
+  async relay(commit: Commit): Promise<void> {
+    if (commit.origin !== 'local' || isEmpty(commit)) return;
+    await Promise.all(
+      [...this.relays].map(async (relay) => {
+        try {
+          await relay(commit);
+        } catch (error) {
+          console.error('Telling other instances of a commit failed:', error);
+        }
+      }),
+    );
   }
 
   /** Called on shutdown, so open streams end and the server can close. */
@@ -43,11 +82,13 @@ export class CommitBus {
     for (const listener of this.closeListeners) listener();
     this.closeListeners.clear();
     this.subscribers.clear();
+    this.relays.clear();
   }
 
   publish(commit: Commit): void {
-    if (commit.events.length === 0 && commit.collections.size === 0) return;
-    for (const subscriber of this.subscribers) {
+    if (isEmpty(commit)) return;
+    for (const [subscriber, takesRemote] of this.subscribers) {
+      if (commit.origin === 'remote' && !takesRemote) continue;
       try {
         const result = subscriber(commit);
         if (result instanceof Promise) result.catch(logSubscriberFailure);
@@ -57,6 +98,8 @@ export class CommitBus {
     }
   }
 }
+
+const isEmpty = (commit: Commit) => commit.events.length === 0 && commit.collections.size === 0 && !commit.missed;
 
 function logSubscriberFailure(error: unknown): void {
   console.error('A commit subscriber failed:', error);
@@ -171,7 +214,7 @@ function createContext(trx: Transaction<Database>, journal: WriteJournal, timeZo
  * Runs a write in one transaction. Every replicated write takes the next seq from one counter row,
  * which serialises writers (SQLite and PostgreSQL alike), so a reader never misses a change that
  * commits later with a lower seq. After the commit the recorded domain events and the changed
- * collections go to the commit bus; after a rollback only the rollback tasks run.
+ * collections go to the commit bus and on to other instances; after a rollback only the rollback tasks run.
  */
 export async function write<T>(store: Store, fn: (w: WriteContext) => Promise<T>): Promise<T> {
   const journal = new WriteJournal();
@@ -189,7 +232,10 @@ export async function write<T>(store: Store, fn: (w: WriteContext) => Promise<T>
     throw error;
   }
   await runAll(journal.commitTasks);
-  store.commits.publish({ events: journal.events, collections: new Set(journal.touched) });
+  const commit: Commit = { origin: 'local', events: journal.events, collections: new Set(journal.touched) };
+  store.commits.publish(commit);
+  // Other instances hear of it before the writer answers (outside the transaction: no lock held).
+  await store.commits.relay(commit);
   return result;
 }
 

@@ -6,7 +6,7 @@ import { badInput, DomainError } from './errors.js';
 
 /*
  * Uploaded images (event images, the logo): at most 5 MB, image types recognised by their content
- * (magic bytes, never the name or the declared type), stored under DATA_DIR/uploads with a random
+ * (magic bytes, never the name or the declared type), stored in UPLOADS_DIR (default DATA_DIR/uploads) with a random
  * name that the /uploads/{name} route serves. SVG is not accepted: it can carry scripts.
  */
 
@@ -40,10 +40,6 @@ export function checkImage(file: Uint8Array | null): ImageExtension {
 /** Where uploads live and how they are written and removed. */
 export class UploadStore {
   constructor(readonly dir: string) {}
-
-  static inDataDir(dataDir: string): UploadStore {
-    return new UploadStore(path.join(dataDir, 'uploads'));
-  }
 
   /** Writes the file under a fresh random name (`<prefix>-<24 url-safe chars>.<ext>`) and returns the name. */
   async save(bytes: Uint8Array, extension: ImageExtension, prefix = 'img'): Promise<string> {

@@ -41,7 +41,7 @@ export function authRoutes(app: Api, deps: AppDeps): void {
     }),
     async (c) => {
       const input = c.req.valid('json');
-      const limit = deps.registrations.take(clientAddress(c, deps.config.trustProxy));
+      const limit = await deps.registrations.take(clientAddress(c, deps.config.trustProxy));
       if (!limit.ok) throw tooManyRequests('tooManyRegistrations', limit.retryAfterMs);
       const password = await prepareNewPassword(input.password);
       const user = await write(deps.store, (w) => register(w, input, password));
@@ -68,7 +68,7 @@ export function authRoutes(app: Api, deps: AppDeps): void {
       // before is trusted: not delayed by others' guessing and checked first when the server is busy.
       const device = deviceIdOf(c) ?? newDeviceId();
       const address = clientAddress(c, deps.config.trustProxy);
-      const attempt = deps.throttle.begin(usernameKey(input.username), { address, device });
+      const attempt = await deps.throttle.begin(usernameKey(input.username), { address, device });
       const user = await settled(attempt, () => authenticate(deps.store.db, input, attempt.trusted ? 'trusted' : 'normal'));
       setDeviceCookie(c, device, deps.config.publicUrl);
       const session = await write(deps.store, (w) => startSession(w, user.id, deviceNameOf(c.req.header('user-agent'))));
@@ -185,11 +185,11 @@ export function authRoutes(app: Api, deps: AppDeps): void {
 async function settled<T>(attempt: GuessTicket, check: () => Promise<T>): Promise<T> {
   try {
     const result = await check();
-    attempt.succeeded();
+    await attempt.succeeded();
     return result;
   } catch (error) {
-    if (error instanceof DomainError && error.code === 'invalidCredentials') attempt.failed();
-    else attempt.cancelled();
+    if (error instanceof DomainError && error.code === 'invalidCredentials') await attempt.failed();
+    else await attempt.cancelled();
     throw error;
   }
 }

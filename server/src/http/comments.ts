@@ -1,7 +1,6 @@
 import {
   commentAnswer,
   commentsAnswer,
-  COMMENTS_PER_MINUTE,
   createCommentInput,
   mentionCountAnswer,
   mentionCountsAnswer,
@@ -13,7 +12,6 @@ import {
   pendingCommentsAnswer,
   updateCommentInput,
 } from '@fankurve/shared';
-import { RateLimit } from '../auth/throttle.js';
 import { toBool, write } from '../db/store.js';
 import {
   createComment,
@@ -70,11 +68,12 @@ async function commentWrite(deps: AppDeps, change: (w: WriteContext) => Promise<
  * allowance, sync/collections/comments.ts).
  */
 export function commentRoutes(app: Api, deps: AppDeps): void {
-  const pace = new RateLimit(COMMENTS_PER_MINUTE, 60_000);
-
-  /** Counts a comment that is about to be written; refused ones (bad text, no event) do not count. */
-  const takePace = (actor: Actor) => {
-    const allowed = pace.take(actor.id);
+  /**
+   * Counts a comment that is about to be written; refused ones (bad text, no event) do not count.
+   * A shared pace counts in the write's transaction, so a comment rolled back is not counted.
+   */
+  const takePace = async (actor: Actor, db: WriteContext['db']) => {
+    const allowed = await deps.commentPace.take(actor.id, Date.now(), db);
     if (!allowed.ok) throw tooManyRequests('commentsTooFast', allowed.retryAfterMs);
   };
 
@@ -92,7 +91,7 @@ export function commentRoutes(app: Api, deps: AppDeps): void {
       const actor = requireActor(c);
       const comment = await commentWrite(deps, async (w) => {
         const row = await createComment(w, actor, c.req.valid('param').eventId, c.req.valid('json'));
-        takePace(actor);
+        await takePace(actor, w.db);
         return row;
       });
       return c.json({ success: true as const, message: MESSAGES.commentAdded, comment }, 201);

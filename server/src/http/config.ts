@@ -93,7 +93,7 @@ export function webManifest(config: SiteConfig): WebManifestAnswer {
  * built from it. Every write reaches the open devices through the change stream ('config').
  */
 export function configRoutes(app: Api, deps: AppDeps): void {
-  const uploads = UploadStore.inDataDir(deps.config.dataDir);
+  const uploads = new UploadStore(deps.config.uploadsDir);
   const rest = (config: SiteConfig, forAdmin = true) => toRestConfig(config, deps.config.clubTimeZone, forAdmin);
 
   app.openapi(

@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { LiveUsers } from '../auth/liveUsers.js';
 import type { LiveSessions } from '../auth/liveSessions.js';
-import type { GuessThrottle, RateLimit } from '../auth/throttle.js';
+import type { Limit, SignInThrottle } from '../auth/throttle.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { UserRow } from '../db/schema.js';
@@ -18,9 +18,9 @@ import type { CounterKeyedCache } from './eventsListCache.js';
  * Made by `createPasswordResetLimits` (recovery.ts).
  */
 export interface PasswordResetLimits {
-  requestsPerAddress: RateLimit;
-  requestsPerEmail: RateLimit;
-  attemptsPerAddress: RateLimit;
+  requestsPerAddress: Limit;
+  requestsPerEmail: Limit;
+  attemptsPerAddress: Limit;
 }
 
 /** Everything the app needs from outside; tests build it on a temp folder and run the real app. */
@@ -32,10 +32,12 @@ export interface AppDeps {
   users: LiveUsers;
   /** The sessions tokens belong to (forgotten on the domain events that end them). */
   sessions: LiveSessions;
-  /** Sign-in guessing, counted as attempts arrive. */
-  throttle: GuessThrottle;
+  /** Sign-in guessing, counted as attempts arrive (in the database on PostgreSQL: docs/architecture.md, "Several instances"). */
+  throttle: SignInThrottle;
   /** Registrations per client address. */
-  registrations: RateLimit;
+  registrations: Limit;
+  /** New comments per member over REST (COMMENTS_PER_MINUTE). */
+  commentPace: Limit;
   /** Mail out (SMTP_URL, else the log); tests read what it sent. */
   mailer: Mailer;
   /** The admins' digest of new registrations and requests (subscribed when SMTP is configured). */

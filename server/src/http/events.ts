@@ -49,7 +49,7 @@ export async function eventsListAnswer(db: Kysely<Database>): Promise<EventsAnsw
 }
 
 export function eventRoutes(app: Api, deps: AppDeps): void {
-  const uploads = UploadStore.inDataDir(deps.config.dataDir);
+  const uploads = new UploadStore(deps.config.uploadsDir);
   const eventsList = deps.eventsList;
 
   app.openapi(

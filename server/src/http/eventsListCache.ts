@@ -54,42 +54,55 @@ export async function readWriteCounter(store: Store): Promise<number> {
 /**
  * A list answer rebuilt only after a committed write that can change it: the commit bus tells the
  * cache through `onCommit`, which deps.ts subscribes (docs/architecture.md, "Domain events"), so a
- * hit costs no query at all. Each build reads the write counter first, so a snapshot's data is
+ * hit costs no query at all on SQLite. Each build reads the write counter first, so a snapshot's data is
  * never older than its counter and the ETag stays valid across restarts. A commit during a build
- * leaves the cache stale, so the next request builds again. Concurrent misses share one build. One
- * process, like the change stream.
+ * leaves the cache stale, so the next request builds again. Concurrent misses share one build.
  *
  * This holds only while every write that changes what `build` returns goes through `write()` and
  * takes a seq in one of the watched collections (stadium changes bump the events they show on).
  */
 export class CounterKeyedCache {
   private generation = 0;
-  private latest: { generation: number; snapshot: ListSnapshot } | null = null;
-  private building: { generation: number; promise: Promise<ListSnapshot> } | null = null;
+  private latest: { generation: number; counter: number | null; snapshot: ListSnapshot } | null = null;
+  private building: { generation: number; counter: number | null; promise: Promise<ListSnapshot> } | null = null;
+  /**
+   * On PostgreSQL other instances may write (docs/architecture.md, "Several instances"): their
+   * signal invalidates the cache within milliseconds, and each request also reads the write counter,
+   * so a request that comes before the signal still gets the changed list.
+   */
+  private readonly checksCounter: boolean;
 
   constructor(
     private readonly store: Store,
     private readonly prefix: string,
     private readonly build: () => Promise<unknown>,
     private readonly watched: readonly ChangedCollection[],
-  ) {}
+  ) {
+    this.checksCounter = store.dialect === 'postgres';
+  }
 
-  /** The commit-bus subscriber: a commit that touched a watched collection makes the cached answer stale. */
+  /** The commit-bus subscriber (local and remote commits): a commit that touched a watched collection makes the cached answer stale. */
   readonly onCommit = (commit: Commit): void => {
-    if (this.watched.some((collection) => commit.collections.has(collection))) this.generation++;
+    if (commit.missed || this.watched.some((collection) => commit.collections.has(collection))) this.generation++;
   };
 
   async current(): Promise<ListSnapshot> {
     const generation = this.generation;
-    if (this.latest?.generation === generation) return this.latest.snapshot;
-    if (this.building?.generation === generation) return this.building.promise;
+    const counter = this.checksCounter ? await readWriteCounter(this.store) : null;
+    const fits = (entry: { generation: number; counter: number | null }) =>
+      entry.generation === generation && entry.counter === counter;
+    if (this.latest && fits(this.latest)) return this.latest.snapshot;
+    if (this.building && fits(this.building)) return this.building.promise;
     const promise = (async () => {
-      const counter = await readWriteCounter(this.store);
-      const built = snapshot(this.prefix, counter, Buffer.from(JSON.stringify(await this.build())));
-      if (!this.latest || this.latest.generation <= generation) this.latest = { generation, snapshot: built };
+      const built = snapshot(
+        this.prefix,
+        counter ?? (await readWriteCounter(this.store)),
+        Buffer.from(JSON.stringify(await this.build())),
+      );
+      if (!this.latest || this.latest.generation <= generation) this.latest = { generation, counter, snapshot: built };
       return built;
     })();
-    const building = { generation, promise };
+    const building = { generation, counter, promise };
     this.building = building;
     const settle = () => {
       if (this.building === building) this.building = null;

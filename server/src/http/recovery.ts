@@ -1,5 +1,5 @@
 import { forgotPasswordInput, MESSAGES, messageAnswer, resetPasswordInput } from '@fankurve/shared';
-import { RateLimit } from '../auth/throttle.js';
+import { RateLimit, type Limit } from '../auth/throttle.js';
 import { write } from '../db/store.js';
 import { tooManyRequests } from '../domain/errors.js';
 import { checkResetToken, issuePasswordReset, resetPassword } from '../domain/passwordResets.js';
@@ -13,12 +13,17 @@ import { clientAddress } from './session.js';
 const tag = 'Auth';
 const HOUR = 60 * 60 * 1000;
 
-/** The limits of the password-reset routes (`PasswordResetLimits` in context.ts). */
-export function createPasswordResetLimits(): PasswordResetLimits {
+/**
+ * The limits of the password-reset routes (`PasswordResetLimits` in context.ts); `limit` makes each
+ * (deps.ts: in memory, or in the database on PostgreSQL), `name` keeps their keys apart.
+ */
+export function createPasswordResetLimits(
+  limit: (name: string, max: number, windowMs: number) => Limit = (_name, max, windowMs) => new RateLimit(max, windowMs),
+): PasswordResetLimits {
   return {
-    requestsPerAddress: new RateLimit(20, HOUR),
-    requestsPerEmail: new RateLimit(3, HOUR),
-    attemptsPerAddress: new RateLimit(30, 15 * 60 * 1000),
+    requestsPerAddress: limit('reset-request-address', 20, HOUR),
+    requestsPerEmail: limit('reset-request-email', 3, HOUR),
+    attemptsPerAddress: limit('reset-attempt-address', 30, 15 * 60 * 1000),
   };
 }
 
@@ -37,9 +42,9 @@ export function recoveryRoutes(app: Api, deps: AppDeps): void {
     async (c) => {
       const { email } = c.req.valid('json');
       const limits = deps.passwordResets;
-      const byAddress = limits.requestsPerAddress.take(clientAddress(c, deps.config.trustProxy));
+      const byAddress = await limits.requestsPerAddress.take(clientAddress(c, deps.config.trustProxy));
       if (!byAddress.ok) throw tooManyRequests('tooManyResetRequests', byAddress.retryAfterMs);
-      const byEmail = limits.requestsPerEmail.take(email.toLowerCase());
+      const byEmail = await limits.requestsPerEmail.take(email.toLowerCase());
       if (!byEmail.ok) throw tooManyRequests('tooManyResetRequests', byEmail.retryAfterMs);
       // Looking the address up, writing the token and sending happen after the answer: neither the
       // answer nor its timing says whether the address has an account.
@@ -60,7 +65,7 @@ export function recoveryRoutes(app: Api, deps: AppDeps): void {
     }),
     async (c) => {
       const { token, newPassword } = c.req.valid('json');
-      const attempt = deps.passwordResets.attemptsPerAddress.take(clientAddress(c, deps.config.trustProxy));
+      const attempt = await deps.passwordResets.attemptsPerAddress.take(clientAddress(c, deps.config.trustProxy));
       if (!attempt.ok) throw tooManyRequests('tooManyResetRequests', attempt.retryAfterMs);
       await checkResetToken(deps.store.db, token);
       const password = await prepareNewPassword(newPassword);

@@ -14,7 +14,7 @@ const UPLOAD_NAME = /^[a-zA-Z0-9_-]{8,80}\.(?:jpg|jpeg|png|gif|webp|svg)$/;
 export const ROBOTS_TXT = ['User-agent: *', 'Disallow: /api/', 'Disallow: /uploads/', ''].join('\n');
 
 /**
- * robots.txt, uploaded images under DATA_DIR/uploads (strict names), and the built client with SPA
+ * robots.txt, uploaded images from UPLOADS_DIR (strict names), and the built client with SPA
  * fallback.
  */
 export function staticRoutes(app: Api, deps: AppDeps): void {
@@ -22,7 +22,7 @@ export function staticRoutes(app: Api, deps: AppDeps): void {
     c.header('Cache-Control', 'public, max-age=86400');
     return c.text(ROBOTS_TXT);
   });
-  const uploadsDir = path.join(deps.config.dataDir, 'uploads');
+  const uploadsDir = deps.config.uploadsDir;
   app.get('/uploads/:name', async (c, next) => {
     if (!UPLOAD_NAME.test(c.req.param('name'))) return failure(c, 404, 'notFound');
     return serveStatic({ root: uploadsDir, rewriteRequestPath: (p) => p.replace(/^\/uploads/, '') })(c, next);

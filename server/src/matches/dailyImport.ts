@@ -5,13 +5,16 @@ import { SYSTEM_ACTOR } from '../domain/actor.js';
 import type { MatchImportResult } from '@fankurve/shared';
 import { importMatches } from './importMatches.js';
 import { OpenLigaDb } from './openLigaDb.js';
+import type { Job, JobRunner } from '../jobs/runner.js';
 
 /*
  * The optional daily fixture import (docs/architecture.md, "Fixture import"): off unless the
  * setting `auto_import_matches` is '1' (the team configuration sets it). Then, once per club day
  * from AUTO_IMPORT_HOUR on, it runs the same import as the admin's button, as the system actor.
- * The day of the last successful run is the setting `auto_import_matches_last_day`, so a restart
- * does not import twice; a failed run is tried again at the next check (every 30 minutes).
+ * The check is the job `daily-match-import` (docs/architecture.md, "Jobs"), due every 30 minutes
+ * and claimed by one instance at a time; the day of the last successful run is the setting
+ * `auto_import_matches_last_day`, so neither a restart nor a second instance imports twice. A
+ * failed run is tried again at the next check.
  */
 
 export const AUTO_IMPORT_SETTING = 'auto_import_matches';
@@ -19,13 +22,12 @@ export const AUTO_IMPORT_LAST_DAY = 'auto_import_matches_last_day';
 /** Club-local hour from which the day's import runs (the night's fixture changes are in by then). */
 export const AUTO_IMPORT_HOUR = 5;
 const CHECK_EVERY_MS = 30 * 60 * 1000;
-const FIRST_CHECK_MS = 60 * 1000;
+export const DAILY_IMPORT_JOB = 'daily-match-import';
 
 export type DailyImportOutcome =
   { state: 'off' } | { state: 'notDue' } | { state: 'ran'; result: MatchImportResult } | { state: 'failed'; error: unknown };
 
 export class DailyMatchImport {
-  private timers: NodeJS.Timeout[] = [];
   private stopped = false;
 
   constructor(
@@ -34,19 +36,29 @@ export class DailyMatchImport {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  /** Starts the checks (timers that keep no process alive) and stops them when the store's commit bus closes. */
-  static start(store: Store, config: Pick<Config, 'footballDataUrl' | 'clubTimeZone'>): DailyMatchImport {
+  /** Registers the check with the instance's job runner; it stops when the store's commit bus closes. */
+  static start(store: Store, config: Pick<Config, 'footballDataUrl' | 'clubTimeZone'>, jobs: JobRunner): DailyMatchImport {
     const daily = new DailyMatchImport(store, config);
-    const check = () => void daily.runIfDue();
-    daily.timers.push(setTimeout(check, FIRST_CHECK_MS).unref(), setInterval(check, CHECK_EVERY_MS).unref());
+    jobs.register(daily.job());
     store.commits.onClose(() => daily.stop());
     return daily;
   }
 
+  /** The check as a job: due at the first look after the first start, then every 30 minutes. */
+  job(): Job {
+    return {
+      name: DAILY_IMPORT_JOB,
+      firstDue: (now) => now,
+      run: async () => {
+        const outcome = await this.runIfDue();
+        return outcome.state === 'failed' ? String(outcome.error instanceof Error ? outcome.error.message : outcome.error) : null;
+      },
+      nextDue: async (_trx, now) => new Date(now.getTime() + CHECK_EVERY_MS),
+    };
+  }
+
   stop(): void {
     this.stopped = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers = [];
   }
 
   /** One check: imports when the setting is on, the hour has come and today's import has not run yet. */

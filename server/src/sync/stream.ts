@@ -23,13 +23,17 @@ const CHANGE_BATCH_MS = 100;
 
 const sse = (event: string, data: string) => `event: ${event}\ndata: ${data}\n\n`;
 
+/** After a `reconnect` (the instance stops), how soon a client should connect again, to whichever instance answers. */
+const RECONNECT_RETRY_MS = 1000;
+
 /**
  * One multiplexed server-sent-events stream per client. The stream is a subscriber of committed
  * writes (docs/architecture.md, domain events): after every commit it names the changed
  * collections, and a commit that ends its session (sign-out, other devices signed out, password
  * changed, account deleted or declined) ends the stream at once with an `unauthorized` event — no
  * database query per stream per change. A user has at most STREAMS_PER_USER streams: a further one
- * ends the oldest with `superseded` (the client then waits before it connects again). A comment
+ * ends the oldest with `superseded` (the client then waits before it connects again). When the
+ * instance stops, every stream ends with `reconnect` (and an SSE `retry:`). A comment
  * line every beat keeps proxies open and counts as use of the session.
  *
  * Under the node server the events are written straight to the response (through web streams each
@@ -98,8 +102,8 @@ function run(c: Context<AppEnv>, deps: AppDeps, heartbeatMs: number, sink: Sink)
   const user = c.get('user')!;
   const sessionId = c.get('sessionId')!;
   let open = true;
-  const endWith = (event: 'unauthorized' | 'superseded') => {
-    sink.write(sse(event, '{}'));
+  const endWith = (event: 'unauthorized' | 'superseded' | 'reconnect') => {
+    sink.write((event === 'reconnect' ? `retry: ${RECONNECT_RETRY_MS}\n` : '') + sse(event, '{}'));
     sink.end();
   };
 
@@ -112,33 +116,44 @@ function run(c: Context<AppEnv>, deps: AppDeps, heartbeatMs: number, sink: Sink)
     pending = null;
     if (open) sink.write(sse('change', JSON.stringify({ collections: [...collections] })));
   };
-  const unsubscribe = deps.changeStreams.subscribe((commit: Commit) => {
-    if (commit.events.some((event) => endsSession(event, sessionId, user.id))) return endWith('unauthorized');
-    if (commit.collections.size === 0) return;
-    if (!pending) {
-      pending = new Set();
-      setTimeout(flush, CHANGE_BATCH_MS);
-    }
-    for (const collection of commit.collections) pending.add(collection);
-  });
-  const unClose = deps.store.commits.onClose(() => sink.end());
+  // Other instances' commits too (docs/architecture.md, "Several instances"); after missed ones the
+  // session is checked at once instead of at the next beat.
+  const unsubscribe = deps.changeStreams.subscribe(
+    (commit: Commit) => {
+      if (commit.events.some((event) => endsSession(event, sessionId, user.id))) return endWith('unauthorized');
+      if (commit.missed) checkSession();
+      if (commit.collections.size === 0) return;
+      if (!pending) {
+        pending = new Set();
+        setTimeout(flush, CHANGE_BATCH_MS);
+      }
+      for (const collection of commit.collections) pending.add(collection);
+    },
+    { remote: true },
+  );
+  // The instance stops (docs/architecture.md, "Health and shutdown"): the client reconnects, to another instance if there is one.
+  const unClose = deps.store.commits.onClose(() => endWith('reconnect'));
+  const unStop = deps.changeStreams.onClose(() => endWith('reconnect'));
   const unregister = register(user.id, () => endWith('superseded'));
-  const beat = setInterval(() => {
+  function checkSession(ping = false) {
     void deps.sessions.find(sessionId, user.id).then(
       (session) => {
         if (!open) return;
         if (!session) return endWith('unauthorized');
+        if (!ping) return;
         deps.sessions.touch(session);
         sink.write(': ping\n\n');
       },
       () => undefined,
     );
-  }, heartbeatMs);
+  }
+  const beat = setInterval(() => checkSession(true), heartbeatMs);
   sink.onClose(() => {
     open = false;
     clearInterval(beat);
     unsubscribe();
     unClose();
+    unStop();
     unregister();
   });
   sink.write(sse('ready', '{}'));

@@ -14,3 +14,4 @@ export * from './push.js';
 export * from './config.js';
 export * from './matches.js';
 export * from './sync.js';
+export * from './health.js';
