@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { scheduleJob } from '../src/jobs/claim.js';
 import type { Job } from '../src/jobs/runner.js';
 import { AdminDigest } from '../src/mail/adminDigest.js';
@@ -80,7 +80,9 @@ describe('jobs claimed in the database', () => {
     const runs: string[] = [];
     for (const t of [a, b]) t.runtime.jobs.register(recordingJob('test-once', runs, t, { ms: 100 }));
     await scheduleJob(a.db, 'test-once', new Date().toISOString());
-    await sleep(500);
+    await vi.waitFor(async () => expect((await jobRow(a, 'test-once')).last_run_at).not.toBeNull(), { timeout: 5_000 });
+    // Both runners look once more: the job is no longer due, so neither runs it again.
+    expect([...(await a.runtime.jobs.tick()), ...(await b.runtime.jobs.tick())]).toEqual([]);
     expect(runs).toHaveLength(1);
     const row = await jobRow(a, 'test-once');
     expect(row).toMatchObject({ due_at: null, claimed_by: null, claimed_until: null, last_error: null });
@@ -88,7 +90,9 @@ describe('jobs claimed in the database', () => {
 
     // Due again: still one run per due time, whichever instance claims it.
     await scheduleJob(b.db, 'test-once', new Date().toISOString());
-    await sleep(400);
+    await vi.waitFor(() => expect(runs).toHaveLength(2), { timeout: 5_000 });
+    await vi.waitFor(async () => expect((await jobRow(a, 'test-once')).claimed_by).toBeNull(), { timeout: 5_000 });
+    expect([...(await a.runtime.jobs.tick()), ...(await b.runtime.jobs.tick())]).toEqual([]);
     expect(runs).toHaveLength(2);
   });
 
@@ -118,7 +122,10 @@ describe('jobs claimed in the database', () => {
       t.runtime.jobs.register(recordingJob('test-orphaned', runs, t));
       t.runtime.jobs.register(recordingJob('test-held', runs, t));
     }
-    await sleep(400);
+    await vi.waitFor(async () => expect(await jobRow(a, 'test-orphaned')).toMatchObject({ claimed_by: null }), {
+      timeout: 5_000,
+    });
+    expect([...(await a.runtime.jobs.tick()), ...(await b.runtime.jobs.tick())]).toEqual([]);
     expect(runs).toHaveLength(1);
     expect([a.runtime.jobs.owner, b.runtime.jobs.owner]).toContain(runs[0]);
     expect(await jobRow(a, 'test-orphaned')).toMatchObject({ due_at: null, claimed_by: null });
@@ -135,7 +142,9 @@ describe('jobs claimed in the database', () => {
       t.runtime.jobs.register({ ...recordingJob('test-hourly', runs, t, { nextDue: hourly }), firstDue: (now) => now });
       t.runtime.jobs.register(recordingJob('test-later', runs, t));
     }
-    await sleep(300);
+    await vi.waitFor(async () => expect((await jobRow(a, 'test-hourly')).last_run_at).not.toBeNull(), { timeout: 5_000 });
+    await vi.waitFor(async () => expect((await jobRow(a, 'test-hourly')).claimed_by).toBeNull(), { timeout: 5_000 });
+    expect([...(await a.runtime.jobs.tick()), ...(await b.runtime.jobs.tick())]).toEqual([]);
     expect(runs).toHaveLength(1);
     // Due after both instances have stopped.
     await a.runtime.jobs.stop();
@@ -148,8 +157,8 @@ describe('jobs claimed in the database', () => {
     const c = await instance(env);
     c.runtime.jobs.register({ ...recordingJob('test-hourly', runs, c, { nextDue: hourly }), firstDue: (now) => now });
     c.runtime.jobs.register(recordingJob('test-later', runs, c));
-    await sleep(700);
-    expect(runs).toEqual([expect.any(String), c.runtime.jobs.owner]);
+    await vi.waitFor(() => expect(runs).toEqual([expect.any(String), c.runtime.jobs.owner]), { timeout: 5_000 });
+    await vi.waitFor(async () => expect((await jobRow(c, 'test-later')).claimed_by).toBeNull(), { timeout: 5_000 });
     expect((await jobRow(c, 'test-later')).due_at).toBeNull();
     expect(Date.parse((await jobRow(c, 'test-hourly')).due_at!)).toBeGreaterThan(Date.now() + 50 * 60 * 1000);
   });
@@ -160,8 +169,7 @@ describe('jobs claimed in the database', () => {
     const runs: string[] = [];
     a.runtime.jobs.register(recordingJob('test-slow', runs, a, { ms: 200 }));
     await scheduleJob(a.db, 'test-slow', new Date().toISOString());
-    await sleep(100);
-    expect(runs).toHaveLength(1);
+    await vi.waitFor(() => expect(runs).toHaveLength(1), { timeout: 5_000 });
     expect((await jobRow(a, 'test-slow')).claimed_by).toBe(a.runtime.jobs.owner);
     // The running job finishes first, then the claim is released and nothing runs any more.
     await a.runtime.jobs.stop();
@@ -185,25 +193,25 @@ describe('jobs claimed in the database', () => {
     digestOf(b);
     expect((await register(a, 'digest-a')).status).toBe(201);
     expect((await register(b, 'digest-b')).status).toBe(201);
-    await sleep(1500);
-    expect(sent).toHaveLength(1);
+    await vi.waitFor(() => expect(sent).toHaveLength(1), { timeout: 5_000 });
     expect(sent[0]!.to).toBe('boss@club.example');
     expect(sent[0]!.text).toContain('digest-a');
     expect(sent[0]!.text).toContain('digest-b');
 
     // A window opened just before every instance stops is sent by the next one to start.
     expect((await register(a, 'digest-c')).status).toBe(201);
-    await sleep(50); // the digest notes it after the commit
+    // The digest notes it after the commit.
+    await vi.waitFor(async () => expect(await a.db.selectFrom('admin_digest_items').select('id').execute()).toHaveLength(1), {
+      timeout: 5_000,
+    });
     await a.runtime.jobs.stop();
     await b.runtime.jobs.stop();
     await stopInstance(a);
     await stopInstance(b);
-    await sleep(1000);
     expect(sent).toHaveLength(1);
     const c = await instance(env);
     digestOf(c);
-    await sleep(500);
-    expect(sent).toHaveLength(2);
+    await vi.waitFor(() => expect(sent).toHaveLength(2), { timeout: 5_000 });
     expect(sent[1]!.text).toContain('digest-c');
     expect(sent[1]!.text).not.toContain('digest-a');
   });
