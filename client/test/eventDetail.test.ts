@@ -237,6 +237,8 @@ describe('event form', () => {
     ticket_prices: [],
     created_at: '2026-01-01T00:00:00Z',
     archived: false,
+    going_count: 0,
+    maybe_count: 0,
     seq: 3,
   } satisfies EventDoc;
 

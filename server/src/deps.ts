@@ -12,6 +12,7 @@ import { openConnection, type Connection } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { CommitSignal } from './db/commitSignal.js';
 import { CommitBus, write, type Store } from './db/store.js';
+import { bumpEventsOfAttendeeRows } from './domain/events.js';
 import { deleteIdleSessions } from './domain/sessions.js';
 import { prepareNewPassword } from './domain/newPassword.js';
 import { ensureBootstrapAdmin, hasAdmin } from './domain/userAdmin.js';
@@ -49,6 +50,8 @@ export async function prepareRuntime(config: Config): Promise<Runtime> {
     dialect: connection.dialect,
     commits: new CommitBus(),
     clubTimeZone: config.clubTimeZone,
+    // The event document carries its going and maybe counts (docs/architecture.md, What a device keeps).
+    beforeCommit: [bumpEventsOfAttendeeRows],
   };
   // Several instances on one PostgreSQL hear each other's commits (docs/architecture.md, "Several instances").
   if (connection.dialect === 'postgres' && config.databaseUrl) await CommitSignal.start(store, config.databaseUrl);

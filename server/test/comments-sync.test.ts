@@ -391,8 +391,10 @@ describe('push: mentions', () => {
     const own = await push('mentions', named.token, [
       { assumedMasterState: mention, newDocumentState: { ...mention, is_read: true } },
     ]);
-    expect(own.body).toEqual([]);
-    expect((await pull('mentions', named.token)).find((d) => d.id === mention!.id)).toMatchObject({ is_read: true });
+    const read = (await pull('mentions', named.token)).find((d) => d.id === mention!.id);
+    expect(read).toMatchObject({ is_read: true });
+    // Answered with the result: the device learns the mention's new seq.
+    expect(own.body).toEqual([read]);
     expect((await t.call('GET', '/api/comments/mentions/count', { token: named.token })).body.count).toBe(0);
   });
 

@@ -677,6 +677,18 @@ export const ROUTES: RouteCase[] = [
   },
   {
     method: 'GET',
+    path: '/api/sync/{collection}/{version}/events/{eventId}',
+    // Every signed-in role reads every row of an event (docs/architecture.md, What a device keeps).
+    params: async (f) => ({ ...syncParams('attendees'), ...(await attendedEvent(f)) }),
+    plainAnswer: true,
+    expect: SIGNED_IN,
+    after: async (_f, role, body, { params }) => {
+      if (role === 'anonymous') return;
+      expect(body.documents.map((d: { id: string }) => d.id)).toEqual([params.attendeeId]);
+    },
+  },
+  {
+    method: 'GET',
     path: '/api/sync/stream',
     stream: true,
     plainAnswer: true,

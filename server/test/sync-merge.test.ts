@@ -67,7 +67,9 @@ describe('sync push: three-way field merge', () => {
     const phone = { ...base, status: 'maybe' as const };
     const laptop = { ...base, needs_transport: false };
 
-    expect((await pushAttendees(mia.token, [{ assumedMasterState: base, newDocumentState: phone }])).body).toEqual([]);
+    // Answered with the result, so the phone learns the row's new seq.
+    const phoneAnswer = await pushAttendees(mia.token, [{ assumedMasterState: base, newDocumentState: phone }]);
+    expect(phoneAnswer.body).toEqual([{ ...phone, seq: (await serverRow(base.id)).seq }]);
     const laptopAnswer = await pushAttendees(mia.token, [{ assumedMasterState: base, newDocumentState: laptop }]);
     // The laptop adopts the merged row: its own change and the phone's.
     expect(laptopAnswer.body).toEqual([expect.objectContaining({ id: base.id, status: 'maybe', needs_transport: false })]);
@@ -187,8 +189,9 @@ describe('sync push: three-way field merge', () => {
     // A local change made on top of the newer pulled state still counts (its base is that state).
     const local = { ...v3, needs_transport: false };
     const kept = await pushAttendees(mia.token, [{ assumedMasterState: v2, newDocumentState: local }]);
-    expect(kept.body).toEqual([]);
-    expect(await serverRow(v1.id)).toMatchObject({ status: 'going', needs_transport: false });
+    const v4 = await serverRow(v1.id);
+    expect(v4).toMatchObject({ status: 'going', needs_transport: false });
+    expect(kept.body).toEqual([{ ...local, seq: v4.seq }]);
   });
 
   it("takes another device's creation of the same attendance as a status only, keeping the answers given since", async () => {

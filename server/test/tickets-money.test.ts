@@ -23,9 +23,10 @@ describe('my tickets, requests and debts', () => {
   const recorded = (type: string) => commits.flatMap((commit) => commit.events).filter((event) => event.type === type);
   const pushAttendees = (token: string, rows: unknown) =>
     t.call('POST', `/api/sync/attendees/${SYNC_SCHEMAS.attendees.version}/push`, { token, body: rows });
+  /** Jürgen's row as his device pulls it (his own rows and guests' of any season: docs/architecture.md, What a device keeps). */
   const serverDoc = async (id: string): Promise<Doc> => {
     const res = await t.call('POST', `/api/sync/attendees/${SYNC_SCHEMAS.attendees.version}/pull`, {
-      token: admin,
+      token: jurgen.token,
       body: { checkpoint: null, limit: 1000 },
     });
     return (res.body.documents as Doc[]).find((doc) => doc.id === id)!;
@@ -202,14 +203,15 @@ describe('my tickets, requests and debts', () => {
       { assumedMasterState: past, newDocumentState: { ...past, paid_requested: true } },
     ]);
     expect(ownPush.status).toBe(200);
-    expect(ownPush.body).toEqual([]);
+    // Answered with the result (its new seq).
+    expect(ownPush.body).toEqual([expect.objectContaining({ id: ids.past, paid_requested: true })]);
     expect(await serverDoc(ids.past)).toMatchObject({ paid_requested: true });
 
     const guest = await serverDoc(ids.guest);
     const guestPush = await pushAttendees(jurgen.token, [
       { assumedMasterState: guest, newDocumentState: { ...guest, paid_requested: true } },
     ]);
-    expect(guestPush.body).toEqual([]);
+    expect(guestPush.body).toEqual([expect.objectContaining({ id: ids.guest, paid_requested: true })]);
     expect(await serverDoc(ids.guest)).toMatchObject({ paid_requested: true, received_requested: true });
 
     // Another member's push on Jürgen's guest changes nothing; the answer is the server's row.

@@ -14,6 +14,7 @@ export * from './rules/tickets.js';
 export * from './rules/usernames.js';
 export * from './rules/freeText.js';
 export * from './rules/comments.js';
+export * from './rules/keptOnDevice.js';
 export * from './schemas/common.js';
 export * from './schemas/auth.js';
 export * from './schemas/events.js';

@@ -3,6 +3,7 @@ import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
 import { RxDBMigrationPlugin } from 'rxdb/plugins/migration-schema';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { PushRebaser } from './rebase.js';
 import { yieldToMain } from './yieldToMain.js';
 
 /** One RxDB collection per synced collection of shared/src/docs, typed by its document. */
@@ -66,9 +67,14 @@ export async function createFankurveDatabase(options: {
   // One collection per task (in the declared order, events first): 13 at once would be one long task
   // before the screen can answer (docs/architecture.md, Client data layer).
   for (const name of wanted) {
-    const schema = SYNC_DECLARATIONS[name].schema;
+    const { schema, push } = SYNC_DECLARATIONS[name];
     await db.addCollections({
-      [name]: { schema: schema as unknown as RxJsonSchema<unknown>, migrationStrategies: dropOnEveryVersion(schema.version) },
+      [name]: {
+        schema: schema as unknown as RxJsonSchema<unknown>,
+        migrationStrategies: dropOnEveryVersion(schema.version),
+        // Pushable collections keep RxDB's record of the server's state true (data/rebase.ts).
+        ...(push ? { conflictHandler: new PushRebaser(push.fields as readonly string[]) } : {}),
+      },
     });
     await yieldToMain();
   }

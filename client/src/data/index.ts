@@ -4,6 +4,7 @@ import * as notices from './collections/notices.js';
 import * as comments from './collections/comments.js';
 import * as mentions from './collections/mentions.js';
 import { prefetchEvents } from './collections/events.js';
+import { forgetLoadedEvents } from './eventRows.js';
 import { getDatabase, loadSync, onDevice } from './local.js';
 import type { SyncSession } from './sync.js';
 
@@ -31,6 +32,7 @@ export {
   type MentionView,
 } from './collections/mentions.js';
 export { useSnapshot } from './snapshots.js';
+export { holdsEventRows, useEventRows, useLoadedEvents, type EventRowsState } from './eventRows.js';
 
 // The screens' writes, one line per collection: each works offline on the device's database.
 export const { setOwnAttendance, updateOwnAnswer, addGuest, updateGuest, removeGuest } = onDevice(attendees.writes);
@@ -73,4 +75,5 @@ export async function parkLocalData(): Promise<void> {
 export async function clearLocalData(): Promise<void> {
   opened = null;
   await (await loadSync()).clearLocalData();
+  forgetLoadedEvents();
 }

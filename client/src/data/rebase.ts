@@ -1,37 +1,76 @@
-import type { RxReplicationWriteToMasterRow } from 'rxdb';
+import type { RxConflictHandler, RxReplicationWriteToMasterRow } from 'rxdb';
+import { defaultConflictHandler } from 'rxdb';
 
 type Doc = Record<string, unknown> & { id: string; seq?: number; _deleted?: boolean };
 type Row = { assumedMasterState?: Doc | null; newDocumentState: Doc };
 
+/** One push of a document as RxDB made it, and the server's answer (its document after the push). */
+interface Answered {
+  /** What RxDB assumed the server had, and what it sent (before any rebase). */
+  rxAssumed: Doc | null;
+  rxSent: Doc;
+  answer: Doc;
+}
+
 /**
- * Keeps pushes right when RxDB's record of the server's state goes stale (docs/architecture.md,
- * sync: push). RxDB writes a conflict answer over the device's document only if the document has
- * not changed since it was sent; otherwise (also when the device writes in the moment between) it
- * drops the answer, keeps its old record and sends the next state against it, and a field the
- * device changed and changed back meanwhile would look unchanged. So every answer is remembered
- * here; when the next push of that document still assumes the old state, it is rebased onto the
- * answer (the server's document plus what the device changed since it sent the answered state),
- * and the server's result goes back to RxDB as the answer.
+ * Keeps RxDB's record of the server's state true (docs/architecture.md, sync: push). The server
+ * answers every push that changed a document with its document, and that answer is what the device
+ * last received. RxDB writes an answer over the device's document only if the document has not
+ * changed since it was sent; otherwise (also when the device writes in the moment between) it drops
+ * the answer and keeps assuming the old state, so a field the device changed and changed back would
+ * look unchanged to RxDB and never be pushed, and the pull of the server's state would overwrite it.
+ *
+ * So every answer is remembered here, and while RxDB still assumes a state older than the answer:
+ * - the document counts as changed (the conflict handler's `isEqual` says so), so RxDB pushes it and
+ *   the pull does not overwrite it;
+ * - its push is rebased onto the answer (the server's document plus what the device changed since it
+ *   sent the answered state), and the server's result goes back to RxDB as the answer.
+ *
+ * It is the collection's conflict handler, so RxDB's own comparisons ask it; it also keeps a pulled
+ * state older than the device's document (a pull that crossed the device's push) from overwriting it.
  */
-export class PushRebaser {
-  /** Per document: the last push's assumed and sent states and the server's answer to it. */
-  private readonly answered = new Map<string, { base: Doc | null; sent: Doc; answer: Doc }>();
+export class PushRebaser implements RxConflictHandler<unknown> {
+  private readonly answered = new Map<string, Answered>();
 
   constructor(private readonly fields: readonly string[]) {}
 
-  /** The rows to send: a row whose assumed state is a state answered earlier is rebased onto that answer. */
-  rebase(rows: RxReplicationWriteToMasterRow<unknown>[]): { rows: Row[]; rebased: Set<string> } {
-    const rebased = new Set<string>();
-    const out = (rows as unknown as Row[]).map((row) => {
+  /** RxDB's comparisons of a server state (assumed, or just pulled) with the device's document. */
+  isEqual = (a: unknown, b: unknown, context: string): boolean => {
+    const server = a as Doc;
+    const current = b as Doc;
+    if ((context === 'upstream-check-if-equal' || context === 'downstream-check-if-equal-0') && this.isBehind(current.id, server)) {
+      return false;
+    }
+    // A pull answered before a push of this device committed can arrive after the push's answer: its
+    // older state must not overwrite the newer one (RxDB writes a pulled state that is not "equal").
+    if (context === 'downstream-check-if-equal-1' && Number(server.seq ?? 0) < Number(current.seq ?? 0)) return true;
+    return defaultConflictHandler.isEqual(a, b, context);
+  };
+
+  resolve = defaultConflictHandler.resolve;
+
+  /** RxDB still assumes a state from before the server's last answer for the document. */
+  private isBehind(id: string, assumed: Doc | null): boolean {
+    const known = this.answered.get(id);
+    if (!known) return false;
+    if (assumed !== null && sameState(assumed, known.answer)) return false;
+    if (assumed === null) return known.rxAssumed === null;
+    return sameState(assumed, known.rxSent) || (known.rxAssumed !== null && sameState(assumed, known.rxAssumed));
+  }
+
+  /** The rows to send: a row whose assumed state is older than an answer is rebased onto that answer. */
+  rebase(rxRows: RxReplicationWriteToMasterRow<unknown>[]): { rows: Row[]; original: Map<string, Row> } {
+    const original = new Map<string, Row>();
+    const rows = (rxRows as unknown as Row[]).map((row) => {
       const id = row.newDocumentState.id;
+      original.set(id, row);
       const known = this.answered.get(id);
-      this.answered.delete(id);
-      // RxDB still assumes what it sent (it got no answer) or what it assumed before (its write of the answer failed).
       const assumed = row.assumedMasterState ?? null;
-      const stale = known && (assumed === null ? known.base === null : sameState(assumed, known.sent) || (known.base !== null && sameState(assumed, known.base)));
-      if (!known || !stale) return row;
-      rebased.add(id);
-      const changed = this.fields.filter((field) => !sameValue(row.newDocumentState[field], known.sent[field]));
+      if (!known || !this.isBehind(id, assumed)) {
+        this.answered.delete(id);
+        return row;
+      }
+      const changed = this.fields.filter((field) => !sameValue(row.newDocumentState[field], known.rxSent[field]));
       const next: Doc = {
         ...known.answer,
         ...Object.fromEntries(changed.map((field) => [field, row.newDocumentState[field]])),
@@ -39,24 +78,28 @@ export class PushRebaser {
       };
       return { assumedMasterState: known.answer, newDocumentState: next };
     });
-    return { rows: out, rebased };
+    return { rows, original };
   }
 
   /**
-   * The answers for RxDB. An answer for a document the device changed after sending it is kept for
-   * the next push instead; a rebased row is always answered with the result (the device lacks it).
+   * The answers for RxDB. A rebased row is always answered with the result (RxDB lacks it). An
+   * answer for a document the device changed after sending it is remembered and not handed to RxDB
+   * (it could not write it): the document then counts as changed until a push of it is answered.
    */
-  answers(sent: Row[], rebased: Set<string>, answers: Doc[], current: Map<string, Doc | null>): Doc[] {
+  answers(sent: Row[], original: Map<string, Row>, answers: Doc[], current: Map<string, Doc | null>): Doc[] {
     const byId = new Map(answers.map((answer) => [answer.id, answer]));
     const out: Doc[] = [];
     for (const row of sent) {
       const id = row.newDocumentState.id;
-      const answer = byId.get(id) ?? (rebased.has(id) ? row.newDocumentState : undefined);
+      const rx = original.get(id)!;
+      const rebased = rx !== row;
+      const answer = byId.get(id) ?? (rebased ? row.newDocumentState : undefined);
       if (!answer) continue;
       const now = current.get(id) ?? { id, _deleted: true };
-      const changedMeanwhile = !sameState(now, row.newDocumentState);
-      if (!answer._deleted) this.answered.set(id, { base: row.assumedMasterState ?? null, sent: row.newDocumentState, answer });
-      // RxDB would drop this answer (the device changed the document since): the next push is rebased instead.
+      const changedMeanwhile = !sameState(now, rx.newDocumentState);
+      if (!answer._deleted) {
+        this.answered.set(id, { rxAssumed: rx.assumedMasterState ?? null, rxSent: rx.newDocumentState, answer });
+      }
       if (!changedMeanwhile || answer._deleted) out.push(answer);
     }
     return out;

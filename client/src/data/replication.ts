@@ -4,6 +4,7 @@ import type { RxCollection, RxReplicationPullStreamItem, RxReplicationWriteToMas
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import type { FankurveDatabase } from './database.js';
 import type { Outbox } from './outbox.js';
+import { EventPulls } from './eventPull.js';
 import { PushRebaser } from './rebase.js';
 import { connectChangeStream, type ChangeStream } from './stream.js';
 import { yieldToMain } from './yieldToMain.js';
@@ -42,6 +43,11 @@ export interface SyncHandle {
   status$: BehaviorSubject<SyncStatus>;
   stream: ChangeStream;
   reSync(): void;
+  /**
+   * Fetches the attendee rows and comments of an event the device does not keep (docs/architecture.md,
+   * What a device keeps) through the next pulls; resolves once the device has stored them.
+   */
+  loadEvent(eventId: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -67,6 +73,20 @@ async function currentStates(collection: RxCollection, rows: { newDocumentState:
   return new Map(ids.map((id) => [id, (docs.get(id)?.toJSON() as Record<string, unknown> & { id: string }) ?? null]));
 }
 
+/** How long a tab waits to replicate (a fresh start elects itself within moments) before it says another tab does. */
+const LEADERSHIP_WAIT_MS = 5000;
+
+function leadership(db: FankurveDatabase): Promise<void> {
+  if (db.isLeader()) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('another tab replicates')), LEADERSHIP_WAIT_MS);
+    void db.waitForLeadership().then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 const idOfRow = (row: RxReplicationWriteToMasterRow<unknown>) => (row.newDocumentState as unknown as { id: string }).id;
 
 /**
@@ -83,11 +103,19 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
   const states: SyncHandle['states'] = {};
   let stopped = false;
 
-  async function post(path: string, body: unknown): Promise<unknown> {
+  const eventPulls = new EventPulls();
+
+  const post = (path: string, body: unknown) => request(path, 'POST', body);
+  const get = (path: string) => request(path, 'GET');
+
+  async function request(path: string, method: 'GET' | 'POST', body?: unknown): Promise<unknown> {
     const response = await fetchImpl(`${options.baseUrl}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${options.token}` },
-      body: JSON.stringify(body),
+      method,
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        authorization: `Bearer ${options.token}`,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (response.status === 401) options.onUnauthorized();
     if (response.status === 426) options.onOutdated?.();
@@ -103,7 +131,7 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
     const stream$ = new Subject<RxReplicationPullStreamItem<unknown, Checkpoint>>();
     pullStreams.set(name, stream$);
     const identifier = replicationIdentifier(name, version, options.baseUrl);
-    const rebaser = declaration.push ? new PushRebaser(declaration.push.fields as readonly string[]) : null;
+    const rebaser = collection.conflictHandler instanceof PushRebaser ? collection.conflictHandler : null;
     return replicateRxCollection<unknown, Checkpoint>({
       collection: collection as never,
       replicationIdentifier: identifier,
@@ -116,23 +144,31 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
         stream$: stream$.asObservable(),
         // Tombstones arrive as id, seq and _deleted; the schema wants every required field.
         modifier: (doc) => ((doc as { _deleted?: boolean })._deleted ? { ...declaration.tombstone, ...(doc as object) } : doc),
-        handler: async (checkpoint, batchSize) =>
-          (await post(`${base}/pull`, { checkpoint: checkpoint ?? null, limit: batchSize })) as {
-            documents: never[];
-            checkpoint: Checkpoint;
-          },
+        handler: (checkpoint, batchSize) =>
+          eventPulls.pullWith(
+            name,
+            async (eventId) => ((await get(`${base}/events/${encodeURIComponent(eventId)}`)) as { documents: never[] }).documents,
+            async () => {
+              const answer = (await post(`${base}/pull`, { checkpoint: checkpoint ?? null, limit: batchSize })) as {
+                documents: never[];
+                checkpoint: Checkpoint | null;
+              };
+              // Never null: an event's documents may come with an empty first pull, and RxDB stores the checkpoint then.
+              return { ...answer, checkpoint: answer.checkpoint ?? { seq: checkpoint?.seq ?? 0 } };
+            },
+          ),
       },
       push: declaration.push
         ? {
             batchSize: 100,
             handler: async (rows) => {
               // The server tells a re-sent server state from a change by its seq (docs/architecture.md, sync: push).
-              const { rows: sent, rebased } = rebaser!.rebase(rows);
+              const { rows: sent, original } = rebaser!.rebase(rows);
               const answers = (await post(`${base}/push`, sent)) as { id: string }[];
               // The server has applied (or refused, with a notice) every row: none is waiting any more.
               for (const row of rows) options.outbox.delete(idOfRow(row));
               const current = await currentStates(collection, sent);
-              return rebaser!.answers(sent, rebased, answers as never, current) as never[];
+              return rebaser!.answers(sent, original, answers as never, current) as never[];
             },
           }
         : undefined,
@@ -235,12 +271,24 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
     window.addEventListener('offline', onOffline);
   }
 
+  async function loadEvent(eventId: string): Promise<void> {
+    if (options.waitForLeadership ?? true) await leadership(db);
+    const names = present.filter((name) => SYNC_DECLARATIONS[name].keptByEvent);
+    const fetched = names.map((name) => eventPulls.request(name, eventId));
+    for (const name of names) pullStreams.get(name)?.next('RESYNC');
+    await Promise.all(fetched);
+    await ready;
+    await Promise.all(names.map((name) => states[name]?.awaitInSync()));
+  }
+
   return {
     states,
     status$,
     stream,
     reSync,
+    loadEvent,
     async stop() {
+      eventPulls.cancel(new Error('sync stopped'));
       stream.stop();
       if (typeof window !== 'undefined') {
         window.removeEventListener('online', onOnline);

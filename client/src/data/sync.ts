@@ -1,4 +1,4 @@
-import type { Subscription } from 'rxjs';
+import { BehaviorSubject, filter, firstValueFrom, type Subscription } from 'rxjs';
 import { watchNotices } from './collections/noticeToasts.js';
 import { createFankurveDatabase, type FankurveDatabase } from './database.js';
 import {
@@ -27,6 +27,8 @@ const DATABASE_NAME = 'fankurve';
 
 let databasePromise: Promise<FankurveDatabase> | null = null;
 let sync: { handle: SyncHandle; token: string; statusSub: Subscription; noticeSub: Subscription } | null = null;
+/** The running replication, for what waits for it to start. */
+const started$ = new BehaviorSubject<SyncHandle | null>(null);
 
 /**
  * Resolves once the page has painted and the main thread is idle (at most `timeoutMs` later): the
@@ -78,12 +80,24 @@ export async function startSync(session: SyncSession): Promise<void> {
     for (const listener of noticeListeners) listener(notice);
   });
   sync = { handle, token: session.token, statusSub, noticeSub };
+  started$.next(handle);
+}
+
+/**
+ * Fetches and stores the rows of an event the device does not keep (docs/architecture.md, What a
+ * device keeps); fails when this tab does not replicate or the network fails.
+ */
+export async function loadEventRows(eventId: string): Promise<void> {
+  // A page opened straight after the start asks before the replication has started (after the first paint).
+  const handle = sync?.handle ?? (await firstValueFrom(started$.pipe(filter((next) => next !== null))));
+  await handle.loadEvent(eventId);
 }
 
 export async function stopSync(): Promise<void> {
   syncGeneration++;
   const current = sync;
   sync = null;
+  started$.next(null);
   if (!current) return;
   current.statusSub.unsubscribe();
   current.noticeSub.unsubscribe();

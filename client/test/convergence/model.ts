@@ -3,10 +3,25 @@ import type { AdminChange, DeviceName, MemberName } from './scenario.js';
 import type { Notice } from './world.js';
 
 /*
- * What a run's writes promise about the final state, and the check of the invariants against it.
- * Every write a device made is recorded with the value it wrote; in the end each must be in the
- * server's state (which every device holds once settled), unless the server refused a change of
- * that kind for that member and event and left a notice saying so.
+ * The merge rule (docs/architecture.md, sync: push) as the invariants of a run:
+ *
+ * - A device's change to a field is its final value compared with the value it last received from
+ *   the server for that field (a pull, or the answer to its own push); a field it did not change
+ *   keeps the server's value; of two writers that changed one field, the change that reaches the
+ *   server last wins; a refused change is undone and reported with a notice.
+ *
+ * In a run every member field of a row has exactly one writer (Roles in scenario.ts: the status
+ * device, or the answers device) and the admin writes only the admin's fields. So the rule says:
+ * - each member field ends with the last value its writer wrote (after a change and a change back,
+ *   that value is what the writer last received, and nobody else changed the field), unless the
+ *   server refused a change of that kind for that member and event and left a notice (invariant 2;
+ *   invariant 3 where another device of the member wrote other fields of the row);
+ * - each admin field ends with the admin's last value, or its blank when the admin never set it:
+ *   no member push changes it (invariant 4);
+ * - every device ends equal to the server, seq included, with nothing waiting (invariant 1).
+ *
+ * Every write a device made is recorded with the value it wrote, and checked against the server's
+ * final state (which every device holds once settled).
  */
 
 export type MemberField = 'status' | 'guest_name' | 'needs_ticket' | 'has_ticket' | 'needs_transport';

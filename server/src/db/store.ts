@@ -111,7 +111,24 @@ export interface Store {
   commits: CommitBus;
   /** The club's time zone (CLUB_TIME_ZONE): it decides which calendar day `w.today()` is. Default Europe/Berlin. */
   clubTimeZone?: string;
+  /** Steps every transaction that took a seq runs last, before it commits (registered by deps.ts). */
+  beforeCommit?: readonly BeforeCommit[];
 }
+
+/** What a transaction wrote to replicated collections, as a before-commit step sees it. */
+export interface Written {
+  /** The collections it took seqs for (savepoints rolled back not counted). */
+  collections: ReadonlySet<ChangedCollection>;
+  /** The first seq it took: every row it wrote has this seq or a higher one (writers serialise on the counter). */
+  firstSeq: number;
+}
+
+/**
+ * A write every transaction owes at its end, e.g. giving the events of changed attendee rows a new
+ * seq (domain/events.ts `bumpEventsOfAttendeeRows`). It runs inside the transaction, so it commits
+ * or rolls back with it; it may take seqs itself and is not run again for them.
+ */
+export type BeforeCommit = (w: WriteContext, written: Written) => Promise<void>;
 
 /**
  * The handle every domain writer works through (docs/architecture.md, one write convention): the
@@ -144,16 +161,19 @@ type Task = () => void | Promise<void>;
 class WriteJournal {
   events: DomainEvent[] = [];
   touched: ChangedCollection[] = [];
+  /** The first seq the transaction took (a savepoint's rollback gives its seqs back, so it is cut back too). */
+  firstSeq: number | null = null;
   commitTasks: Task[] = [];
   rollbackTasks: Task[] = [];
 
   mark() {
-    return [this.events.length, this.touched.length, this.commitTasks.length, this.rollbackTasks.length] as const;
+    return [this.events.length, this.touched.length, this.firstSeq, this.commitTasks.length, this.rollbackTasks.length] as const;
   }
 
-  async cutBackTo([events, touched, commitTasks, rollbackTasks]: ReturnType<WriteJournal['mark']>): Promise<void> {
+  async cutBackTo([events, touched, firstSeq, commitTasks, rollbackTasks]: ReturnType<WriteJournal['mark']>): Promise<void> {
     this.events.length = events;
     this.touched.length = touched;
+    this.firstSeq = firstSeq;
     this.commitTasks.length = commitTasks;
     await runAll(this.rollbackTasks.splice(rollbackTasks));
   }
@@ -186,6 +206,7 @@ function createContext(trx: Transaction<Database>, journal: WriteJournal, timeZo
         .where('name', '=', 'seq')
         .returning('value')
         .executeTakeFirstOrThrow();
+      journal.firstSeq ??= Number(row.value);
       return Number(row.value);
     },
     record: (event) => void journal.events.push(event),
@@ -210,11 +231,20 @@ function createContext(trx: Transaction<Database>, journal: WriteJournal, timeZo
   return context;
 }
 
+/** The store's before-commit steps, only for a transaction that took a seq (one without pays nothing). */
+async function runBeforeCommit(store: Store, w: WriteContext, journal: WriteJournal): Promise<void> {
+  const firstSeq = journal.firstSeq;
+  if (firstSeq === null || !store.beforeCommit) return;
+  const collections = new Set(journal.touched);
+  for (const step of store.beforeCommit) await step(w, { collections, firstSeq });
+}
+
 /**
  * Runs a write in one transaction. Every replicated write takes the next seq from one counter row,
  * which serialises writers (SQLite and PostgreSQL alike), so a reader never misses a change that
- * commits later with a lower seq. After the commit the recorded domain events and the changed
- * collections go to the commit bus and on to other instances; after a rollback only the rollback tasks run.
+ * commits later with a lower seq. The store's before-commit steps run last in the transaction.
+ * After the commit the recorded domain events and the changed collections go to the commit bus and
+ * on to other instances; after a rollback only the rollback tasks run.
  */
 export async function write<T>(store: Store, fn: (w: WriteContext) => Promise<T>): Promise<T> {
   const journal = new WriteJournal();
@@ -225,7 +255,10 @@ export async function write<T>(store: Store, fn: (w: WriteContext) => Promise<T>
         // Serialise writers up front so a domain function's read-check-write cannot race another writer.
         await trx.selectFrom('counters').select('value').where('name', '=', 'seq').forUpdate().execute();
       }
-      return fn(createContext(trx, journal, store.clubTimeZone ?? DEFAULT_TIME_ZONE));
+      const w = createContext(trx, journal, store.clubTimeZone ?? DEFAULT_TIME_ZONE);
+      const value = await fn(w);
+      await runBeforeCommit(store, w, journal);
+      return value;
     });
   } catch (error) {
     await runAll(journal.rollbackTasks);

@@ -3,6 +3,8 @@ import {
   checkEventDate,
   EVENT_PART_COLLECTIONS,
   eurosToCents,
+  keptOnDeviceSince,
+  KEPT_BY_EVENT_COLLECTIONS,
   mayDeleteEvent,
   newId,
   seasonOf,
@@ -13,7 +15,7 @@ import {
 } from '@fankurve/shared';
 import { sql, type Kysely } from 'kysely';
 import type { Database, EventRow } from '../db/schema.js';
-import { toBool, type WriteContext } from '../db/store.js';
+import { toBool, type WriteContext, type Written } from '../db/store.js';
 import { isAdmin, requireAdmin, type Actor } from './actor.js';
 import { badInput, conflict, forbidden, notFound } from './errors.js';
 import { checkImage, type UploadStore } from './uploads.js';
@@ -23,7 +25,7 @@ import { checkImage, type UploadStore } from './uploads.js';
  * document (`EventDoc`, shared/src/docs/events.ts) without its price options, which the sync
  * mapper adds, and with the tombstone flag. The REST shape is `toRestEvent` (http/events.ts).
  */
-export type EventView = Omit<EventDoc, 'ticket_prices'> & { deleted: boolean };
+export type EventView = Omit<EventDoc, 'ticket_prices' | 'going_count' | 'maybe_count'> & { deleted: boolean };
 
 export interface EventWithCounts extends EventView {
   going_count: number;
@@ -60,6 +62,29 @@ export function selectEventViews(db: Kysely<Database>) {
 }
 
 type EventViewRow = Awaited<ReturnType<ReturnType<typeof selectEventViews>['execute']>>[number];
+
+/**
+ * Events as `selectEventViews`, with their going and maybe counts: live attendee rows, guests
+ * included, with that status. Shared by the REST list and the events pull.
+ */
+export function selectEventsWithCounts(db: Kysely<Database>) {
+  return selectEventViews(db).select((eb) => {
+    const count = (status: 'going' | 'maybe') =>
+      eb
+        .selectFrom('attendees as a')
+        .select(sql<number>`count(*)`.as('n'))
+        .whereRef('a.event_id', '=', 'e.id')
+        .where('a.deleted', '=', 0)
+        .where('a.status', '=', status);
+    return [count('going').as('going_count'), count('maybe').as('maybe_count')];
+  });
+}
+
+type EventWithCountsRow = Awaited<ReturnType<ReturnType<typeof selectEventsWithCounts>['execute']>>[number];
+
+export function toEventWithCounts(row: EventWithCountsRow): EventWithCounts {
+  return { ...toEventView(row), going_count: Number(row.going_count ?? 0), maybe_count: Number(row.maybe_count ?? 0) };
+}
 
 export function toEventView(row: EventViewRow): EventView {
   return {
@@ -101,32 +126,12 @@ export async function ticketPricesByStadium(
 
 /** All live events with their going and maybe counts, in one query. */
 export async function listEvents(db: Kysely<Database>): Promise<EventWithCounts[]> {
-  const rows = await selectEventViews(db)
-    .select((eb) => [
-      eb
-        .selectFrom('attendees as a')
-        .select(sql<number>`count(*)`.as('n'))
-        .whereRef('a.event_id', '=', 'e.id')
-        .where('a.deleted', '=', 0)
-        .where('a.status', '=', 'going')
-        .as('going_count'),
-      eb
-        .selectFrom('attendees as a')
-        .select(sql<number>`count(*)`.as('n'))
-        .whereRef('a.event_id', '=', 'e.id')
-        .where('a.deleted', '=', 0)
-        .where('a.status', '=', 'maybe')
-        .as('maybe_count'),
-    ])
+  const rows = await selectEventsWithCounts(db)
     .where('e.deleted', '=', 0)
     .where('e.archived', '=', 0)
     .orderBy('e.date')
     .execute();
-  return rows.map((row) => ({
-    ...toEventView(row),
-    going_count: Number(row.going_count ?? 0),
-    maybe_count: Number(row.maybe_count ?? 0),
-  }));
+  return rows.map(toEventWithCounts);
 }
 
 export async function getEventView(db: Kysely<Database>, eventId: string): Promise<EventView> {
@@ -137,6 +142,12 @@ export async function getEventView(db: Kysely<Database>, eventId: string): Promi
     .executeTakeFirst();
   if (!row) throw notFound('eventNotFound');
   return toEventView(row);
+}
+
+/** 404 'Event not found' unless an event of that id exists, deleted and archived ones included (their rows are tombstones or tickets). */
+export async function requireEventRecord(db: Kysely<Database>, eventId: string): Promise<void> {
+  const row = await db.selectFrom('events').select('id').where('id', '=', eventId).executeTakeFirst();
+  if (!row) throw notFound('eventNotFound');
 }
 
 /** Members and admins create events (docs/product.md, Roles and permissions); title, date and location are required, time rounded to 15 minutes. */
@@ -232,8 +243,25 @@ export async function updateEvent(w: WriteContext, actor: Actor, eventId: string
     .set({ ...fields, updated_at: w.now, seq: await w.nextSeq('events') })
     .where('id', '=', eventId)
     .execute();
+  if (date !== undefined) await bringIntoKeptRange(w, eventId, event.date, date);
   w.record({ type: 'event.changed', eventId, fields: changed, markedUpdated, actorId: actor.id });
   return getEventView(w.db, eventId);
+}
+
+/**
+ * An event moved from an older season into the range devices keep (a corrected date): its rows get
+ * new seqs, so devices whose pulls have passed them take them now (docs/architecture.md, What a device keeps).
+ */
+async function bringIntoKeptRange(w: WriteContext, eventId: string, before: string, after: string): Promise<void> {
+  const since = keptOnDeviceSince(w.today());
+  if (before >= since || after < since) return;
+  for (const name of KEPT_BY_EVENT_COLLECTIONS) {
+    const table = sql.table(name);
+    const { rows } = await sql<{ id: string }>`SELECT id FROM ${table} WHERE event_id = ${eventId} AND deleted = 0`.execute(w.db);
+    for (const row of rows) {
+      await sql`UPDATE ${table} SET seq = ${await w.nextSeq(name)} WHERE id = ${row.id}`.execute(w.db);
+    }
+  }
 }
 
 /**
@@ -357,6 +385,29 @@ export async function bumpEventsOfStadium(w: WriteContext, stadiumId: string): P
     .where('stadium_id', '=', stadiumId)
     .where('deleted', '=', 0)
     .execute();
+  await giveNewSeqs(w, events);
+}
+
+/**
+ * Gives the live events of the attendee rows the transaction wrote a new seq: the event document
+ * carries their going and maybe counts, which devices that do not keep the event's rows show
+ * (docs/architecture.md, What a device keeps). `write()` runs it before every commit (deps.ts); a
+ * transaction that wrote no attendee row costs nothing.
+ */
+export async function bumpEventsOfAttendeeRows(w: WriteContext, written: Written): Promise<void> {
+  if (!written.collections.has('attendees')) return;
+  const events = await w.db
+    .selectFrom('events')
+    .select('id')
+    .where('deleted', '=', 0)
+    .where('id', 'in', w.db.selectFrom('attendees').select('event_id').where('seq', '>=', written.firstSeq))
+    .orderBy('id')
+    .execute();
+  await giveNewSeqs(w, events);
+}
+
+/** Each its own seq: pulls page by seq, so two documents never share one. */
+async function giveNewSeqs(w: WriteContext, events: { id: string }[]): Promise<void> {
   for (const event of events) {
     await w.db
       .updateTable('events')

@@ -24,6 +24,11 @@ export interface PushedChange<Doc extends SyncedDoc = SyncedDoc> {
   master: MasterDocument<Doc> | undefined;
 }
 
+/** What every pull of one request shares: the club's calendar day (`YYYY-MM-DD`), which decides the events a device keeps. */
+export interface PullContext {
+  today: string;
+}
+
 /**
  * The server's half of one synced collection (the other half, its schema and push rules, is the
  * declaration in shared/src/docs): how its documents are read for an actor, and, where clients
@@ -31,8 +36,18 @@ export interface PushedChange<Doc extends SyncedDoc = SyncedDoc> {
  */
 export interface SyncCollection<Doc extends SyncedDoc = SyncedDoc> {
   declaration: SyncDeclaration<Doc>;
-  /** Documents and tombstones with seq > afterSeq that the actor may see, ascending by seq, at most limit. */
-  pull(db: Kysely<Database>, actor: Actor, afterSeq: number, limit: number): Promise<MasterDocument<Doc>[]>;
+  /**
+   * Documents and tombstones with seq > afterSeq that the actor may see, ascending by seq, at most
+   * limit; with `keptByEvent`, only those of the events a device keeps and the actor's own
+   * (docs/architecture.md, What a device keeps).
+   */
+  pull(db: Kysely<Database>, actor: Actor, afterSeq: number, limit: number, context: PullContext): Promise<MasterDocument<Doc>[]>;
+  /**
+   * Present exactly when the declaration says `keptByEvent`: every document of one event that the
+   * actor may see, tombstones included, ascending by seq (the device asks when the member opens an
+   * event it does not keep).
+   */
+  pullEvent?(db: Kysely<Database>, actor: Actor, eventId: string): Promise<MasterDocument<Doc>[]>;
   /** Present exactly when the declaration has push rules. */
   push?: {
     /** The server's current document of an id as the actor sees it (a tombstone included), if any. */
@@ -45,6 +60,9 @@ export interface SyncCollection<Doc extends SyncedDoc = SyncedDoc> {
 }
 
 export function defineServerCollection<Doc extends SyncedDoc>(collection: SyncCollection<Doc>): SyncCollection {
+  if ((collection.declaration.keptByEvent === true) !== (collection.pullEvent !== undefined)) {
+    throw new Error(`Sync collection ${collection.declaration.name}: pullEvent goes with keptByEvent`);
+  }
   return collection as unknown as SyncCollection;
 }
 

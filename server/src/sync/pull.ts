@@ -1,7 +1,9 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import { DEFAULT_TIME_ZONE, isValidId, todayIn } from '@fankurve/shared';
+import type { Store } from '../db/store.js';
 import type { Actor } from '../domain/actor.js';
-import type { MasterDocument, SyncCollection } from './collection.js';
+import { badInput, DomainError } from '../domain/errors.js';
+import { requireEventRecord } from '../domain/events.js';
+import type { MasterDocument, PullContext, SyncCollection } from './collection.js';
 import type { Checkpoint, SyncDocument } from './protocol.js';
 
 /** A pulled document as it goes to a device: a tombstone carries only id, seq and `_deleted`. */
@@ -18,15 +20,39 @@ export function toConflictAnswer(collection: SyncCollection, id: string, doc: Ma
   return { ...collection.declaration.tombstone, id, seq: doc?.seq ?? 0, _deleted: true };
 }
 
+/** The club's calendar day, read once per pull: it decides the events a device keeps (docs/architecture.md, What a device keeps). */
+export function pullContext(store: Store): PullContext {
+  return { today: todayIn(store.clubTimeZone ?? DEFAULT_TIME_ZONE) };
+}
+
 /** One pull: the documents after the checkpoint, and the checkpoint to continue from (unchanged when none). */
 export async function pullBatch(
-  db: Kysely<Database>,
+  store: Store,
   actor: Actor,
   collection: SyncCollection,
   checkpoint: Checkpoint,
   limit: number,
 ): Promise<{ documents: SyncDocument[]; checkpoint: Checkpoint }> {
-  const docs = await collection.pull(db, actor, checkpoint?.seq ?? 0, limit);
+  const docs = await collection.pull(store.db, actor, checkpoint?.seq ?? 0, limit, pullContext(store));
   const last = docs.at(-1);
   return { documents: docs.map(toWire), checkpoint: last ? { seq: last.seq } : checkpoint };
+}
+
+/**
+ * Every document of one event the actor may see, tombstones included, ascending by seq and without
+ * a limit: the rows of an event the device does not keep (docs/architecture.md, What a device
+ * keeps). 404 unless the collection is `keptByEvent`, 400 for a malformed id, 404 unless the event
+ * exists (a deleted one answers its tombstones).
+ */
+export async function pullEventDocuments(
+  store: Store,
+  actor: Actor,
+  collection: SyncCollection,
+  eventId: string,
+): Promise<{ documents: SyncDocument[] }> {
+  if (!collection.pullEvent) throw new DomainError('unknownCollection', 404);
+  if (!isValidId(eventId)) throw badInput();
+  await requireEventRecord(store.db, eventId);
+  const docs = await collection.pullEvent(store.db, actor, eventId);
+  return { documents: docs.map(toWire) };
 }

@@ -10,8 +10,8 @@ import { toConflictAnswer } from './pull.js';
 
 /**
  * Applies RxDB push rows to a collection in the caller's transaction and returns the conflicts:
- * the server's document for every row where it differs from what the device sent (the device
- * adopts it). Each row is merged field by field (sync/merge.ts) and applied through the domain
+ * the server's document for every row where it differs from what the device sent, seq included
+ * (the device adopts it). Each row is merged field by field (sync/merge.ts) and applied through the domain
  * under a savepoint; a refused row changes nothing, leaves a notice for the member that says why,
  * and answers the server's document. Pushes are idempotent: a retried row whose result is already
  * the server's document changes nothing and is no conflict.
@@ -53,5 +53,7 @@ async function applyRow(w: WriteContext, actor: Actor, collection: SyncCollectio
   const answer = toConflictAnswer(collection, sent.id, current);
   const sentDeleted = sent._deleted === true;
   if (answer._deleted && sentDeleted) return null;
-  return sameDocument(answer, { ...sent, _deleted: sentDeleted }) ? null : answer;
+  // Answered whenever the server's document differs from what was sent, its seq included: the device
+  // learns the seq of what it created or changed at once, so what it last received is the push's result.
+  return sameDocument(answer, { ...sent, _deleted: sentDeleted }) && answer.seq === Number(sent.seq ?? 0) ? null : answer;
 }

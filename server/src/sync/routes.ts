@@ -1,4 +1,4 @@
-import { SYNC_HEARTBEAT_MS, syncPullAnswer, syncPushAnswer, syncStreamAnswer } from '@fankurve/shared';
+import { SYNC_HEARTBEAT_MS, syncEventAnswer, syncPullAnswer, syncPushAnswer, syncStreamAnswer } from '@fankurve/shared';
 import { write } from '../db/store.js';
 import { DomainError } from '../domain/errors.js';
 import type { Api, AppDeps } from '../http/context.js';
@@ -6,13 +6,14 @@ import { apiRoute, z } from '../http/openapi.js';
 import { requireActor } from '../http/session.js';
 import type { SyncCollection } from './collection.js';
 import { pullBodySchema, pushBodySchema } from './protocol.js';
-import { pullBatch } from './pull.js';
+import { pullBatch, pullEventDocuments } from './pull.js';
 import { applyPush } from './push.js';
 import { SYNC_COLLECTIONS } from './registry.js';
 import { openChangeStream } from './stream.js';
 
 const tag = 'Sync';
 const collectionParams = z.object({ collection: z.string().max(40), version: z.coerce.number().int().min(0) });
+const eventParams = collectionParams.extend({ eventId: z.string().max(64) });
 
 /** The collection of the path; an unknown one is 404, an outdated schema version 426 (the client reloads). */
 function resolveCollection(params: { collection: string; version: number }): SyncCollection {
@@ -37,7 +38,24 @@ export function syncRoutes(app: Api, deps: AppDeps): void {
       const actor = requireActor(c);
       const collection = resolveCollection(c.req.valid('param'));
       const { checkpoint, limit } = c.req.valid('json');
-      return c.json(await pullBatch(deps.store.db, actor, collection, checkpoint, limit), 200);
+      return c.json(await pullBatch(deps.store, actor, collection, checkpoint, limit), 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/api/sync/{collection}/{version}/events/{eventId}',
+      tag,
+      summary: 'Every document of one event, tombstones included (for an event the device does not keep)',
+      params: eventParams,
+      answers: { 200: syncEventAnswer },
+    }),
+    async (c) => {
+      const actor = requireActor(c);
+      const params = c.req.valid('param');
+      const collection = resolveCollection(params);
+      return c.json(await pullEventDocuments(deps.store, actor, collection, params.eventId), 200);
     },
   );
 

@@ -106,8 +106,9 @@ export const NO_TICKET_DOC = {
 } as const satisfies Partial<AttendeeDoc>;
 
 /**
- * Every attendance row of every event. Members create, change and delete (= not going) their own
- * row and the rows of guests they bring; ticket fields, price and seat status are the admin's.
+ * The attendance rows of the events a device keeps, and the member's own rows and guests' of any
+ * event (`keptByEvent`). Members create, change and delete (= not going) their own row and the rows
+ * of guests they bring; ticket fields, price and seat status are the admin's.
  */
 export const attendeesSync = defineSyncCollection<
   AttendeeDoc,
@@ -133,6 +134,7 @@ export const attendeesSync = defineSyncCollection<
     ],
   },
   partOfEvent: true,
+  keptByEvent: true,
   tombstone: {
     event_id: '',
     user_id: null,

@@ -40,7 +40,8 @@ export const commentSchema = {
 } as const;
 
 /**
- * Every comment of every event a member can see. Members write, edit, resolve and delete their own
+ * The comments of the events a device keeps, and the member's own and those naming them of any
+ * event (`keptByEvent`). Members write, edit, resolve and delete their own
  * (offline too); admins resolve, reopen and toggle the answer request of anyone's.
  */
 export const commentsSync = defineSyncCollection<CommentDoc, 'comment.add' | 'comment.change' | 'comment.remove'>({
@@ -56,6 +57,7 @@ export const commentsSync = defineSyncCollection<CommentDoc, 'comment.add' | 'co
     refusals: ['comment.add', 'comment.change', 'comment.remove'],
   },
   partOfEvent: true,
+  keptByEvent: true,
   tombstone: {
     event_id: '',
     user_id: '',

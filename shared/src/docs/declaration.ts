@@ -49,6 +49,11 @@ export interface SyncDeclaration<Doc extends SyncedDoc = SyncedDoc, Action exten
    */
   partOfEvent?: boolean;
   /**
+   * Rows of events the device does not keep (isKeptOnDevice) are pulled only when the device asks
+   * for their event; a member's own rows are always pulled (docs/architecture.md, What a device keeps).
+   */
+  keptByEvent?: boolean;
+  /**
    * Tombstones travel as only `id`, `seq` and `_deleted`; the device fills in these schema-valid
    * blanks, so nothing of a deleted document (a title, a guest's name) stays on the wire.
    */

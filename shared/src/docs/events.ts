@@ -31,11 +31,17 @@ export interface EventDoc extends SyncedDoc {
    * stays for the title, date and location of the tickets, which stay live (docs/product.md, Tickets and money).
    */
   archived: boolean;
+  /**
+   * Live attendee rows (guests included) answering going, and maybe: the counts of an event whose
+   * rows the device does not keep (docs/architecture.md, What a device keeps).
+   */
+  going_count: number;
+  maybe_count: number;
 }
 
 export const eventSchema = {
   title: 'events',
-  version: 1,
+  version: 2,
   primaryKey: 'id',
   type: 'object',
   properties: {
@@ -65,6 +71,8 @@ export const eventSchema = {
     },
     created_at: { type: 'string' },
     archived: { type: 'boolean' },
+    going_count: { type: 'integer' },
+    maybe_count: { type: 'integer' },
     seq: seqField,
   },
   required: [
@@ -78,6 +86,8 @@ export const eventSchema = {
     'ticket_prices',
     'created_at',
     'archived',
+    'going_count',
+    'maybe_count',
     'seq',
   ],
   indexes: ['date'],
@@ -107,5 +117,7 @@ export const eventsSync = defineSyncCollection<EventDoc>({
     ticket_prices: [],
     created_at: '',
     archived: false,
+    going_count: 0,
+    maybe_count: 0,
   },
 });

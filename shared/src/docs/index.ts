@@ -55,3 +55,8 @@ export const NOTICE_ACTIONS: readonly NoticeAction[] = SYNC_COLLECTIONS.flatMap(
 export const EVENT_PART_COLLECTIONS: readonly SyncCollectionName[] = SYNC_COLLECTIONS.filter(
   (name) => SYNC_DECLARATIONS[name].partOfEvent === true,
 );
+
+/** The collections whose rows of events a device does not keep are pulled on demand (docs/architecture.md, What a device keeps). */
+export const KEPT_BY_EVENT_COLLECTIONS: readonly SyncCollectionName[] = SYNC_COLLECTIONS.filter(
+  (name) => SYNC_DECLARATIONS[name].keptByEvent === true,
+);

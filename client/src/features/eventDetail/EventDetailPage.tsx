@@ -6,11 +6,12 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { useUser } from '../../session/session.js';
 import { useSiteConfig } from '../../session/siteConfig.js';
-import { useAttendees, useEvent, useMembers, useSyncState, useTransports } from '../../data/index.js';
+import { useAttendees, useEvent, useEventRows, useMembers, useSyncState, useTransports } from '../../data/index.js';
 import { currentLanguage } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
 import { AttendeeTable } from './AttendeeTable.js';
 import { EventHeader } from './EventHeader.js';
+import { EventRowsNotice } from './EventRowsNotice.js';
 import './eventDetail.css';
 import { Guests } from './Guests.js';
 import { memberNames } from './model.js';
@@ -44,6 +45,8 @@ export function EventDetailPage() {
   );
 
   const awaitingCreated = useAwaitCreated();
+  // An older season's event: its rows and comments are fetched when opened online (docs/architecture.md, What a device keeps).
+  const eventRows = useEventRows(event, today);
 
   // The page's device queries answer within moments of each other: one render with all of them,
   // not one per answer (docs/architecture.md, Client data layer).
@@ -97,18 +100,24 @@ export function EventDetailPage() {
             <OwnAnswer eventId={event.id} userId={user.id} own={own} closed={access.answersClosed} />
             <Guests eventId={event.id} attendees={rows} members={members ?? []} access={access} />
           </div>
-          <AttendeeTable
-            event={event}
-            attendees={rows}
-            members={members ?? []}
-            names={names}
-            access={access}
-            language={language}
-          />
-          <Transports eventId={event.id} attendees={rows} transports={transports} access={access} language={language} />
+          {eventRows.state === 'onDevice' ? (
+            <>
+              <AttendeeTable
+                event={event}
+                attendees={rows}
+                members={members ?? []}
+                names={names}
+                access={access}
+                language={language}
+              />
+              <Transports eventId={event.id} attendees={rows} transports={transports} access={access} language={language} />
+            </>
+          ) : (
+            <EventRowsNotice event={event} state={eventRows.state} retry={eventRows.retry} />
+          )}
         </>
       )}
-      <CommentSection eventId={event.id} />
+      {eventRows.state === 'onDevice' && <CommentSection eventId={event.id} />}
     </div>
   );
 }

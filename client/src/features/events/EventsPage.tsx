@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useUser } from '../../session/session.js';
 import { useSiteConfig } from '../../session/siteConfig.js';
-import { useAttendeesOfEvents, useEvents, useSnapshot, useSyncState } from '../../data/index.js';
+import { holdsEventRows, useAttendeesOfEvents, useEvents, useLoadedEvents, useSnapshot, useSyncState } from '../../data/index.js';
 import { currentLanguage } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
 import { Announcements } from '../announcements/index.js';
@@ -78,10 +78,12 @@ export function EventsPage() {
     [liveEvents, upcoming, past],
   );
   const attendees = useAttendeesOfEvents(shownIds);
-  const liveSummary = useMemo(
-    () => (attendees && shownIds ? summarizeAttendance(attendees, user.id, shownIds) : undefined),
-    [attendees, user.id, shownIds],
-  );
+  const loadedEvents = useLoadedEvents();
+  const liveSummary = useMemo(() => {
+    if (!attendees || !shownIds) return undefined;
+    const countedByServer = [...upcoming, ...past].filter((event) => !holdsEventRows(event, today, loadedEvents));
+    return summarizeAttendance(attendees, user.id, shownIds, countedByServer);
+  }, [attendees, user.id, shownIds, upcoming, past, today, loadedEvents]);
   // Kept for the next start (the snapshot holds the counts of the events shown last).
   useEffect(() => {
     if (liveEvents && liveSummary) setLive({ events: liveEvents, attendance: [...liveSummary] });

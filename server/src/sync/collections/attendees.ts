@@ -1,4 +1,4 @@
-import { attendeesSync, type AttendeeDoc, type NoticeAction } from '@fankurve/shared';
+import { attendeesSync, keptOnDeviceSince, type AttendeeDoc, type NoticeAction } from '@fankurve/shared';
 import type { AttendeeRow } from '../../db/schema.js';
 import { toBool, type WriteContext } from '../../db/store.js';
 import type { Actor } from '../../domain/actor.js';
@@ -111,14 +111,30 @@ function actionOf(change: Change): NoticeAction {
 }
 
 /**
- * Every attendance row of every event. Members push their own rows and their guests'; the merge
- * is by field, so an admin's ticket change and a member's offline answer are both kept, and two
- * devices of one member that change different fields both keep their change.
+ * Every attendance row of the events a device keeps, and the actor's own rows and their guests' of
+ * any event (their tickets and debts); the rest of an event's rows when the device asks for it
+ * (docs/architecture.md, What a device keeps). Members push their own rows and their guests'; the
+ * merge is by field, so an admin's ticket change and a member's offline answer are both kept, and
+ * two devices of one member that change different fields both keep their change.
  */
 export const attendeesCollection = defineServerCollection<AttendeeDoc>({
   declaration: attendeesSync,
-  async pull(db, _actor, afterSeq, limit) {
-    const rows = await db.selectFrom('attendees').selectAll().where('seq', '>', afterSeq).orderBy('seq').limit(limit).execute();
+  async pull(db, actor, afterSeq, limit, { today }) {
+    const rows = await db
+      .selectFrom('attendees as a')
+      .innerJoin('events as e', 'e.id', 'a.event_id')
+      .selectAll('a')
+      .where('a.seq', '>', afterSeq)
+      .where((eb) =>
+        eb.or([eb('e.date', '>=', keptOnDeviceSince(today)), eb('a.user_id', '=', actor.id), eb('a.brought_by', '=', actor.id)]),
+      )
+      .orderBy('a.seq')
+      .limit(limit)
+      .execute();
+    return rows.map(toAttendeeDoc);
+  },
+  async pullEvent(db, _actor, eventId) {
+    const rows = await db.selectFrom('attendees').selectAll().where('event_id', '=', eventId).orderBy('seq').execute();
     return rows.map(toAttendeeDoc);
   },
   push: {

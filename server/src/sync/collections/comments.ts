@@ -1,4 +1,4 @@
-import { commentsSync, type CommentDoc, type NoticeAction } from '@fankurve/shared';
+import { commentsSync, keptOnDeviceSince, type CommentDoc, type NoticeAction } from '@fankurve/shared';
 import type { Kysely } from 'kysely';
 import { RateLimit } from '../../auth/throttle.js';
 import type { Database } from '../../db/schema.js';
@@ -110,15 +110,34 @@ function actionOf(change: Change): NoticeAction {
 }
 
 /**
- * Every comment of every event (all members see all events). Comments of deleted or archived events
- * are tombstones. Members push their own comments (create, edit, resolve, reopen, answer request,
+ * Every comment of the events a device keeps, and the actor's own and those that name them (a
+ * mention, read, live or not) of any event; the rest of an event's comments when the device asks
+ * for it (docs/architecture.md, What a device keeps). All members see all events' comments; those
+ * of deleted or archived events are tombstones. Members push their own comments (create, edit, resolve, reopen, answer request,
  * delete) and admins the flags and deletions of anyone's; the merge is by field, so an admin
  * resolving while the author edits the text offline keeps both changes (domain/comments.ts stateFor).
  */
 export const commentsCollection = defineServerCollection<CommentDoc>({
   declaration: commentsSync,
-  async pull(db, _actor, afterSeq, limit) {
-    const rows = await commentsWithEvent(db).where('c.seq', '>', afterSeq).orderBy('c.seq').limit(limit).execute();
+  async pull(db, actor, afterSeq, limit, { today }) {
+    const rows = await commentsWithEvent(db)
+      .where('c.seq', '>', afterSeq)
+      .where((eb) =>
+        eb.or([
+          eb('e.date', '>=', keptOnDeviceSince(today)),
+          eb('c.user_id', '=', actor.id),
+          eb.exists(
+            eb.selectFrom('mentions as m').select('m.id').whereRef('m.comment_id', '=', 'c.id').where('m.user_id', '=', actor.id),
+          ),
+        ]),
+      )
+      .orderBy('c.seq')
+      .limit(limit)
+      .execute();
+    return rows.map(toCommentDoc);
+  },
+  async pullEvent(db, _actor, eventId) {
+    const rows = await commentsWithEvent(db).where('c.event_id', '=', eventId).orderBy('c.seq').execute();
     return rows.map(toCommentDoc);
   },
   push: {

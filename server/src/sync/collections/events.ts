@@ -1,16 +1,18 @@
 import { eventsSync, type EventDoc } from '@fankurve/shared';
-import { selectEventViews, ticketPricesByStadium, toEventView } from '../../domain/events.js';
+import { selectEventsWithCounts, ticketPricesByStadium, toEventWithCounts } from '../../domain/events.js';
 import { defineServerCollection, type MasterDocument } from '../collection.js';
 
 /**
- * Every event, with stadium name/address and its ticket price options. Pull only: edits go through
- * REST. An archived event is a live document with `archived: true` (its tickets need its title).
+ * Every event, with stadium name/address, its ticket price options and its going and maybe counts
+ * (a device does not keep every event's attendee rows: docs/architecture.md, What a device keeps;
+ * writing attendee rows gives their events a new seq). Pull only: edits go through REST. An
+ * archived event is a live document with `archived: true` (its tickets need its title).
  */
 export const eventsCollection = defineServerCollection<EventDoc>({
   declaration: eventsSync,
   async pull(db, _actor, afterSeq, limit) {
-    const rows = await selectEventViews(db).where('e.seq', '>', afterSeq).orderBy('e.seq').limit(limit).execute();
-    const views = rows.map(toEventView);
+    const rows = await selectEventsWithCounts(db).where('e.seq', '>', afterSeq).orderBy('e.seq').limit(limit).execute();
+    const views = rows.map(toEventWithCounts);
     const prices = await ticketPricesByStadium(
       db,
       views.filter((view) => !view.deleted).map((view) => view.stadium_id),
@@ -35,6 +37,8 @@ export const eventsCollection = defineServerCollection<EventDoc>({
       ticket_prices: view.stadium_id ? (prices.get(view.stadium_id) ?? []) : [],
       created_at: view.created_at,
       archived: view.archived,
+      going_count: view.going_count,
+      maybe_count: view.maybe_count,
       seq: view.seq,
       _deleted: view.deleted,
     }));

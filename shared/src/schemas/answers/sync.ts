@@ -17,6 +17,10 @@ export const syncPullAnswer = z.strictObject({
 });
 export type SyncPullAnswer = z.infer<typeof syncPullAnswer>;
 
+/** GET /api/sync/{collection}/{version}/events/{eventId}: every document of the event the actor may see, tombstones included. */
+export const syncEventAnswer = z.strictObject({ documents: z.array(syncDocument) });
+export type SyncEventAnswer = z.infer<typeof syncEventAnswer>;
+
 /** POST /api/sync/{collection}/{version}/push: the server's rows where they differ from what was sent (the conflicts). */
 export const syncPushAnswer = z.array(syncDocument);
 export type SyncPushAnswer = z.infer<typeof syncPushAnswer>;
