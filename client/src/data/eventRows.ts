@@ -1,5 +1,5 @@
 import type { EventDoc } from '@fankurve/shared';
-import { SYNC_COLLECTIONS, SYNC_DECLARATIONS } from '@fankurve/shared/docs/index';
+import { KEPT_BY_EVENT_COLLECTIONS, SYNC_DECLARATIONS } from '@fankurve/shared/docs/index';
 import { isKeptOnDevice } from '@fankurve/shared/rules/keptOnDevice';
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { loadSync } from './local.js';
@@ -14,8 +14,7 @@ import { status$ } from './state.js';
  */
 
 const KEY = 'loadedEvents';
-const LOADED_BY_EVENT = SYNC_COLLECTIONS.filter((name) => SYNC_DECLARATIONS[name].keptByEvent);
-const VERSIONS = LOADED_BY_EVENT.map((name) => `${name}@${SYNC_DECLARATIONS[name].schema.version}`).join(',');
+const VERSIONS = KEPT_BY_EVENT_COLLECTIONS.map((name) => `${name}@${SYNC_DECLARATIONS[name].schema.version}`).join(',');
 
 interface Stored {
   versions: string;

@@ -1,4 +1,10 @@
-import { SYNC_COLLECTIONS, SYNC_DECLARATIONS, SYNC_PULL_LIMIT, type SyncCollectionName } from '@fankurve/shared';
+import {
+  KEPT_BY_EVENT_COLLECTIONS,
+  SYNC_COLLECTIONS,
+  SYNC_DECLARATIONS,
+  SYNC_PULL_LIMIT,
+  type SyncCollectionName,
+} from '@fankurve/shared';
 import { BehaviorSubject, Subject, combineLatest, firstValueFrom, filter, merge, type Subscription } from 'rxjs';
 import type { RxCollection, RxReplicationPullStreamItem, RxReplicationWriteToMasterRow } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
@@ -273,7 +279,7 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
 
   async function loadEvent(eventId: string): Promise<void> {
     if (options.waitForLeadership ?? true) await leadership(db);
-    const names = present.filter((name) => SYNC_DECLARATIONS[name].keptByEvent);
+    const names = present.filter((name) => KEPT_BY_EVENT_COLLECTIONS.includes(name));
     const fetched = names.map((name) => eventPulls.request(name, eventId));
     for (const name of names) pullStreams.get(name)?.next('RESYNC');
     await Promise.all(fetched);
