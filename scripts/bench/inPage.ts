@@ -3,6 +3,7 @@
  * from TypeScript would be serialised after tsx transformed them, and its helpers (__name) do not exist
  * in the page.
  */
+import type { Page } from '@playwright/test';
 
 /**
  * Init script of every page: records when the submit button is clicked (epoch ms, kept in
@@ -145,5 +146,24 @@ export const SPA_NAVIGATE = `(path) => {
 
 /** The sync indicator's text ("Offline · 50 Änderungen warten"). */
 export const SYNC_TEXT = `() => (document.querySelector('.sync-indicator') || document.querySelector('[role="status"]'))?.textContent ?? null`;
+
+/**
+ * Waits until `expression` is truthy in the page, evaluated every 50 ms. page.waitForFunction would
+ * run it through eval inside the page, which the app's Content-Security-Policy (no 'unsafe-eval')
+ * refuses; page.evaluate goes through the DevTools protocol, which the policy does not govern.
+ */
+export async function waitInPage(page: Page, expression: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if (await page.evaluate(expression)) return;
+    } catch (error) {
+      // A navigation replaced the document: ask the new one.
+      if (!/context was destroyed|navigation/i.test(String(error))) throw error;
+    }
+    if (Date.now() > deadline) throw new Error(`not true within ${timeoutMs} ms: ${expression}`);
+    await page.waitForTimeout(50);
+  }
+}
 
 export const evaluateSource = (source: string, arg?: unknown) => `(${source})(${arg === undefined ? '' : JSON.stringify(arg)})`;

@@ -1,18 +1,25 @@
 /**
- * `npm run bench`: seeds the 5-season club into a temp folder, starts the real server on it (the
- * command of `npm start -w server`) with the built client, and measures in one run the REST list against a raw node:http baseline, the server's
+ * `npm run bench`: for the 5-season club and then the 10-season club (seed.ts CLUBS), each seeded into
+ * a temp folder of its own, starts the real server on it (the command of `npm start -w server`) with
+ * the built client, and measures the REST list against a raw node:http baseline, the server's
  * memory, full pulls per collection, and in Chromium the first sign-in, the warm offline start and 50
- * answers queued offline, then Lighthouse on the signed-in pages with the data warm (lighthouse.ts).
- * Prints each figure beside its target and writes bench-results/latest.json.
+ * answers queued offline; the one club's server is stopped before the other's starts. On the
+ * 5-season club's server also Lighthouse on the signed-in pages with the data warm (lighthouse.ts)
+ * and the hardening checks (hardening.ts). Last, where PostgreSQL answers, the latency of a change
+ * from one server instance to another (instances.ts). Prints each figure beside its target, one
+ * column per club, and writes bench-results/latest.json.
  * Exit code 0 whatever the figures; 1 only when the bench itself failed.
  *
- * Parts: `npm run bench -- lighthouse` runs only the Lighthouse part (build, seed and server as
- * always); no argument runs every part.
+ * Parts: `npm run bench -- lighthouse` runs only the Lighthouse part on the 5-season club (build,
+ * seed and server as always); no argument runs every part.
  *
- * Knobs: BENCH_DURATION (s per load run, 10), BENCH_CONNECTIONS (50), BENCH_SKIP_BUILD=1 (use the
- * existing build), BENCH_KEEP=1 (keep the temp folder), BENCH_LIGHTHOUSE_RUNS (per page, 3),
+ * Knobs: BENCH_CLUBS=5 or BENCH_CLUBS=10 (only that club; both by default), BENCH_DURATION (s per
+ * load run, 10), BENCH_CONNECTIONS (50), BENCH_SKIP_BUILD=1 (use the existing build), BENCH_KEEP=1
+ * (keep the temp folder), BENCH_DATABASE_URL (PostgreSQL for the instances part; else
+ * TEST_DATABASE_URL; neither answering, the part is skipped), BENCH_LIGHTHOUSE_RUNS (per page, 3),
  * BENCH_LIGHTHOUSE_PAGES (a comma-separated choice of the signed-in pages, e.g. `/admin/tasks`),
- * BENCH_LIGHTHOUSE_REPORTS=<folder> (keep each Lighthouse report), CHROMIUM_PATH.
+ * BENCH_LIGHTHOUSE_REPORTS=<folder> (keep each Lighthouse report), BENCH_SKIP_LIGHTHOUSE=1 (a default
+ * run without its 17 minutes of Lighthouse), CHROMIUM_PATH.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,10 +29,19 @@ import { benchBrowser } from './browser.js';
 import { closeAgent, signIn } from './http.js';
 import { benchLighthouse, printLighthouseTable } from './lighthouse.js';
 import { benchPulls } from './pulls.js';
-import { printTable, tableRows, writeResults, type Figures, type MemoryFigures } from './report.js';
+import { benchInstances, postgresUrl } from './instances.js';
+import {
+  CLUB_LABELS,
+  printTable,
+  tableRows,
+  writeResults,
+  type ClubFigures,
+  type Figures,
+  type MemoryFigures,
+} from './report.js';
 import { benchRest } from './rest.js';
 import { benchHardening } from './hardening.js';
-import { seedClub, type SeedResult } from './seed.js';
+import { CLUBS, seedClub, type ClubKey, type SeedResult } from './seed.js';
 import { memoryOf, REPO_ROOT, serverCommand, startAppServer, type Child, type ServerCommand } from './server.js';
 
 const RESULT_FILE = path.join(REPO_ROOT, 'bench-results', 'latest.json');
@@ -43,6 +59,19 @@ function requestedParts(args: string[]): Part[] | 'all' {
   return args as Part[];
 }
 const parts = requestedParts(process.argv.slice(2));
+
+/** The clubs BENCH_CLUBS names by their seasons (`5`, `10`, `5,10`); unset, every club. */
+function requestedClubs(value: string | undefined): ClubKey[] {
+  const all = Object.keys(CLUBS) as ClubKey[];
+  if (!value?.trim()) return all;
+  const named = value.split(',').map((v) => v.trim());
+  const unknown = named.filter((v) => !all.some((club) => String(CLUBS[club].seasons) === v));
+  if (unknown.length > 0)
+    throw new Error(`unknown BENCH_CLUBS ${unknown.join(', ')} (known: ${all.map((c) => CLUBS[c].seasons).join(', ')})`);
+  return all.filter((club) => named.includes(String(CLUBS[club].seasons)));
+}
+// Lighthouse runs on the 5-season club only.
+const clubs: ClubKey[] = parts === 'all' ? requestedClubs(process.env.BENCH_CLUBS) : ['fiveSeasons'];
 
 const started = Date.now();
 const loadAtStart = os.loadavg();
@@ -107,7 +136,15 @@ async function measureLighthouse(seed: SeedResult, server: Child, figures: Figur
   );
 }
 
-async function measure(seed: SeedResult, server: Child, workDir: string, figures: Figures, errors: Record<string, string>) {
+/** One club: the REST load, the server's memory, full pulls and the browser, with the bench member's token. */
+async function measureClub(
+  label: string,
+  seed: SeedResult,
+  server: Child,
+  workDir: string,
+  figures: ClubFigures,
+  errors: Record<string, string>,
+) {
   const { command, ...start } = memoryOf(server.pid);
   const token = await signIn(server.baseUrl, seed.benchMember.username, seed.benchMember.password);
   const idle = memoryFigures(server.pid);
@@ -119,19 +156,21 @@ async function measure(seed: SeedResult, server: Child, workDir: string, figures
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
   log(`REST: GET /api/events, ${connections} connections, ${durationS} s app + ${durationS} s raw node:http…`);
-  figures.rest = await phase('REST', errors, () =>
+  figures.rest = await phase(`${label} REST`, errors, () =>
     benchRest(server.baseUrl, token, workDir, { connections, durationS, warmupS: 2 }),
   );
   figures.memory.afterRest = memoryFigures(server.pid);
   log(`server RSS ${figures.memory.afterRest.rssMiB.toFixed(1)} MiB after the REST load`);
 
   log('pulls: every collection from checkpoint null…');
-  figures.pulls = await phase('pulls', errors, () => benchPulls(server.baseUrl, token));
+  figures.pulls = await phase(`${label} pulls`, errors, () => benchPulls(server.baseUrl, token));
   if (!figures.pulls) return;
 
+  const adminToken = await signIn(server.baseUrl, seed.admin.username, seed.admin.password);
+  const adminPulls = await benchPulls(server.baseUrl, adminToken);
   log('browser: Chromium…');
   const expected = Object.fromEntries(figures.pulls.collections.map((c) => [c.collection, c.documents]));
-  figures.browser = await phase('browser', errors, () =>
+  figures.browser = await phase(`${label} browser`, errors, () =>
     benchBrowser({
       baseUrl: server.baseUrl,
       member: seed.benchMember,
@@ -139,6 +178,7 @@ async function measure(seed: SeedResult, server: Child, workDir: string, figures
       memberToken: token,
       openEvents: seed.openUpcoming,
       expected,
+      adminExpected: Object.fromEntries(adminPulls.collections.map((c) => [c.collection, c.documents])),
       answers: 50,
       offlineRuns: 5,
       firstCardRuns: 3,
@@ -146,10 +186,17 @@ async function measure(seed: SeedResult, server: Child, workDir: string, figures
     }),
   );
   figures.memory.end = memoryFigures(server.pid);
+}
 
-  await measureLighthouse(seed, server, figures, errors);
-
-  // Last: the guessed-at account, the flood and 500 streams must not colour the figures above.
+/** Last on the 5-season club's server: the guessed-at account, the flood and 500 streams must not colour the figures before. */
+async function measureHardening(
+  seed: SeedResult,
+  server: Child,
+  workDir: string,
+  figures: Figures,
+  errors: Record<string, string>,
+) {
+  const token = await signIn(server.baseUrl, seed.benchMember.username, seed.benchMember.password);
   figures.hardening = await phase('hardening', errors, () =>
     benchHardening(
       {
@@ -165,6 +212,73 @@ async function measure(seed: SeedResult, server: Child, workDir: string, figures
   );
 }
 
+function logSeed(seed: SeedResult): void {
+  const c = seed.counts;
+  log(
+    `seeded in ${Math.round(seed.seedMs)} ms: ${c.events} events (${c.upcomingEvents} upcoming, seasons ${seed.seasons.join(', ')}), ` +
+      `${c.members} members, ${c.attendees} attendees (${c.guests} guests, ${c.tombstones} tombstones), ${c.comments} comments, ` +
+      `${c.transports} transports, ${c.stadiums} stadiums, max seq ${seed.maxSeq}`,
+  );
+}
+
+interface ClubRun {
+  club: ClubKey;
+  workDir: string;
+  clientDir: string;
+  command: ServerCommand;
+  figures: Figures;
+  errors: Record<string, string>;
+  /** Each club's seed, kept as soon as it is seeded. */
+  seeds: Partial<Record<ClubKey, SeedResult>>;
+}
+
+/** Seeds one club into a folder of its own, starts its server, measures, and stops the server again. */
+async function runClub({ club, workDir, clientDir, command, figures, errors, seeds }: ClubRun): Promise<void> {
+  const label = CLUB_LABELS[club];
+  const clubDir = path.join(workDir, club);
+  const dataDir = path.join(clubDir, 'data');
+  log(`seeding the ${CLUBS[club].seasons}-season club…`);
+  const seed = await seedClub(dataDir, { admin: ADMIN_PASSWORD, member: MEMBER_PASSWORD }, CLUBS[club]);
+  seeds[club] = seed;
+  logSeed(seed);
+  log(`starting the server: node ${command.args.join(' ')} (${command.source})…`);
+  const server = await startAppServer({ dataDir, adminPassword: ADMIN_PASSWORD, jwtSecret: JWT_SECRET, command, clientDir });
+  try {
+    log(`server on ${server.baseUrl}`);
+    if (parts !== 'all') return await measureLighthouse(seed, server, figures, errors);
+    const clubFigures: ClubFigures = {};
+    figures.clubs[club] = clubFigures;
+    await measureClub(label, seed, server, clubDir, clubFigures, errors);
+    if (club !== 'fiveSeasons') return;
+    if (process.env.BENCH_SKIP_LIGHTHOUSE !== '1') await measureLighthouse(seed, server, figures, errors);
+    await measureHardening(seed, server, clubDir, figures, errors);
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Two server instances on a fresh PostgreSQL database: a write through one, the change on the other's stream. */
+async function measureInstances(command: ServerCommand, workDir: string, figures: Figures, errors: Record<string, string>) {
+  const found = await postgresUrl();
+  if ('skipped' in found) {
+    figures.instances = found;
+    log(`instances: skipped: ${found.skipped}`);
+    return;
+  }
+  log('instances: two servers on a fresh PostgreSQL database…');
+  figures.instances = await phase('instances', errors, () =>
+    benchInstances({
+      databaseUrl: found.url,
+      workDir,
+      command,
+      jwtSecret: JWT_SECRET,
+      adminPassword: ADMIN_PASSWORD,
+      writes: 30,
+      log,
+    }),
+  );
+}
+
 /** Screenshots of an earlier run's failures would only mislead. */
 function clearOldFailures(): void {
   const folder = path.dirname(RESULT_FILE);
@@ -175,12 +289,11 @@ function clearOldFailures(): void {
 async function main(): Promise<number> {
   clearOldFailures();
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fankurve-bench-'));
-  const figures: Figures = {};
+  const figures: Figures = { clubs: {} };
   const errors: Record<string, string> = {};
-  let seed: SeedResult | undefined;
+  const seeds: Partial<Record<ClubKey, SeedResult>> = {};
   let build = '';
   let command: ServerCommand | undefined;
-  let server: Child | undefined;
   try {
     log('building (npm run build)…');
     build = await ensureBuilt(workDir);
@@ -190,31 +303,17 @@ async function main(): Promise<number> {
     // The server serves a copy: other work in the same tree may rebuild client/dist meanwhile.
     const clientDir = path.join(workDir, 'client');
     fs.cpSync(path.join(REPO_ROOT, 'client', 'dist'), clientDir, { recursive: true });
-    log('seeding the 5-season club…');
-    seed = await seedClub(path.join(workDir, 'data'), { admin: ADMIN_PASSWORD, member: MEMBER_PASSWORD });
-    const c = seed.counts;
-    log(
-      `seeded in ${Math.round(seed.seedMs)} ms: ${c.events} events (${c.upcomingEvents} upcoming, seasons ${seed.seasons.join(', ')}), ` +
-        `${c.members} members, ${c.attendees} attendees (${c.guests} guests, ${c.tombstones} tombstones), ${c.comments} comments, ` +
-        `${c.transports} transports, ${c.stadiums} stadiums, max seq ${seed.maxSeq}`,
-    );
     command = serverCommand();
-    log(`starting the server: node ${command.args.join(' ')} (${command.source})…`);
-    server = await startAppServer({
-      dataDir: path.join(workDir, 'data'),
-      adminPassword: ADMIN_PASSWORD,
-      jwtSecret: JWT_SECRET,
-      command,
-      clientDir,
-    });
-    log(`server on ${server.baseUrl}`);
-    if (parts === 'all') await measure(seed, server, workDir, figures, errors);
-    else await measureLighthouse(seed, server, figures, errors);
+    // One club after the other, each on a server of its own: the first is stopped before the next starts.
+    for (const club of clubs) {
+      const clubRun = { club, workDir, clientDir, command, figures, errors, seeds };
+      await phase(CLUB_LABELS[club], errors, () => runClub(clubRun));
+    }
+    if (parts === 'all') await measureInstances(command, workDir, figures, errors);
   } catch (error) {
     errors.bench = error instanceof Error ? (error.stack ?? error.message) : String(error);
     log(`bench FAILED: ${errors.bench}`);
   } finally {
-    await server?.stop();
     closeAgent();
     if (process.env.BENCH_KEEP === '1') log(`kept ${workDir}`);
     else fs.rmSync(workDir, { recursive: true, force: true });
@@ -222,7 +321,7 @@ async function main(): Promise<number> {
 
   const rows = tableRows(figures, errors);
   console.log('');
-  if (rows.length > 0) printTable(rows);
+  if (rows.length > 0) printTable(rows, clubs);
   if (figures.lighthouse) {
     console.log('');
     printLighthouseTable(figures.lighthouse);
@@ -245,8 +344,15 @@ async function main(): Promise<number> {
     },
     build,
     serverCommand: command,
-    seed: seed && { ...seed, openUpcoming: seed.openUpcoming.length },
-    ...figures,
+    clubs: Object.fromEntries(
+      clubs.map((club) => {
+        const seed = seeds[club];
+        return [club, { seed: seed && { ...seed, openUpcoming: seed.openUpcoming.length }, ...figures.clubs[club] }];
+      }),
+    ),
+    lighthouse: figures.lighthouse,
+    hardening: figures.hardening,
+    instances: figures.instances,
     table: rows,
     errors,
   });

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium-args.js';
-import { evaluateSource, WAIT_FULLY_SYNCED } from './inPage.js';
+import { evaluateSource, WAIT_FULLY_SYNCED, waitInPage } from './inPage.js';
 import type { SeededUser } from './seed.js';
 import { freePort } from './server.js';
 
@@ -175,9 +175,7 @@ async function warmDevice(context: BrowserContext, input: LighthouseInput): Prom
     counts: Record<string, number | null>;
   };
   if (synced.at === null) throw new Error(`the device did not sync: ${JSON.stringify(synced.counts)}`);
-  await page.waitForFunction('navigator.serviceWorker && navigator.serviceWorker.controller !== null', null, {
-    timeout: 30_000,
-  });
+  await waitInPage(page, 'navigator.serviceWorker && navigator.serviceWorker.controller !== null', 30_000);
   // Every screen once, so the browser's code cache knows the chunks (a member's device has used them).
   for (const { path: pagePath } of pagesOf(input.eventId).slice(1)) {
     await page.goto(`${input.baseUrl}${pagePath}`);

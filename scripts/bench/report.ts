@@ -1,12 +1,15 @@
-/** The printed table (figure, measured, target, met) and the JSON file of all figures. */
+/** The printed table (figure, target, one column per club with each figure and its verdict) and the JSON file of all figures. */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserFigures } from './browser.js';
 import type { HardeningFigures } from './hardening.js';
+import type { InstancesResult } from './instances.js';
 import type { LighthouseFigures } from './lighthouse.js';
 import type { PullsFigures } from './pulls.js';
 import type { RestFigures } from './rest.js';
+import type { ClubKey } from './seed.js';
 
+/** One club's figure beside its target. */
 export interface Row {
   figure: string;
   measured: string;
@@ -15,12 +18,27 @@ export interface Row {
   met: boolean | null;
 }
 
+export type Cell = Pick<Row, 'measured' | 'met'>;
+
+/** A line of the printed table: a figure with a cell per club, or one cell for the whole run. */
+export interface TableRow {
+  figure: string;
+  target: string;
+  /** Per club; a club without a cell did not measure the figure. */
+  clubs: Partial<Record<ClubKey, Cell>>;
+  /** One cell for the run (the 10 ÷ 5 seasons ratio, the parts that run once), printed across the club columns. */
+  shared?: Cell;
+}
+
+export const CLUB_LABELS: Record<ClubKey, string> = { fiveSeasons: '5 seasons', tenSeasons: '10 seasons' };
+
 export interface MemoryFigures {
   rssMiB: number;
   peakMiB: number;
 }
 
-export interface Figures {
+/** What each club measures: its own seed and server. */
+export interface ClubFigures {
   rest?: RestFigures;
   memory?: {
     pid: number;
@@ -35,8 +53,16 @@ export interface Figures {
   };
   pulls?: PullsFigures;
   browser?: BrowserFigures;
+}
+
+export interface Figures {
+  clubs: Partial<Record<ClubKey, ClubFigures>>;
+  /** The 5-season club only. */
   hardening?: HardeningFigures;
+  /** The 5-season club only. */
   lighthouse?: LighthouseFigures;
+  /** Two instances on one fresh PostgreSQL database (no club). */
+  instances?: InstancesResult;
 }
 
 /** Targets (decimal megabytes: 2 MB = 2,000,000 bytes). */
@@ -45,14 +71,18 @@ export const TARGETS = {
   restP99Ms: 50,
   rssMiB: 150,
   firstSyncBytes: 2_000_000,
-  firstCardMs: 1500,
+  firstCardMs: 1000,
   fullySyncedMs: 3000,
-  offlineStartMs: 300,
+  /** The 10-season club's time to all stored on the device, at most this times the 5-season club's. */
+  fullySyncedRatio: 1.2,
+  offlineStartMs: 250,
   queuedAnswersMs: 2000,
   /** The app shell's slowest answer while 60 sign-ins run (main: 5.3 s). */
   shellUnderFloodMs: 500,
   /** Extra time per write with 500 open change streams. */
   streamWriteExtraMs: 5,
+  /** A write through instance A → the change event on instance B's stream. */
+  crossInstanceMs: 500,
 };
 
 export const kB = (bytes: number) =>
@@ -117,9 +147,13 @@ function pullRows(pulls: PullsFigures): Row[] {
   return rows;
 }
 
+const FULLY_SYNCED = 'first sign-in: click → all stored on the device (first device)';
+
 function firstSignInRows(first: BrowserFigures['firstSignIn']): Row[] {
   const bytes = first.bytes;
+  // Collections without a document for the member are complete at once: left out.
   const complete = Object.entries(first.collectionCompleteMs)
+    .filter(([name]) => first.deviceCounts[name] !== 0)
     .sort((a, b) => a[1] - b[1])
     .map(([name, at]) => `${name} ${Math.round(at)}`)
     .join(', ');
@@ -131,12 +165,12 @@ function firstSignInRows(first: BrowserFigures['firstSignIn']): Row[] {
       met: atMost(first.firstCardMs, TARGETS.firstCardMs),
     },
     {
-      figure: 'first sign-in: click → fully synced (first device)',
+      figure: FULLY_SYNCED,
       measured: ms(first.fullySyncedMs),
       target: `≤ ${TARGETS.fullySyncedMs} ms`,
       met: atMost(first.fullySyncedMs, TARGETS.fullySyncedMs),
     },
-    info('first sign-in: collection complete on the device (ms after click)', complete || 'none'),
+    info('first sign-in: non-empty collection complete on the device (ms after click)', complete || 'none'),
     info(
       'first sign-in: pulls in flight (ms after click)',
       `first sent ${ms(first.pulls.firstMs)}, last answered ${ms(first.pulls.lastMs)}, any in flight ${ms(first.pulls.busyMs)}`,
@@ -216,15 +250,12 @@ function hardeningRows(h: HardeningFigures): Row[] {
   ];
 }
 
-export function tableRows(figures: Figures, errors: Record<string, string>): Row[] {
-  const rows: Row[] = [];
-  if (figures.rest) rows.push(...restRows(figures.rest));
-  const memory = figures.memory;
-  if (memory) {
-    rows.push(info('server RSS right after start', mib(memory.start)));
-    rows.push(info('server RSS after one sign-in (argon2), before load', mib(memory.idle)));
-  }
-  if (memory?.afterRest) {
+function memoryRows(memory: NonNullable<ClubFigures['memory']>): Row[] {
+  const rows = [
+    info('server RSS right after start', mib(memory.start)),
+    info('server RSS after one sign-in (argon2), before load', mib(memory.idle)),
+  ];
+  if (memory.afterRest) {
     rows.push({
       figure: 'server RSS after the REST load',
       measured: mib(memory.afterRest),
@@ -232,28 +263,107 @@ export function tableRows(figures: Figures, errors: Record<string, string>): Row
       met: memory.afterRest.rssMiB <= TARGETS.rssMiB,
     });
   }
+  return rows;
+}
+
+/** One club's rows, in the order of the run. */
+export function clubRows(figures: ClubFigures): Row[] {
+  const rows: Row[] = [];
+  if (figures.rest) rows.push(...restRows(figures.rest));
+  if (figures.memory) rows.push(...memoryRows(figures.memory));
   if (figures.pulls) rows.push(...pullRows(figures.pulls));
   if (figures.browser) rows.push(...browserRows(figures.browser));
-  if (memory?.end) rows.push(info('server RSS at the end (after the browser phase)', mib(memory.end)));
-  if (figures.hardening) rows.push(...hardeningRows(figures.hardening));
+  if (figures.memory?.end) rows.push(info('server RSS at the end (after the browser phase)', mib(figures.memory.end)));
+  return rows;
+}
+
+/** The clubs' rows side by side: one line per figure; a figure only one club has goes after that club's previous one. */
+function mergeClubs(clubs: Partial<Record<ClubKey, ClubFigures>>): TableRow[] {
+  const merged: TableRow[] = [];
+  for (const [club, figures] of Object.entries(clubs) as [ClubKey, ClubFigures][]) {
+    let at = -1;
+    for (const { figure, target, measured, met } of clubRows(figures)) {
+      const found = merged.findIndex((row) => row.figure === figure);
+      if (found >= 0) at = found;
+      else merged.splice(++at, 0, { figure, target, clubs: {} });
+      merged[at]!.clubs[club] = { measured, met };
+    }
+  }
+  return merged;
+}
+
+/** The 10-season club's time to all stored on the device ÷ the 5-season club's (both measured). */
+function ratioRow(clubs: Figures['clubs']): TableRow | null {
+  const [five, ten] = [clubs.fiveSeasons?.browser, clubs.tenSeasons?.browser];
+  if (!five || !ten) return null;
+  const [a, b] = [five.firstSignIn.fullySyncedMs, ten.firstSignIn.fullySyncedMs];
+  const ratio = a === null || b === null ? null : b / a;
+  return {
+    figure: 'all stored on the device: 10 seasons ÷ 5 seasons',
+    target: `≤ ${Math.round(TARGETS.fullySyncedRatio * 100)} %`,
+    clubs: {},
+    shared: {
+      measured: ratio === null ? `not reached (${ms(b)} ÷ ${ms(a)})` : `${(ratio * 100).toFixed(0)} % (${ms(b)} ÷ ${ms(a)})`,
+      met: ratio !== null && ratio <= TARGETS.fullySyncedRatio,
+    },
+  };
+}
+
+const once = ({ figure, target, measured, met }: Row): TableRow => ({ figure, target, clubs: {}, shared: { measured, met } });
+const heading = (figure: string): TableRow => ({ figure, target: '', clubs: {} });
+
+function instancesRows(result: InstancesResult): TableRow[] {
+  const figure = "write through instance A → change event on B's stream";
+  const target = `≤ ${TARGETS.crossInstanceMs} ms`;
+  if ('skipped' in result) return [once({ figure, target, measured: `skipped: ${result.skipped}`, met: null })];
+  return [
+    once({
+      figure: `${figure} (${result.writes} writes)`,
+      target,
+      measured: `median ${ms(result.medianMs)}, max ${ms(result.maxMs)} (A answered in median ${ms(result.writeMedianMs)})`,
+      met: result.maxMs <= TARGETS.crossInstanceMs,
+    }),
+  ];
+}
+
+export function tableRows(figures: Figures, errors: Record<string, string>): TableRow[] {
+  const rows = mergeClubs(figures.clubs);
+  const ratio = ratioRow(figures.clubs);
+  if (ratio) rows.splice(rows.findIndex((row) => row.figure === FULLY_SYNCED) + 1, 0, ratio);
+  if (figures.hardening) rows.push(heading('hardening (5-season club)'), ...hardeningRows(figures.hardening).map(once));
+  if (figures.instances) rows.push(heading('several instances on one PostgreSQL'), ...instancesRows(figures.instances));
   for (const [phase, message] of Object.entries(errors)) {
-    rows.push({ figure: `${phase}: BENCH FAILED`, measured: message.split('\n')[0]!.slice(0, 120), target: '—', met: false });
+    rows.push(
+      once({ figure: `${phase}: BENCH FAILED`, measured: message.split('\n')[0]!.slice(0, 120), target: '—', met: false }),
+    );
   }
   return rows;
 }
 
-export function printTable(rows: Row[]): void {
-  const verdict = (row: Row) => (row.met === null ? '' : row.met ? 'met' : 'NOT met');
+const withVerdict = (cell: Cell | undefined) =>
+  cell === undefined ? '—' : cell.met === null ? cell.measured : `${cell.measured} [${cell.met ? 'met' : 'NOT met'}]`;
+
+/** figure | target | one column per club; a run-wide cell starts in the first club column and runs on. */
+export function printTable(rows: TableRow[], clubs: ClubKey[]): void {
+  const widest = (cells: string[]) => Math.max(...cells.map((cell) => cell.length));
+  const clubRowsOnly = rows.filter((row) => !row.shared && Object.keys(row.clubs).length > 0);
   const columns = [
-    { title: 'figure', width: Math.max(6, ...rows.map((r) => r.figure.length)) },
-    { title: 'measured', width: Math.max(8, ...rows.map((r) => r.measured.length)) },
-    { title: 'target', width: Math.max(6, ...rows.map((r) => r.target.length)) },
+    widest(['figure', ...rows.map((r) => r.figure)]),
+    widest(['target', ...rows.map((r) => r.target)]),
+    ...clubs.map((club) => widest([CLUB_LABELS[club], ...clubRowsOnly.map((r) => withVerdict(r.clubs[club]))])),
   ];
   const line = (cells: string[]) =>
-    cells.map((cell, i) => (i < columns.length ? cell.padEnd(columns[i]!.width) : cell)).join('  ');
-  console.log(line(['figure', 'measured', 'target', 'met']));
-  console.log(line(columns.map((c) => '-'.repeat(c.width)).concat('-------')));
-  for (const row of rows) console.log(line([row.figure, row.measured, row.target, verdict(row)]));
+    cells
+      .map((cell, i) => (i < cells.length - 1 ? cell.padEnd(columns[i]!) : cell))
+      .join('  ')
+      .trimEnd();
+  console.log(line(['figure', 'target', ...clubs.map((club) => CLUB_LABELS[club])]));
+  console.log(line(columns.map((w) => '-'.repeat(w))));
+  for (const row of rows) {
+    if (row.shared) console.log(line([row.figure, row.target, withVerdict(row.shared)]));
+    else if (Object.keys(row.clubs).length === 0) console.log(row.figure);
+    else console.log(line([row.figure, row.target, ...clubs.map((club) => withVerdict(row.clubs[club]))]));
+  }
 }
 
 export function writeResults(file: string, content: unknown): void {

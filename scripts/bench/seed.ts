@@ -1,5 +1,5 @@
 /**
- * Seeds the "5-season club" into a fresh SQLite database: the server's own migrations, then the admin
+ * Seeds a club (the 5-season or the 10-season one, CLUBS) into a fresh SQLite database: the server's own migrations, then the admin
  * (the server's bootstrap finds it and creates none), stadiums, members, and per event (in date order)
  * the event, its transports, attendees and comments, so one event's rows sit next to each other in seq
  * order. Only the connection, the migrations, the password hashing and the username skeleton of the
@@ -22,7 +22,24 @@ import { migrateToLatest } from '../../server/src/db/migrate.js';
 import { usernameSkeleton } from '../../server/src/domain/usernameSkeleton.js';
 import type { Database } from '../../server/src/db/schema.js';
 
-export const SEED_SIZE = { seasons: 5, eventsPerSeason: 60, members: 150, attendees: 20_000, comments: 5_000 } as const;
+export interface SeedSize {
+  seasons: number;
+  eventsPerSeason: number;
+  members: number;
+  /** Attendee rows of all seasons (guests and tombstones included). */
+  attendees: number;
+  comments: number;
+}
+
+/**
+ * The clubs the bench measures side by side. Per season the same shape (60 events, 4,000 attendee
+ * rows, 1,000 comments, the same 150 members); the 10-season club has five more older seasons.
+ */
+export const CLUBS = {
+  fiveSeasons: { seasons: 5, eventsPerSeason: 60, members: 150, attendees: 20_000, comments: 5_000 },
+  tenSeasons: { seasons: 10, eventsPerSeason: 60, members: 150, attendees: 40_000, comments: 10_000 },
+} as const satisfies Record<string, SeedSize>;
+export type ClubKey = keyof typeof CLUBS;
 
 export interface SeededUser {
   id: string;
@@ -45,6 +62,7 @@ export interface SeedResult {
   /** Usernames of all seeded members (the bench member first), password `passwords.member`. */
   memberUsernames: string[];
   seasons: string[];
+  size: SeedSize;
   counts: Record<
     'events' | 'upcomingEvents' | 'members' | 'attendees' | 'guests' | 'tombstones' | 'comments' | 'transports' | 'stadiums',
     number
@@ -146,13 +164,14 @@ const createdBefore = (eventDate: string, days: number) => {
 };
 
 /**
- * The five seasons end with the season of today + 240 days: then at least one season's worth of
- * events (≥ 50) is still ahead, whatever the day of the year the bench runs.
+ * The seasons end with the season of today + 240 days: then at least one season's worth of events
+ * (≥ 50) is still ahead, whatever the day of the year the bench runs, and the newest seasons (the
+ * current one, the upcoming events) are the same in every club size.
  */
-function seasonStarts(today: string): number[] {
+function seasonStarts(today: string, seasons: number): number[] {
   const ahead = new Date(Date.parse(`${today}T12:00:00Z`) + 240 * 86_400_000);
   const last = Number(seasonOf(dayString(ahead)).slice(0, 4));
-  return Array.from({ length: SEED_SIZE.seasons }, (_, i) => last - SEED_SIZE.seasons + 1 + i);
+  return Array.from({ length: seasons }, (_, i) => last - seasons + 1 + i);
 }
 
 interface Stadium {
@@ -216,14 +235,14 @@ interface PlannedEvent {
   rows: number;
 }
 
-function planEvents(random: Random, starts: number[], stadiums: Stadium[], today: string): PlannedEvent[] {
+function planEvents(random: Random, size: SeedSize, starts: number[], stadiums: Stadium[], today: string): PlannedEvent[] {
   const byTeam = new Map(stadiums.map((s) => [s.team, s]));
   const events: PlannedEvent[] = [];
   for (const year of starts) {
     const first = Date.UTC(year, 7, 1);
     const span = (Date.UTC(year + 1, 4, 31) - first) / 86_400_000;
-    for (let k = 0; k < SEED_SIZE.eventsPerSeason; k++) {
-      const day = dayString(new Date(first + Math.round((k * span) / SEED_SIZE.eventsPerSeason) * 86_400_000));
+    for (let k = 0; k < size.eventsPerSeason; k++) {
+      const day = dayString(new Date(first + Math.round((k * span) / size.eventsPerSeason) * 86_400_000));
       const opponent = OPPONENTS[(k + year) % OPPONENTS.length]!;
       const home = k % 2 === 0;
       const date = `${day} ${random.pick(KICK_OFFS)}`;
@@ -244,9 +263,9 @@ function planEvents(random: Random, starts: number[], stadiums: Stadium[], today
     return (e.upcoming ? Math.max(0.25, 1 - daysAhead / 300) : 0.8) * (0.75 + random.next() * 0.5);
   });
   const sum = weights.reduce((a, b) => a + b, 0);
-  let left = SEED_SIZE.attendees;
+  let left = size.attendees;
   events.forEach((e, i) => {
-    e.rows = Math.min(140, Math.floor((weights[i]! / sum) * SEED_SIZE.attendees));
+    e.rows = Math.min(140, Math.floor((weights[i]! / sum) * size.attendees));
     left -= e.rows;
   });
   for (let i = 0; left > 0; i = (i + 1) % events.length) {
@@ -264,6 +283,7 @@ interface MemberRef {
 }
 
 interface SeedState {
+  size: SeedSize;
   seq: number;
   adminId: string;
   benchId: string;
@@ -400,7 +420,7 @@ function eventComments(random: Random, event: PlannedEvent, count: number, state
 }
 
 async function seedMembers(trx: Tx, state: SeedState, passwordHash: string, now: string): Promise<void> {
-  state.members = Array.from({ length: SEED_SIZE.members }, (_, i) => ({
+  state.members = Array.from({ length: state.size.members }, (_, i) => ({
     id: newId(),
     username: `fan${String(i + 1).padStart(3, '0')}`,
   }));
@@ -429,8 +449,9 @@ async function seedMembers(trx: Tx, state: SeedState, passwordHash: string, now:
 
 async function seedEvents(trx: Tx, random: Random, events: PlannedEvent[], state: SeedState): Promise<void> {
   // Comments spread like attendance: busier events are talked about more.
-  const perEvent = events.map((e) => Math.floor((e.rows / SEED_SIZE.attendees) * SEED_SIZE.comments));
-  for (let i = 0, left = SEED_SIZE.comments - perEvent.reduce((a, b) => a + b, 0); left > 0; i++, left--) perEvent[i]!++;
+  const { attendees, comments: total } = state.size;
+  const perEvent = events.map((e) => Math.floor((e.rows / attendees) * total));
+  for (let i = 0, left = total - perEvent.reduce((a, b) => a + b, 0); left > 0; i++, left--) perEvent[i]!++;
   const batch = { events: [] as Insertable<Database['events']>[], attendees: [] as Insertable<Database['attendees']>[] };
   const transports: Insertable<Database['transports']>[] = [];
   const comments: Insertable<Database['comments']>[] = [];
@@ -490,7 +511,11 @@ async function seedAdmin(trx: Tx, state: SeedState, passwordHash: string, now: s
   return admin;
 }
 
-export async function seedClub(dataDir: string, passwords: { admin: string; member: string }): Promise<SeedResult> {
+export async function seedClub(
+  dataDir: string,
+  passwords: { admin: string; member: string },
+  size: SeedSize = CLUBS.fiveSeasons,
+): Promise<SeedResult> {
   const started = performance.now();
   const connection = openConnection({ databaseUrl: null, dataDir });
   const random = prng(20_260_701);
@@ -504,6 +529,7 @@ export async function seedClub(dataDir: string, passwords: { admin: string; memb
       .where('name', '=', 'seq')
       .executeTakeFirstOrThrow();
     const state: SeedState = {
+      size,
       seq: Number(counter.value),
       adminId: '',
       benchId: '',
@@ -522,7 +548,7 @@ export async function seedClub(dataDir: string, passwords: { admin: string; memb
     };
     // One argon2 hash per password (the server's own parameters), reused by every member.
     const [adminHash, memberHash] = [await hashPassword(passwords.admin), await hashPassword(passwords.member)];
-    const starts = seasonStarts(today);
+    const starts = seasonStarts(today, size.seasons);
     let planned: PlannedEvent[] = [];
     let admin: MemberRef = { id: '', username: '' };
     await connection.db.transaction().execute(async (trx) => {
@@ -531,7 +557,7 @@ export async function seedClub(dataDir: string, passwords: { admin: string; memb
       state.counts.stadiums = stadiums.length;
       await seedMembers(trx, state, memberHash, now);
       state.benchId = state.members[0]!.id;
-      planned = planEvents(random, starts, stadiums, today);
+      planned = planEvents(random, size, starts, stadiums, today);
       await seedEvents(trx, random, planned, state);
       await trx.updateTable('counters').set({ value: state.seq }).where('name', '=', 'seq').execute();
     });
@@ -542,6 +568,7 @@ export async function seedClub(dataDir: string, passwords: { admin: string; memb
       openUpcoming: planned.filter((e) => e.date.slice(0, 10) >= tomorrow).map(({ id, title, date }) => ({ id, title, date })),
       memberUsernames: state.members.map((m) => m.username),
       seasons: starts.map((year) => `${year}/${pad((year + 1) % 100)}`),
+      size,
       counts: state.counts,
       maxSeq: state.seq,
       seedMs: performance.now() - started,

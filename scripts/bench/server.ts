@@ -96,6 +96,8 @@ export async function startAppServer(options: {
   command: ServerCommand;
   /** The built client to serve (a copy, so that a rebuild during the run changes nothing). */
   clientDir?: string;
+  /** PostgreSQL instead of the SQLite file in dataDir (several instances on one database). */
+  databaseUrl?: string;
 }): Promise<Child> {
   const port = await freePort();
   const logFile = path.join(options.dataDir, 'server.log');
@@ -109,7 +111,8 @@ export async function startAppServer(options: {
     ADMIN_PASSWORD: options.adminPassword,
     JWT_SECRET: options.jwtSecret,
     INIT_CWD: '',
-    DATABASE_URL: '',
+    DATABASE_URL: options.databaseUrl ?? '',
+    TEST_DATABASE_URL: '',
     ...(options.clientDir ? { CLIENT_DIR: options.clientDir } : {}),
     // The hardening phase sends sign-ins from many client addresses through X-Forwarded-For.
     TRUST_PROXY: '1',
