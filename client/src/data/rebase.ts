@@ -4,6 +4,12 @@ import { defaultConflictHandler } from 'rxdb';
 type Doc = Record<string, unknown> & { id: string; seq?: number; _deleted?: boolean };
 type Row = { assumedMasterState?: Doc | null; newDocumentState: Doc };
 
+/**
+ * How many pushes of one document in a row are rebased before the handler stops making RxDB push it
+ * by itself: one is the rule, a few cover a device that keeps writing while its pushes are answered.
+ */
+const MAX_REBASES_IN_A_ROW = 5;
+
 /** One push of a document as RxDB made it, and the server's answer (its document after the push). */
 interface Answered {
   /** What RxDB assumed the server had, and what it sent (before any rebase). */
@@ -31,6 +37,8 @@ interface Answered {
  */
 export class PushRebaser implements RxConflictHandler<unknown> {
   private readonly answered = new Map<string, Answered>();
+  /** Per document: pushes rebased in a row without RxDB adopting an answer (a bound, so a fault cannot loop). */
+  private readonly rebasedInARow = new Map<string, number>();
 
   constructor(private readonly fields: readonly string[]) {}
 
@@ -38,7 +46,8 @@ export class PushRebaser implements RxConflictHandler<unknown> {
   isEqual = (a: unknown, b: unknown, context: string): boolean => {
     const server = a as Doc;
     const current = b as Doc;
-    if ((context === 'upstream-check-if-equal' || context === 'downstream-check-if-equal-0') && this.isBehind(current.id, server)) {
+    const forcing = (this.rebasedInARow.get(current.id) ?? 0) < MAX_REBASES_IN_A_ROW;
+    if ((context === 'upstream-check-if-equal' || context === 'downstream-check-if-equal-0') && forcing && this.isBehind(current.id, server)) {
       return false;
     }
     // A pull answered before a push of this device committed can arrive after the push's answer: its
@@ -68,8 +77,10 @@ export class PushRebaser implements RxConflictHandler<unknown> {
       const assumed = row.assumedMasterState ?? null;
       if (!known || !this.isBehind(id, assumed)) {
         this.answered.delete(id);
+        this.rebasedInARow.delete(id);
         return row;
       }
+      this.rebasedInARow.set(id, (this.rebasedInARow.get(id) ?? 0) + 1);
       const changed = this.fields.filter((field) => !sameValue(row.newDocumentState[field], known.rxSent[field]));
       const next: Doc = {
         ...known.answer,
