@@ -117,10 +117,12 @@ export async function setOwnAttendance(
  * (RxDB writes nothing then, so no push would ever take it out of the outbox).
  */
 async function patchIfChanged(outbox: Device['outbox'], doc: RxDocument<AttendeeDoc>, patch: Partial<AttendeeDoc>): Promise<void> {
-  const changed = (Object.keys(patch) as (keyof AttendeeDoc)[]).some((key) => patch[key] !== doc.get(key));
-  if (!changed) return;
+  // Only the fields that change: a field written unchanged would overwrite what the server's answer
+  // to a push set on it meanwhile, and count as the device's change (docs/architecture.md, sync: push).
+  const changed = (Object.keys(patch) as (keyof AttendeeDoc)[]).filter((key) => patch[key] !== doc.get(key));
+  if (changed.length === 0) return;
   outbox.add(doc.id);
-  await doc.incrementalPatch(patch);
+  await doc.incrementalPatch(Object.fromEntries(changed.map((key) => [key, patch[key]])) as Partial<AttendeeDoc>);
 }
 
 /** Changes the member's own answers (needs ticket, has ticket, needs transport) on an existing attendance. */
