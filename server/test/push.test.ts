@@ -16,6 +16,7 @@ import path from 'node:path';
 import { MESSAGES } from '@fankurve/shared';
 import { MEMBER_PUSH_TOPICS, PUSH_TOPICS } from '@fankurve/shared/push';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import webpush from 'web-push';
 import { loadConfig } from '../src/config.js';
 import { PUSH_CONCURRENCY } from '../src/notify/delivery.js';
 import { resolveVapid } from '../src/notify/vapid.js';
@@ -263,23 +264,19 @@ describe('the VAPID identity', () => {
   it('takes the keys from the environment, and refuses broken ones or a subject that is no mailto:/https: address', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fankurve-vapid-'));
     try {
-      const ecdh = createECDH('prime256v1');
-      ecdh.generateKeys();
-      const keys = {
-        VAPID_PUBLIC_KEY: ecdh.getPublicKey().toString('base64url'),
-        VAPID_PRIVATE_KEY: ecdh.getPrivateKey().toString('base64url'),
-      };
+      // web-push's generator pads the private key to 32 bytes (node's ECDH gives 31 when it starts with a zero byte).
+      const generated = webpush.generateVAPIDKeys();
+      const keys = { VAPID_PUBLIC_KEY: generated.publicKey, VAPID_PRIVATE_KEY: generated.privateKey };
       const fromEnv = resolveVapid(loadConfig({ DATA_DIR: dataDir, ...keys, VAPID_SUBJECT: 'https://club.example' }));
       expect(fromEnv).toMatchObject({ configured: true, publicKey: keys.VAPID_PUBLIC_KEY, warnings: [] });
       expect(fs.existsSync(path.join(dataDir, 'vapid-keys'))).toBe(false);
 
-      const other = createECDH('prime256v1');
-      other.generateKeys();
+      const other = webpush.generateVAPIDKeys();
       const mismatched = resolveVapid(
         loadConfig({
           DATA_DIR: dataDir,
           ...keys,
-          VAPID_PRIVATE_KEY: other.getPrivateKey().toString('base64url'),
+          VAPID_PRIVATE_KEY: other.privateKey,
           VAPID_SUBJECT: SUBJECT,
         }),
       );
