@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import type { AttendeeDoc, SyncCollectionName } from '@fankurve/shared';
 import { createFankurveDatabase, type FankurveDatabase } from '../src/data/database.js';
+import type { AnswerStore } from '../src/data/rebase.js';
 import { Outbox } from '../src/data/outbox.js';
 import { startReplication, type SyncHandle } from '../src/data/replication.js';
 
@@ -29,13 +30,16 @@ export class TestClient {
     collections: readonly SyncCollectionName[] = ['events', 'attendees', 'members', 'notices'],
     /** Sees every request of the device (to count, delay or inspect it); calls `next` to send it. */
     intercept?: (url: string, init: RequestInit | undefined, next: () => Promise<Response>) => Promise<Response>,
+    /** The app started again on a device: its database's name, and the storage that outlives the app (localStorage). */
+    device: { name?: string; answerStore?: AnswerStore } = {},
   ): Promise<TestClient> {
     const holder: { client?: TestClient } = {};
     const db = await createFankurveDatabase({
-      name: `client${process.pid}x${clientCounter++}`,
+      name: device.name ?? `client${process.pid}x${clientCounter++}`,
       devMode: true,
       multiInstance: false,
       collections,
+      answerStore: device.answerStore ?? null,
     });
     const outbox = new Outbox(null);
     const send: typeof fetch = (input, init) =>
@@ -112,6 +116,26 @@ export class TestClient {
   async close(): Promise<void> {
     await this.handle.stop();
     await this.db.remove();
+  }
+
+  /** The app is closed: replication stops and the database closes, and what it stored stays on the device. */
+  async quit(): Promise<void> {
+    await this.handle.stop();
+    await this.db.close();
+  }
+}
+
+/** localStorage's part that the push rebaser uses, for a device in Node. */
+export class MemoryStorage implements AnswerStore {
+  private readonly items = new Map<string, string>();
+  getItem(key: string): string | null {
+    return this.items.get(key) ?? null;
+  }
+  setItem(key: string, value: string): void {
+    this.items.set(key, value);
+  }
+  removeItem(key: string): void {
+    this.items.delete(key);
   }
 }
 

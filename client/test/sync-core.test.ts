@@ -3,7 +3,7 @@ import { SYNC_SCHEMAS, type AttendeeDoc } from '@fankurve/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setOwnAttendance, updateOwnAnswer } from '../src/data/collections/attendees.js';
 import { createTestApp, listen, type TestApp } from '../../server/test/helpers.js';
-import { eventually, TestClient } from './sync-clients.js';
+import { eventually, MemoryStorage, TestClient } from './sync-clients.js';
 
 /**
  * The sync core with real RxDB devices against the real server: a member's two devices that change
@@ -160,6 +160,54 @@ describe('sync core: devices against the real server', () => {
     noraWrites.stop();
     expect(noraWrites.seen).toEqual(['attendance.set', 'attendance.changed']);
     expect(await device.db.notices.count().exec()).toBe(0);
+  });
+
+  it('keeps a change made while its push was answered when the app is closed before the next push (the answer is stored)', async () => {
+    const nele = await t.member('nele');
+    const eventId = await createEvent('Bochum (A)');
+    const storage = new MemoryStorage();
+    const name = `nele-phone-${Date.now()}`;
+    let held: { release: () => void; answered: Promise<void> } | null = null;
+    let holdNextPush = false;
+    const intercept = async (url: string, init: RequestInit | undefined, next: () => Promise<Response>) => {
+      if (!(holdNextPush && url.includes('/attendees/') && url.endsWith('/push'))) return next();
+      holdNextPush = false;
+      let release!: () => void;
+      let answered!: () => void;
+      held = { release: () => release(), answered: new Promise((resolve) => (answered = resolve)) };
+      await new Promise<void>((resolve) => (release = resolve));
+      const response = await next();
+      // The app is closed straight after this answer: nothing more reaches the server.
+      phone.offline = true;
+      answered();
+      return response;
+    };
+    const phone = await TestClient.connect(server.url, nele.token, ['attendees', 'notices'], intercept, {
+      name,
+      answerStore: storage,
+    });
+    await setOwnAttendance(phone, eventId, nele.id, 'maybe');
+    await eventually(async () => expect((await phone.attendees(eventId))[0]?.seq).toBeGreaterThan(0));
+    await phone.inSync();
+
+    // "going" is sent; while its push travels the member taps back to "maybe".
+    holdNextPush = true;
+    await updateOwnAnswer(phone, eventId, nele.id, { status: 'going' });
+    await vi.waitFor(() => expect(held).not.toBeNull());
+    await updateOwnAnswer(phone, eventId, nele.id, { status: 'maybe' });
+    held!.release();
+    await held!.answered;
+    expect((await serverRows()).find((row) => row.event_id === eventId)?.status).toBe('going');
+    await phone.quit();
+
+    // Last received "going", final value "maybe": the device changed the status, also after a restart.
+    const again = await connect(server.url, nele.token, ['attendees', 'notices'], undefined, { name, answerStore: storage });
+    await eventually(async () => {
+      expect((await serverRows()).find((row) => row.event_id === eventId)?.status).toBe('maybe');
+      expect((await again.attendees(eventId))[0]?.status).toBe('maybe');
+    });
+    await again.inSync();
+    expect((await serverRows()).find((row) => row.event_id === eventId)?.status).toBe('maybe');
   });
 
   it('catches a change that commits while a pull is in flight', async () => {

@@ -3,7 +3,7 @@ import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
 import { RxDBMigrationPlugin } from 'rxdb/plugins/migration-schema';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
-import { PushRebaser } from './rebase.js';
+import { DROPPED_ANSWERS_PREFIX, PushRebaser, type AnswerStore } from './rebase.js';
 import { yieldToMain } from './yieldToMain.js';
 
 /** One RxDB collection per synced collection of shared/src/docs, typed by its document. */
@@ -36,6 +36,8 @@ export async function createFankurveDatabase(options: {
    * that run several devices in one process give each only what the test needs; the app takes all.
    */
   collections?: readonly SyncCollectionName[];
+  /** Where the push rebaser keeps the answers RxDB dropped (data/rebase.ts); localStorage where there is one. */
+  answerStore?: AnswerStore | null;
 }): Promise<FankurveDatabase> {
   if (!pluginsAdded) {
     addRxPlugin(RxDBLeaderElectionPlugin);
@@ -64,6 +66,7 @@ export async function createFankurveDatabase(options: {
     closeDuplicates: true,
   });
   const wanted = options.collections ?? SYNC_COLLECTIONS;
+  const answerStore = options.answerStore === undefined ? browserStorage() : options.answerStore;
   // One collection per task (in the declared order, events first): 13 at once would be one long task
   // before the screen can answer (docs/architecture.md, Client data layer).
   for (const name of wanted) {
@@ -73,10 +76,38 @@ export async function createFankurveDatabase(options: {
         schema: schema as unknown as RxJsonSchema<unknown>,
         migrationStrategies: dropOnEveryVersion(schema.version),
         // Pushable collections keep RxDB's record of the server's state true (data/rebase.ts).
-        ...(push ? { conflictHandler: new PushRebaser(push.fields as readonly string[]) } : {}),
+        ...(push
+          ? {
+              conflictHandler: new PushRebaser(
+                push.fields as readonly string[],
+                answerStore && { store: answerStore, key: droppedAnswersKey(options.name, name, schema.version) },
+              ),
+            }
+          : {}),
       },
     });
     await yieldToMain();
   }
   return db;
+}
+
+/** A collection's dropped answers belong to one database and one schema version (a new version starts afresh). */
+function droppedAnswersKey(database: string, collection: string, version: number): string {
+  return `${DROPPED_ANSWERS_PREFIX}${database}:${collection}@${version}`;
+}
+
+function browserStorage(): AnswerStore | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** Sign-out: the dropped answers of the removed database go with it. */
+export function forgetDroppedAnswers(store: AnswerStore & Pick<Storage, "key" | "length">): void {
+  const keys = Array.from({ length: store.length }, (_, index) => store.key(index)).filter(
+    (key): key is string => key?.startsWith(DROPPED_ANSWERS_PREFIX) === true,
+  );
+  for (const key of keys) store.removeItem(key);
 }

@@ -10,6 +10,12 @@ type Row = { assumedMasterState?: Doc | null; newDocumentState: Doc };
  */
 const MAX_REBASES_IN_A_ROW = 5;
 
+/** Where answers RxDB dropped are kept across a restart of the app (localStorage in the browser). */
+export type AnswerStore = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+/** The prefix of every key a rebaser keeps its dropped answers under (sign-out drops them all). */
+export const DROPPED_ANSWERS_PREFIX = 'droppedAnswers:';
+
 /** One push of a document as RxDB made it, and the server's answer (its document after the push). */
 interface Answered {
   /** What RxDB assumed the server had, and what it sent (before any rebase). */
@@ -34,13 +40,26 @@ interface Answered {
  *
  * It is the collection's conflict handler, so RxDB's own comparisons ask it; it also keeps a pulled
  * state older than the device's document (a pull that crossed the device's push) from overwriting it.
+ *
+ * The answers RxDB dropped are also written to the store, so an app closed before the next push of
+ * such a document still compares with what the device last received when it starts again.
  */
 export class PushRebaser implements RxConflictHandler<unknown> {
-  private readonly answered = new Map<string, Answered>();
+  private readonly answered: Map<string, Answered>;
+  /** The documents whose answer RxDB dropped: the entries of `answered` that the store keeps. */
+  private readonly dropped: Set<string>;
   /** Per document: pushes rebased in a row without RxDB adopting an answer (a bound, so a fault cannot loop). */
   private readonly rebasedInARow = new Map<string, number>();
+  /** `dropped` changed since it was last written to the store. */
+  private unsaved = false;
 
-  constructor(private readonly fields: readonly string[]) {}
+  constructor(
+    private readonly fields: readonly string[],
+    private readonly memory: { store: AnswerStore; key: string } | null = null,
+  ) {
+    this.answered = this.restore();
+    this.dropped = new Set(this.answered.keys());
+  }
 
   /** RxDB's comparisons of a server state (assumed, or just pulled) with the device's document. */
   isEqual = (a: unknown, b: unknown, context: string): boolean => {
@@ -78,6 +97,7 @@ export class PushRebaser implements RxConflictHandler<unknown> {
       if (!known || !this.isBehind(id, assumed)) {
         this.answered.delete(id);
         this.rebasedInARow.delete(id);
+        this.keepDropped(id, false);
         return row;
       }
       this.rebasedInARow.set(id, (this.rebasedInARow.get(id) ?? 0) + 1);
@@ -89,6 +109,7 @@ export class PushRebaser implements RxConflictHandler<unknown> {
       };
       return { assumedMasterState: known.answer, newDocumentState: next };
     });
+    this.save();
     return { rows, original };
   }
 
@@ -111,9 +132,44 @@ export class PushRebaser implements RxConflictHandler<unknown> {
       if (!answer._deleted) {
         this.answered.set(id, { rxAssumed: rx.assumedMasterState ?? null, rxSent: rx.newDocumentState, answer });
       }
-      if (!changedMeanwhile || answer._deleted) out.push(answer);
+      const handed = !changedMeanwhile || answer._deleted === true;
+      this.keepDropped(id, !handed);
+      if (handed) out.push(answer);
     }
+    this.save();
     return out;
+  }
+
+  private keepDropped(id: string, dropped: boolean): void {
+    if (dropped === this.dropped.has(id)) return;
+    if (dropped) this.dropped.add(id);
+    else this.dropped.delete(id);
+    this.unsaved = true;
+  }
+
+  private save(): void {
+    if (!this.memory || !this.unsaved) return;
+    this.unsaved = false;
+    const entries = [...this.dropped].flatMap((id) => {
+      const known = this.answered.get(id);
+      return known ? [[id, known] as const] : [];
+    });
+    try {
+      if (entries.length === 0) this.memory.store.removeItem(this.memory.key);
+      else this.memory.store.setItem(this.memory.key, JSON.stringify(Object.fromEntries(entries)));
+    } catch {
+      // full or blocked storage: the answers stay in memory for as long as the app runs
+    }
+  }
+
+  private restore(): Map<string, Answered> {
+    if (!this.memory) return new Map();
+    try {
+      const stored = JSON.parse(this.memory.store.getItem(this.memory.key) ?? '{}') as Record<string, Answered>;
+      return new Map(Object.entries(stored).filter(([, entry]) => typeof entry === 'object' && entry !== null && 'answer' in entry));
+    } catch {
+      return new Map();
+    }
   }
 }
 

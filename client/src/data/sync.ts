@@ -1,6 +1,6 @@
 import { BehaviorSubject, filter, firstValueFrom, type Subscription } from 'rxjs';
 import { watchNotices } from './collections/noticeToasts.js';
-import { createFankurveDatabase, type FankurveDatabase } from './database.js';
+import { createFankurveDatabase, forgetDroppedAnswers, type FankurveDatabase } from './database.js';
 import {
   idleStatus,
   noticeListeners,
@@ -118,6 +118,7 @@ export async function clearLocalData(): Promise<void> {
     databasePromise = null;
     await db.remove();
   }
+  if (typeof localStorage !== 'undefined') forgetDroppedAnswers(localStorage);
   outbox.clear();
   clearSnapshots();
 }
