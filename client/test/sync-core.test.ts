@@ -192,9 +192,9 @@ describe('sync core: devices against the real server', () => {
 
     // "going" is sent; while its push travels the member taps back to "maybe".
     holdNextPush = true;
-    await updateOwnAnswer(phone, eventId, nele.id, { status: 'going' });
+    await setOwnAttendance(phone, eventId, nele.id, 'going');
     await vi.waitFor(() => expect(held).not.toBeNull());
-    await updateOwnAnswer(phone, eventId, nele.id, { status: 'maybe' });
+    await setOwnAttendance(phone, eventId, nele.id, 'maybe');
     held!.release();
     await held!.answered;
     expect((await serverRows()).find((row) => row.event_id === eventId)?.status).toBe('going');

@@ -92,44 +92,67 @@ export async function setOwnAttendance(
   userId: string,
   status: AttendanceStatus | null,
 ): Promise<void> {
-  const existing = await findOwn(db, eventId, userId);
-  if (status === null) {
-    if (!existing) return;
-    enforce(checkMemberMayDrop(existing));
-    outbox.add(existing.id);
-    await existing.incrementalRemove();
-    return;
+  await writeOwnRow(db, eventId, userId, async (existing) => {
+    if (status === null) {
+      if (!existing) return null;
+      enforce(checkMemberMayDrop(existing));
+      outbox.add(existing.id);
+      await existing.incrementalRemove();
+      return null;
+    }
+    if (existing) return patchIfChanged(outbox, existing, { status });
+    enforce(checkNewAttendance(await owesTickets(db, userId)));
+    const doc = newMemberAttendeeDoc({ id: newId(), event_id: eventId, user_id: userId, status, created_at: new Date().toISOString() });
+    outbox.add(doc.id);
+    await db.attendees.insert(doc);
+    return null;
+  });
+}
+
+/** How often a write of the member's own row is tried on the row found afresh (`writeOwnRow`). */
+const OWN_ROW_ATTEMPTS = 3;
+
+/**
+ * Runs a change of the member's own row, and again on the row found afresh when the row it changed
+ * was deleted before the change landed: the answer to a push can merge a second creation of the
+ * member's attendance into the server's row (docs/architecture.md, sync: push) and delete it on the
+ * device, and a change written onto that tombstone would be lost.
+ */
+async function writeOwnRow(
+  db: FankurveDatabase,
+  eventId: string,
+  userId: string,
+  write: (existing: RxDocument<AttendeeDoc> | null) => Promise<RxDocument<AttendeeDoc> | null>,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const written = await write(await findOwn(db, eventId, userId));
+    if (!written?.deleted || attempt === OWN_ROW_ATTEMPTS) return;
   }
-  if (existing) {
-    if (existing.status === status) return;
-    outbox.add(existing.id);
-    await existing.incrementalPatch({ status });
-    return;
-  }
-  enforce(checkNewAttendance(await owesTickets(db, userId)));
-  const doc = newMemberAttendeeDoc({ id: newId(), event_id: eventId, user_id: userId, status, created_at: new Date().toISOString() });
-  outbox.add(doc.id);
-  await db.attendees.insert(doc);
 }
 
 /**
  * Writes a patch to a document and counts it as waiting for the server, unless it changes nothing
- * (RxDB writes nothing then, so no push would ever take it out of the outbox).
+ * (RxDB writes nothing then, so no push would ever take it out of the outbox). Answers the document
+ * as written, null when nothing was written.
  */
-async function patchIfChanged(outbox: Device['outbox'], doc: RxDocument<AttendeeDoc>, patch: Partial<AttendeeDoc>): Promise<void> {
+async function patchIfChanged(
+  outbox: Device['outbox'],
+  doc: RxDocument<AttendeeDoc>,
+  patch: Partial<AttendeeDoc>,
+): Promise<RxDocument<AttendeeDoc> | null> {
   // Only the fields that change: a field written unchanged would overwrite what the server's answer
   // to a push set on it meanwhile, and count as the device's change (docs/architecture.md, sync: push).
   const changed = (Object.keys(patch) as (keyof AttendeeDoc)[]).filter((key) => patch[key] !== doc.get(key));
-  if (changed.length === 0) return;
+  if (changed.length === 0) return null;
   outbox.add(doc.id);
-  await doc.incrementalPatch(Object.fromEntries(changed.map((key) => [key, patch[key]])) as Partial<AttendeeDoc>);
+  return doc.incrementalPatch(Object.fromEntries(changed.map((key) => [key, patch[key]])) as Partial<AttendeeDoc>);
 }
 
 /** Changes the member's own answers (needs ticket, has ticket, needs transport) on an existing attendance. */
 export async function updateOwnAnswer({ db, outbox }: Device, eventId: string, userId: string, change: Partial<AnswerFields>): Promise<void> {
-  const existing = await findOwn(db, eventId, userId);
-  if (!existing) return;
-  await patchIfChanged(outbox, existing, answerPatch(existing, change));
+  await writeOwnRow(db, eventId, userId, async (existing) =>
+    existing ? patchIfChanged(outbox, existing, answerPatch(existing, change)) : null,
+  );
 }
 
 /** A guest the member brings (going, needs a ticket and a seat); the debt block applies as to the member. */
