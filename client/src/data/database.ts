@@ -3,7 +3,7 @@ import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
 import { RxDBMigrationPlugin } from 'rxdb/plugins/migration-schema';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
-import { DROPPED_ANSWERS_PREFIX, PushRebaser, type AnswerStore } from './rebase.js';
+import { browserStorage, droppedAnswersKey, PushRebaser, type AnswerStore } from './rebase.js';
 import { yieldToMain } from './yieldToMain.js';
 
 /** One RxDB collection per synced collection of shared/src/docs, typed by its document. */
@@ -89,25 +89,4 @@ export async function createFankurveDatabase(options: {
     await yieldToMain();
   }
   return db;
-}
-
-/** A collection's dropped answers belong to one database and one schema version (a new version starts afresh). */
-function droppedAnswersKey(database: string, collection: string, version: number): string {
-  return `${DROPPED_ANSWERS_PREFIX}${database}:${collection}@${version}`;
-}
-
-function browserStorage(): AnswerStore | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage;
-  } catch {
-    return null;
-  }
-}
-
-/** Sign-out: the dropped answers of the removed database go with it. */
-export function forgetDroppedAnswers(store: AnswerStore & Pick<Storage, "key" | "length">): void {
-  const keys = Array.from({ length: store.length }, (_, index) => store.key(index)).filter(
-    (key): key is string => key?.startsWith(DROPPED_ANSWERS_PREFIX) === true,
-  );
-  for (const key of keys) store.removeItem(key);
 }

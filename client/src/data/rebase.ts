@@ -14,7 +14,28 @@ const MAX_REBASES_IN_A_ROW = 5;
 export type AnswerStore = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 /** The prefix of every key a rebaser keeps its dropped answers under (sign-out drops them all). */
-export const DROPPED_ANSWERS_PREFIX = 'droppedAnswers:';
+const DROPPED_ANSWERS_PREFIX = 'droppedAnswers:';
+
+/** A collection's dropped answers belong to one database and one schema version (a new version starts afresh). */
+export function droppedAnswersKey(database: string, collection: string, version: number): string {
+  return `${DROPPED_ANSWERS_PREFIX}${database}:${collection}@${version}`;
+}
+
+/** localStorage where there is one (not in Node, nor where the browser blocks it). */
+export function browserStorage(): Storage | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** Sign-out: the dropped answers of every collection go with the device's database. */
+export function forgetDroppedAnswers(store: Pick<Storage, 'key' | 'length' | 'removeItem'> | null = browserStorage()): void {
+  if (!store) return;
+  const keys = Array.from({ length: store.length }, (_, index) => store.key(index));
+  for (const key of keys) if (key?.startsWith(DROPPED_ANSWERS_PREFIX)) store.removeItem(key);
+}
 
 /** One push of a document as RxDB made it, and the server's answer (its document after the push). */
 interface Answered {

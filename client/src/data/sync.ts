@@ -1,6 +1,7 @@
 import { BehaviorSubject, filter, firstValueFrom, type Subscription } from 'rxjs';
 import { watchNotices } from './collections/noticeToasts.js';
-import { createFankurveDatabase, forgetDroppedAnswers, type FankurveDatabase } from './database.js';
+import { createFankurveDatabase, type FankurveDatabase } from './database.js';
+import { forgetDroppedAnswers } from './rebase.js';
 import {
   idleStatus,
   noticeListeners,
@@ -118,7 +119,7 @@ export async function clearLocalData(): Promise<void> {
     databasePromise = null;
     await db.remove();
   }
-  if (typeof localStorage !== 'undefined') forgetDroppedAnswers(localStorage);
+  forgetDroppedAnswers();
   outbox.clear();
   clearSnapshots();
 }
