@@ -46,7 +46,7 @@ test('my tickets, the paid request, the debt overview and its CSV agree', async 
   // The admin's debt overview: the same amount, and the CSV downloads.
   const { context, page: adminPage } = await memberPage(browser, ADMIN, { acceptDownloads: true });
   await adminPage.goto('/debts');
-  const row = adminPage.getByTestId('debts-table').locator('tr', { hasText: username });
+  const row = adminPage.getByTestId('balances-table').locator('tr', { hasText: username });
   await expect(row).toContainText('18,50 €');
   await expect(row).toContainText('1');
 
@@ -121,7 +121,7 @@ test('bought without a price, the price open, and formula-like names in the trea
 
   // /debts: 37,00 € and the open price counted apart; the open ticket says so.
   await page.goto('/debts');
-  const debtRow = page.getByTestId('debts-table').locator('tr', { hasText: username });
+  const debtRow = page.getByTestId('balances-table').locator('tr', { hasText: username });
   await expect(debtRow.locator('td.num').first()).toContainText('37,00 €');
   await expect(debtRow.locator('.debt-open-prices')).toHaveText('+ 1 Ticket mit offenem Preis');
   await expect(debtRow).toContainText('3');

@@ -20,11 +20,15 @@ import { securityHeaders } from './http/securityHeaders.js';
 import { stadiumRoutes } from './http/stadiums.js';
 import { staticRoutes } from './http/static.js';
 import { ticketRoutes } from './http/tickets.js';
+import { contingentRoutes } from './http/contingents.js';
+import { ledgerRoutes } from './http/ledger.js';
 import { transportRoutes } from './http/transports.js';
 import { announcementRoutes } from './http/announcements.js';
+import { loyaltyRoutes } from './http/loyalty.js';
 import { adminRoutes } from './http/admin.js';
 import { commentRoutes } from './http/comments.js';
 import { configRoutes } from './http/config.js';
+import { exportRoutes } from './http/exports.js';
 import { userRoutes } from './http/users.js';
 import { syncRoutes } from './sync/routes.js';
 
@@ -58,8 +62,12 @@ export function createApp(deps: AppDeps): Api {
   attendeeRoutes(app, deps);
   guestRoutes(app, deps);
   ticketRoutes(app, deps);
+  contingentRoutes(app, deps);
+  ledgerRoutes(app, deps);
   transportRoutes(app, deps);
+  exportRoutes(app, deps);
   announcementRoutes(app, deps);
+  loyaltyRoutes(app, deps);
   stadiumRoutes(app, deps);
   syncRoutes(app, deps);
   // ── route areas: money, admin, recovery ──

@@ -12,7 +12,9 @@ import { openConnection, type Connection } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { CommitSignal } from './db/commitSignal.js';
 import { CommitBus, write, type Store } from './db/store.js';
+import { recordTicketRequests } from './domain/contingents.js';
 import { bumpEventsOfAttendeeRows } from './domain/events.js';
+import { followTicketsInLedger } from './domain/ledger.js';
 import { deleteIdleSessions } from './domain/sessions.js';
 import { prepareNewPassword } from './domain/newPassword.js';
 import { ensureBootstrapAdmin, hasAdmin } from './domain/userAdmin.js';
@@ -26,6 +28,7 @@ import { Mailer } from './mail/mailer.js';
 import { PushNotifier } from './notify/pushSubscriber.js';
 import { DailyMatchImport } from './matches/dailyImport.js';
 import { JobRunner } from './jobs/runner.js';
+import { ContingentJobs } from './jobs/ticketJobs.js';
 
 function readVersion(): string {
   const file = path.resolve(import.meta.dirname, '../../package.json');
@@ -51,7 +54,9 @@ export async function prepareRuntime(config: Config): Promise<Runtime> {
     commits: new CommitBus(),
     clubTimeZone: config.clubTimeZone,
     // The event document carries its going and maybe counts (docs/architecture.md, What a device keeps).
-    beforeCommit: [bumpEventsOfAttendeeRows],
+    // Ticket requests are recorded and contingents settled first (docs/architecture.md, Ticket contingents).
+    // The ledger follows the tickets (docs/architecture.md, Ledger) before the events take their seqs.
+    beforeCommit: [recordTicketRequests, followTicketsInLedger, bumpEventsOfAttendeeRows],
   };
   // Several instances on one PostgreSQL hear each other's commits (docs/architecture.md, "Several instances").
   if (connection.dialect === 'postgres' && config.databaseUrl) await CommitSignal.start(store, config.databaseUrl);
@@ -99,6 +104,8 @@ export async function prepareRuntime(config: Config): Promise<Runtime> {
   };
   // The optional daily fixture import (setting auto_import_matches), a job like the admins' digest.
   DailyMatchImport.start(store, config, jobs);
+  // Ticket contingents: allocation at the request deadline, offers whose window ran out.
+  ContingentJobs.start(store, config, jobs);
   jobs.start();
   return { deps, connection, jobs, bootstrapPassword };
 }

@@ -57,6 +57,10 @@ describe('team configuration', () => {
           theme_color: '#00397D',
           logo_filename: null,
           time_zone: 'Europe/Berlin',
+          account_holder: null,
+          iban: null,
+          bic: null,
+          loyalty_seasons: 2,
         },
       });
       // Admins also get the daily import switch; members do not.

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { EVENT_PART_COLLECTIONS } from '@fankurve/shared';
+import { EVENT_PART_COLLECTIONS, newId } from '@fankurve/shared';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventVia, createTestApp, type TestApp } from './helpers.js';
@@ -34,7 +34,14 @@ describe('migrations', () => {
 
 describe('deleting an event', () => {
   it('tombstones the rows of every collection declared part of the event, each with a new seq and time', async () => {
-    expect([...EVENT_PART_COLLECTIONS].sort()).toEqual(['announcements', 'attendees', 'comments', 'mentions', 'transports']);
+    expect([...EVENT_PART_COLLECTIONS].sort()).toEqual([
+      'announcements',
+      'attendees',
+      'comments',
+      'mentions',
+      'offers',
+      'transports',
+    ]);
     const event = await createEventVia(t, admin, { title: 'Parts of an event (A)' });
     const member = await t.member('TeileToni');
     expect((await t.call('POST', `/api/attendance/${event.id}`, { token: member.token, body: { status: 'going' } })).status).toBe(
@@ -55,6 +62,27 @@ describe('deleting an event', () => {
       body: { title: 'Abfahrt', text: 'Treffpunkt am Bus', event_id: event.id },
     });
     expect(announcement.status, JSON.stringify(announcement.body)).toBe(201);
+    // An offer of a returned ticket, arranged in the table (its way there is server/test/offers.test.ts).
+    const { value: seq } = await t.db.selectFrom('counters').select('value').where('name', '=', 'seq').executeTakeFirstOrThrow();
+    const now = new Date().toISOString();
+    await t.db
+      .insertInto('offers')
+      .values({
+        id: newId(),
+        event_id: event.id,
+        attendee_id: newId(),
+        user_id: member.id,
+        ticket_id: newId(),
+        price_cents: 2000,
+        expires_at: now,
+        state: 'open',
+        response: null,
+        created_at: now,
+        updated_at: now,
+        seq: Number(seq),
+        deleted: 0,
+      })
+      .execute();
     const live = async (table: string) =>
       (
         await sql<{

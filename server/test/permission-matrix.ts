@@ -166,6 +166,28 @@ async function adminsAnnouncement(f: Fixtures): Promise<string> {
   return res.body.announcement.id;
 }
 
+/** A fresh manual charge of 2 € the admin books for a fixture user; returns the entry's id. */
+async function ledgerCharge(f: Fixtures, role: Exclude<Role, 'anonymous'>): Promise<string> {
+  const res = await f.t.call('POST', '/api/ledger/entries', {
+    token: f.admin.token,
+    body: { user_id: f[role].id, kind: 'charge', amount: 2, note: unique('Matrix charge ') },
+  });
+  expect(res.status).toBe(201);
+  return res.body.entry.id;
+}
+
+/** The club's bank account in the settings (the GiroCode's beneficiary). */
+async function clubAccountSet(f: Fixtures): Promise<void> {
+  const db = f.t.runtime.deps.store.db;
+  for (const [key, value] of [
+    ['account_holder', 'Fanclub Eiserne Kurve e.V.'],
+    ['iban', 'DE89370400440532013000'],
+  ] as const) {
+    const stored = await db.selectFrom('settings').select('key').where('key', '=', key).executeTakeFirst();
+    if (!stored) await db.insertInto('settings').values({ key, value }).execute();
+  }
+}
+
 async function adminsStadium(f: Fixtures): Promise<string> {
   const res = await f.t.call('POST', '/api/stadiums', {
     token: f.admin.token,
@@ -182,6 +204,43 @@ async function adminsTicketPrice(f: Fixtures): Promise<string> {
   });
   expect(res.status).toBe(201);
   return res.body.ticketPrice.id;
+}
+
+/** A fresh away match with a ticket contingent of `tickets`, allocated at once (no deadline). */
+async function contingentEvent(f: Fixtures, tickets: number): Promise<string> {
+  const eventId = (await createEventVia(f.t, f.admin.token, { title: unique('Kontingent ') + ' (A)', ticket_price: 20 })).id;
+  const res = await f.t.call('PUT', `/api/events/${eventId}/contingent`, { token: f.admin.token, body: { tickets } });
+  expect(res.status).toBe(200);
+  return eventId;
+}
+
+/** "Going, needs a ticket" of a user at an event: their attendee row. */
+async function needsTicket(f: Fixtures, token: string, eventId: string): Promise<string> {
+  const res = await f.t.call('POST', `/api/attendance/${eventId}`, { token, body: { status: 'going', needs_ticket: true } });
+  expect(res.status).toBe(200);
+  return res.body.attendance.id;
+}
+
+/** A returned ticket offered to the member: a fresh holder's ticket of a one-ticket contingent, the member next in line. */
+async function offerToMember(f: Fixtures): Promise<Params> {
+  const eventId = await contingentEvent(f, 1);
+  const holder = await freshUser(f, 'member');
+  const ticket = await needsTicket(f, holder.token, eventId);
+  const attendeeId = await needsTicket(f, f.member.token, eventId);
+  expect((await f.t.call('PUT', `/api/tickets/${ticket}/return`, { token: holder.token })).status).toBe(200);
+  const offers = await f.t.call('GET', '/api/tickets/offers/my', { token: f.member.token });
+  const offer = offers.body.offers.find((o: { event_id: string }) => o.event_id === eventId);
+  expect(offer).toBeDefined();
+  return { id: offer.id, attendeeId };
+}
+
+/** The member's row back to holding and needing no ticket: no debt is carried into the next calls (the debt block). */
+async function noTicketFor(f: Fixtures, attendeeId: string): Promise<void> {
+  const res = await f.t.call('PUT', `/api/attendees/${attendeeId}`, {
+    token: f.admin.token,
+    body: { bought: false, needs_ticket: false },
+  });
+  expect(res.status).toBe(200);
 }
 
 /** An attendee row as its sync document, straight from the database. */
@@ -519,6 +578,19 @@ export const ROUTES: RouteCase[] = [
   },
   // transports
   { method: 'GET', path: '/api/transports/event/{eventId}', params: async (f) => ({ eventId: f.eventId }), expect: SIGNED_IN },
+  // lists for the day (CSV, admin): the file itself, not the JSON envelope
+  ...(['tickets', 'transport'] as const).map((kind): RouteCase => ({
+    method: 'GET',
+    path: `/api/events/{id}/export/${kind}.csv`,
+    params: async (f) => ({ id: f.eventId }),
+    adminOnly: true,
+    plainAnswer: true,
+    expect: ADMIN_ONLY,
+    after: async (_f, role, body) => {
+      // The header line (the text decoder has taken the BOM off; exports.test.ts reads the bytes).
+      if (role === 'admin') expect(body).toMatch(/^(Name|Transport);[^\r\n]*\r\n/);
+    },
+  })),
   {
     method: 'POST',
     path: '/api/transports',
@@ -572,6 +644,128 @@ export const ROUTES: RouteCase[] = [
     params: async (f) => ({ id: await adminsAnnouncement(f) }),
     adminOnly: true,
     expect: ADMIN_ONLY,
+  },
+  // loyalty
+  {
+    method: 'GET',
+    path: '/api/loyalty',
+    expect: SIGNED_IN,
+    after: async (f, role, body) => {
+      if (role !== 'anonymous') expect(body.ranking.some((r: { user_id: string }) => r.user_id === f.member.id)).toBe(true);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/loyalty/my',
+    expect: SIGNED_IN,
+    after: async (_f, role, body) => {
+      if (role !== 'anonymous') expect(body.place).toBeGreaterThanOrEqual(1);
+    },
+  },
+  { method: 'GET', path: '/api/loyalty/adjustments', adminOnly: true, expect: ADMIN_ONLY },
+  {
+    method: 'PUT',
+    path: '/api/loyalty/{userId}/adjustment',
+    body: (_f, role) => ({ points: role === 'admin' ? 3 : 999, note: 'Matrix adjustment' }),
+    params: async (f) => ({ userId: f.member.id }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+    after: async (f, role, body, { params }) => {
+      const row = await f.t.runtime.deps.store.db
+        .selectFrom('loyalty_adjustments')
+        .select('points')
+        .where('user_id', '=', params.userId!)
+        .executeTakeFirst();
+      // Only an admin's call sets it; the members' 999 is never stored.
+      expect(row?.points).not.toBe(999);
+      if (role === 'admin') expect(body.row.user_id).toBe(params.userId);
+    },
+  },
+  // ledger
+  {
+    method: 'GET',
+    path: '/api/ledger/my',
+    // The caller owes a fresh charge: their own statement shows it, nobody else's.
+    params: async (f, role) => ({ entryId: role === 'anonymous' ? '' : await ledgerCharge(f, role) }),
+    expect: SIGNED_IN,
+    after: async (_f, role, body, { params }) => {
+      if (role !== 'anonymous') expect(body.entries.map((e: { id: string }) => e.id)).toContain(params.entryId);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/ledger/my/payment',
+    // The caller owes something and the club has an account: the transfer is the caller's balance.
+    params: async (f, role) => {
+      await clubAccountSet(f);
+      return { entryId: role === 'anonymous' ? '' : await ledgerCharge(f, role) };
+    },
+    expect: SIGNED_IN,
+    after: async (f, role, body) => {
+      if (role === 'anonymous') return;
+      const mine = await f.t.call('GET', '/api/ledger/my', { token: f[role].token });
+      expect(body.amount).toBe(mine.body.balance);
+      expect(body.epc).toContain('DE89370400440532013000');
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/ledger',
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+    after: async (f, role, body) => {
+      if (role === 'admin') expect(body.members.some((m: { user_id: string }) => m.user_id === f.member.id)).toBe(true);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/ledger/members/{userId}',
+    // Even the member's own statement is the admins' route; the member reads theirs at /api/ledger/my.
+    params: async (f) => ({ userId: f.member.id, entryId: await ledgerCharge(f, 'member') }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+    after: async (_f, role, body, { params }) => {
+      if (role === 'admin') expect(body.entries.map((e: { id: string }) => e.id)).toContain(params.entryId);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/ledger/entries',
+    body: (f, role) => ({
+      user_id: f.member.id,
+      kind: 'charge',
+      amount: role === 'admin' ? 3 : 999,
+      date: '2030-01-02',
+      note: 'Matrix',
+    }),
+    adminOnly: true,
+    expect: CREATED_ADMIN_ONLY,
+    after: async (f, role, body) => {
+      const refused = await f.t.runtime.deps.store.db
+        .selectFrom('ledger')
+        .select('id')
+        .where('amount_cents', '=', 99900)
+        .executeTakeFirst();
+      // Only an admin's call books; the members' 999 € is never stored.
+      expect(refused).toBeUndefined();
+      if (role === 'admin') expect(body.entry).toMatchObject({ user_id: f.member.id, kind: 'charge', amount: 3 });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/ledger/entries/{id}/reverse',
+    params: async (f) => ({ id: await ledgerCharge(f, 'member') }),
+    adminOnly: true,
+    expect: CREATED_ADMIN_ONLY,
+    after: async (f, role, body, { params }) => {
+      const reversals = await f.t.runtime.deps.store.db
+        .selectFrom('ledger')
+        .select('id')
+        .where('reverses_id', '=', params.id!)
+        .execute();
+      expect(reversals).toHaveLength(role === 'admin' ? 1 : 0);
+      if (role === 'admin') expect(body.entry.reverses_id).toBe(params.id);
+    },
   },
   // stadiums and ticket prices
   {
@@ -1094,6 +1288,71 @@ export const ROUTES: RouteCase[] = [
         expect(body.teams).toContainEqual(expect.objectContaining({ teamId: 80, teamName: '1. FC Union Berlin' }));
     },
   },
+  // ── contingent rows (ticket contingents, returns, offers) ──
+  {
+    method: 'GET',
+    path: '/api/events/{id}/contingent',
+    params: async (f) => ({ id: await contingentEvent(f, 2) }),
+    expect: SIGNED_IN,
+    after: async (_f, role, body) => {
+      if (role === 'anonymous') return;
+      expect(body.contingent).toMatchObject({ tickets: 2, free: 2 });
+      expect(body.queue !== undefined).toBe(role === 'admin');
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/api/events/{id}/contingent',
+    params: async (f) => ({ id: await contingentEvent(f, 2) }),
+    body: () => ({ tickets: 3, offer_minutes: 60 }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+  },
+  {
+    method: 'POST',
+    path: '/api/events/{id}/contingent/allocate',
+    params: async (f) => ({ id: await contingentEvent(f, 0) }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+  },
+  {
+    method: 'PUT',
+    path: '/api/events/{id}/contingent/requests/{attendeeId}',
+    // No tickets: the fresh member's request waits and buys nothing.
+    params: async (f, role) => {
+      const id = await contingentEvent(f, 0);
+      return { id, attendeeId: await needsTicket(f, (await freshUser(f, role === 'admin' ? 'member' : role)).token, id) };
+    },
+    body: () => ({ pinned: true }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+  },
+  {
+    method: 'PUT',
+    path: '/api/tickets/{attendeeId}/return',
+    // The member's ticket of a one-ticket contingent (allocated at once); its debtor or an admin returns it.
+    params: async (f) => {
+      const eventId = await contingentEvent(f, 1);
+      return { attendeeId: await needsTicket(f, f.member.token, eventId) };
+    },
+    expect: { anonymous: 401, member: 200, other: 403, admin: 200 },
+    after: async (f, role, body, { params }) => {
+      if (role === 'member' || role === 'admin') expect(body.offered).toBe(false);
+      await noTicketFor(f, params.attendeeId!);
+    },
+  },
+  { method: 'GET', path: '/api/tickets/offers/my', expect: SIGNED_IN },
+  ...(['accept', 'decline'] as const).map((answer): RouteCase => ({
+    method: 'PUT',
+    path: `/api/tickets/offers/{id}/${answer}`,
+    // Only the member the offer is for answers it; to anyone else, admins included, it is not found.
+    params: offerToMember,
+    expect: { anonymous: 401, member: 200, other: 404, admin: 404 },
+    after: async (f, role, body, { params }) => {
+      if (role === 'member') expect(body.offer.state).toBe(answer === 'accept' ? 'accepted' : 'declined');
+      await noTicketFor(f, params.attendeeId!);
+    },
+  })),
   // ── match-day rows ──
 ];
 

@@ -726,6 +726,42 @@ describe('who gets which notification', () => {
     onlyThese(outstanding, all, []);
   });
 
+  it('a returned ticket: the offer to the next in line; its acceptance to the member who returned it', async () => {
+    const away = (await createEventVia(t, adminToken, { title: 'Köln – Union (A)', date: '2030-05-02 20:30', ticket_price: 30 }))
+      .id;
+    expect((await t.call('PUT', `/api/events/${away}/contingent`, { token: adminToken, body: { tickets: 1 } })).status).toBe(200);
+    const needs = (token: string) =>
+      t.call('POST', `/api/attendance/${away}`, { token, body: { status: 'going', needs_ticket: true } });
+    const holder = await round(() => needs(adminToken));
+    // Allocated at once: the system bought it, so the admin hears of it like of any bought ticket.
+    expect(holder(admin1).map((p) => p.notification.title)).toEqual(['Ticket gekauft']);
+    expect((await needs(tokens.chef)).status).toBe(200);
+    const mine = await t.call('GET', '/api/attendance/my', { token: adminToken });
+    const ticketId = mine.body.attendance.find((row: { event_id: string }) => row.event_id === away).id as string;
+    const offered = await round(async () =>
+      expect((await t.call('PUT', `/api/tickets/${ticketId}/return`, { token: adminToken })).body).toMatchObject({
+        offered: true,
+      }),
+    );
+    onlyThese(offered, all, [chef1]);
+    expect(offered(chef1)[0]!.notification).toMatchObject({
+      title: 'A ticket for you',
+      body: expect.stringMatching(
+        /^A returned ticket for Köln – Union \(A\) is waiting\. Accept it by \d+ \w+ \d{4}, \d\d:\d\d\.$/,
+      ),
+      navigate: link(`/events/${away}`),
+    });
+    const offerId = (await t.call('GET', '/api/tickets/offers/my', { token: tokens.chef })).body.offers[0].id;
+    const taken = await round(() => t.call('PUT', `/api/tickets/offers/${offerId}/accept`, { token: tokens.chef }));
+    onlyThese(taken, all, [admin1]);
+    expect(taken(admin1)[0]!.notification).toEqual({
+      title: 'Ticket übernommen',
+      body: 'Dein zurückgegebenes Ticket für Köln – Union (A) wurde übernommen. Du schuldest dafür nichts mehr.',
+      navigate: link('/my-tickets'),
+      lang: 'de',
+    });
+  });
+
   it('a self-registration: the admins; an account an admin creates: nobody', async () => {
     const registered = await round(() =>
       t.call('POST', '/api/auth/register', {

@@ -59,6 +59,9 @@ export const GUEST_NAME_MAX_LENGTH = 100;
 /** Documents per sync pull request: the client asks for this many, the server answers at most this many. */
 export const SYNC_PULL_LIMIT = 1000;
 
+/** Seasons the loyalty points count (default of the `loyalty_seasons` club setting; docs/product.md, Loyalty). */
+export const DEFAULT_LOYALTY_SEASONS = 2;
+
 /** The longest announcement title and text (docs/product.md, Limits and constants). */
 export const ANNOUNCEMENT_TITLE_MAX_LENGTH = 120;
 export const ANNOUNCEMENT_TEXT_MAX_LENGTH = 2000;

@@ -20,6 +20,8 @@ export const MEMBER_PUSH_TOPICS = [
   'mention',
   /** A new comment on a match the member attends (going or maybe). */
   'comment',
+  /** A returned ticket is offered to the member (or their guest), or the ticket the member returned was taken. */
+  'ticketOffer',
 ] as const;
 
 /** Topics only admins get (docs/product.md, Comments, mentions and notifications). */

@@ -16,12 +16,16 @@ export type AdminSiteConfig = Required<SiteConfigView>;
 /** The admin's answers carry `auto_import_matches` (the token says who asks). */
 type AdminAnswer<Answer extends { config: SiteConfigView }> = Omit<Answer, 'config'> & { config: AdminSiteConfig };
 
-export const fetchSiteConfig = () => api<SiteConfigAnswer>('/api/config', { token: null });
+/**
+ * With the token when signed in: a member's answer carries the club's bank account (the GiroCode,
+ * drawn offline from the cached copy); anonymous callers get it as null.
+ */
+export const fetchSiteConfig = () => api<SiteConfigAnswer>('/api/config');
 
 /** The admin's form: the same call with the token, so the answer carries `auto_import_matches`. */
 export const fetchAdminSiteConfig = () => api<AdminAnswer<SiteConfigAnswer>>('/api/config');
 
-/** PUT /api/config (admin): team id, team name, site title, theme colour, the daily import switch. */
+/** PUT /api/config (admin): team id, team name, site title, theme colour, the daily import switch, the club's account, the loyalty seasons. */
 export type SiteConfigUpdate = Required<SiteConfigInput>;
 
 export const saveSiteConfig = (body: SiteConfigUpdate) =>

@@ -29,6 +29,7 @@ function useNavItems(user: Profile): NavItem[] {
   const items: NavItem[] = [
     { to: '/events', label: t('nav.events') },
     { to: '/my-tickets', label: t('tickets.navMyTickets') },
+    { to: '/allesfahrer', label: t('loyalty.nav') },
   ];
   if (!admin) return items;
   return [

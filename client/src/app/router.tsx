@@ -37,6 +37,8 @@ const StadiumDetailPage = lazyPage(() => import('../features/stadiums/StadiumDet
 const MyTicketsPage = lazyPage(() => import('../features/tickets/MyTicketsPage.js').then((m) => m.MyTicketsPage));
 const DebtsPage = lazyPage(() => import('../features/tickets/DebtsPage.js').then((m) => m.DebtsPage));
 const ProfilePage = lazyPage(() => import('../features/profile/ProfilePage.js').then((m) => m.ProfilePage));
+const LoyaltyPage = lazyPage(() => import('../features/loyalty/LoyaltyPage.js').then((m) => m.LoyaltyPage));
+const PrintListsPage = lazyPage(() => import('../features/exports/PrintListsPage.js').then((m) => m.PrintListsPage));
 
 /**
  * The login page. While the member types, the events screen's chunk loads, so the work after the
@@ -94,11 +96,13 @@ export function AppRoutes() {
             <Route path={CHANGE_PASSWORD_PATH} element={<ChangePasswordPage />} />
             <Route path="/events" element={<EventsPage />} />
             <Route path="/events/:id" element={<EventDetailPage />} />
+            <Route path="/events/:id/print" element={<PrintListsPage />} />
             <Route path="/config" element={<ConfigPage />} />
             <Route path="/stadiums/:id" element={<StadiumDetailPage />} />
             {/* ── money routes ── */}
             <Route path="/my-tickets" element={<MyTicketsPage />} />
             <Route path="/debts" element={<DebtsPage />} />
+            <Route path="/allesfahrer" element={<LoyaltyPage />} />
             {/* ── admin routes ── */}
             <Route path="/admin/tasks" element={<AdminTasksPage />} />
             <Route path="/users" element={<UsersPage />} />

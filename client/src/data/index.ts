@@ -3,6 +3,7 @@ import * as tickets from './collections/tickets.js';
 import * as notices from './collections/notices.js';
 import * as comments from './collections/comments.js';
 import * as mentions from './collections/mentions.js';
+import * as offers from './collections/offers.js';
 import { prefetchEvents } from './collections/events.js';
 import { forgetLoadedEvents } from './eventRows.js';
 import { getDatabase, loadSync, onDevice } from './local.js';
@@ -20,6 +21,7 @@ export type { SyncSession } from './sync.js';
 export { useEvent, useEvents } from './collections/events.js';
 export { useAttendees, useAttendeesOfEvents, type GuestChange } from './collections/attendees.js';
 export { useMyTickets, type MyTicket, type MyTickets } from './collections/tickets.js';
+export { useMyLedger, type MyLedger, type StatementLine } from './collections/ledger.js';
 export { useMembers } from './collections/members.js';
 export { useTransports } from './collections/transports.js';
 export { useAnnouncements, type AnnouncementView } from './collections/announcements.js';
@@ -31,6 +33,7 @@ export {
   useUnreadMentionsByEvent,
   type MentionView,
 } from './collections/mentions.js';
+export { useOpenOffers, type OfferView } from './collections/offers.js';
 export { useSnapshot } from './snapshots.js';
 export { holdsEventRows, useEventRows, useLoadedEvents, type EventRowsState } from './eventRows.js';
 
@@ -41,6 +44,7 @@ export const { markNoticesRead } = onDevice(notices.writes);
 export const { addComment, editComment, deleteComment, resolveComment, unresolveComment, toggleRequiresAnswer } =
   onDevice(comments.writes);
 export const { markMentionRead, markAllMentionsRead } = onDevice(mentions.writes);
+export const { acceptOffer, declineOffer } = onDevice(offers.writes);
 
 let opened: Promise<void> | null = null;
 

@@ -4,7 +4,11 @@
  * texts of de.json and en.json. German is bundled; English loads with en.json.
  */
 
+import type account from './de/account.json';
 import type announcements from './de/announcements.json';
+import type contingents from './de/contingents.json';
+import type ledger from './de/ledger.json';
+import type loyalty from './de/loyalty.json';
 
 type Texts = Record<string, unknown>;
 
@@ -21,5 +25,9 @@ export async function englishAreas(): Promise<Texts> {
 
 /** The areas' German texts as the type of `t()`'s keys: one line an area. */
 export interface AreaTexts {
+  account: typeof account;
   announcements: typeof announcements;
+  contingents: typeof contingents;
+  ledger: typeof ledger;
+  loyalty: typeof loyalty;
 }

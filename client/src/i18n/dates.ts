@@ -90,3 +90,9 @@ export function formatDay(value: string, language: Language): string {
   const fields = instantFields(value);
   return fields ? format(fields, language, { weekday: false, time: false }) : value;
 }
+
+/** A calendar day of the club as stored (`YYYY-MM-DD`, no time zone): `05.12.2026` (de), `5 Dec 2026` (en). */
+export function formatClubDay(value: string, language: Language): string {
+  const fields = wallClockFields(value);
+  return fields ? format(fields, language, { weekday: false, time: false }) : value;
+}

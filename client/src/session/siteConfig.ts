@@ -1,4 +1,5 @@
 import {
+  DEFAULT_LOYALTY_SEASONS,
   DEFAULT_SITE_TITLE,
   DEFAULT_TEAM_ID,
   DEFAULT_TEAM_NAME,
@@ -6,8 +7,10 @@ import {
   DEFAULT_TIME_ZONE,
 } from '@fankurve/shared/constants';
 import { isHexColour, readableOn, shade, textColourOn } from '@fankurve/shared/rules/colour';
+import { checkAccountHolder, checkLoyaltySeasons } from '@fankurve/shared/rules/siteConfig';
 import { useSyncExternalStore } from 'react';
 import { fetchSiteConfig, type SiteConfig } from '../api/config.js';
+import { getSession, subscribeSession } from './session.js';
 
 /*
  * The club's configuration (GET /api/config) as every screen shows it: cached on the device so the
@@ -16,6 +19,8 @@ import { fetchSiteConfig, type SiteConfig } from '../api/config.js';
  * document title and the icons iOS installs the app with. A change reaches every open device:
  * the server's change stream names 'config' (followServerConfigChanges), the other tabs of a
  * device learn it from the cache (the storage event), and a device coming online asks again.
+ * The club's bank account (for the GiroCode, drawn offline) comes only to signed-in devices: it is
+ * asked for again at sign-in and taken out of the cached copy at sign-out.
  */
 export const SITE_CONFIG_STORAGE_KEY = 'siteConfig';
 
@@ -29,7 +34,24 @@ const DEFAULTS: SiteConfig = {
   theme_color: DEFAULT_THEME_COLOR,
   logo_filename: null,
   time_zone: DEFAULT_TIME_ZONE,
+  account_holder: null,
+  iban: null,
+  bic: null,
+  loyalty_seasons: DEFAULT_LOYALTY_SEASONS,
 };
+
+/** An IBAN in electronic format and a BIC, by their shape: the server checked them fully (rules/iban.ts, not loaded by the shell). */
+const IBAN_SHAPE = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
+const BIC_SHAPE = /^[A-Z0-9]{8}(?:[A-Z0-9]{3})?$/;
+
+/** The club's account from the cache: a holder and an IBAN of the right shape, or none at all. */
+function sanitizeAccount(raw: Record<string, unknown>): Pick<SiteConfig, 'account_holder' | 'iban' | 'bic'> {
+  const holder = checkAccountHolder(raw.account_holder);
+  const iban = typeof raw.iban === 'string' && IBAN_SHAPE.test(raw.iban) ? raw.iban : null;
+  if (!holder.ok || !holder.value || !iban) return { account_holder: null, iban: null, bic: null };
+  const bic = typeof raw.bic === 'string' && BIC_SHAPE.test(raw.bic) ? raw.bic : null;
+  return { account_holder: holder.value, iban, bic };
+}
 const UPLOAD_NAME = /^[a-zA-Z0-9_-]{8,80}\.(?:jpg|jpeg|png|gif|webp)$/;
 
 function sanitize(value: unknown): SiteConfig {
@@ -43,7 +65,14 @@ function sanitize(value: unknown): SiteConfig {
     theme_color: isHexColour(raw.theme_color) ? raw.theme_color : DEFAULTS.theme_color,
     logo_filename: typeof raw.logo_filename === 'string' && UPLOAD_NAME.test(raw.logo_filename) ? raw.logo_filename : null,
     time_zone: typeof raw.time_zone === 'string' && isTimeZone(raw.time_zone) ? raw.time_zone : DEFAULTS.time_zone,
+    ...sanitizeAccount(raw),
+    loyalty_seasons: loyaltySeasonsOf(raw.loyalty_seasons),
   };
+}
+
+function loyaltySeasonsOf(value: unknown): number {
+  const checked = checkLoyaltySeasons(value);
+  return checked.ok ? checked.value : DEFAULTS.loyalty_seasons;
 }
 
 function isTimeZone(name: string): boolean {
@@ -130,9 +159,30 @@ export function startSiteConfig(): void {
   // Back online, or back in the app after a while: whatever changed meanwhile (a stream that
   // reconnected on its own does not say what it missed).
   window.addEventListener('online', () => void refreshSiteConfig());
+  followSession();
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible' && Date.now() - lastRefresh > VISIBLE_REFRESH_MS) void refreshSiteConfig();
   });
+}
+
+/**
+ * Signing in asks again, so the cached copy has the club's account (for the GiroCode offline);
+ * signing out takes the account out of the cached copy at once (a shared device keeps nothing of
+ * the club's members-only data) and asks again as nobody.
+ */
+function followSession(): void {
+  let signedInAs: string | null = null;
+  const check = () => {
+    const session = getSession();
+    const userId = session.status === 'signedIn' ? session.user.id : null;
+    if (userId === signedInAs) return;
+    const signedOut = signedInAs !== null && userId === null;
+    signedInAs = userId;
+    if (signedOut) applySiteConfig({ ...config, account_holder: null, iban: null, bic: null });
+    void refreshSiteConfig();
+  };
+  subscribeSession(check);
+  signedInAs = getSession().status === 'signedIn' ? (getSession() as { user: { id: string } }).user.id : null;
 }
 
 let refreshing: Promise<void> | null = null;

@@ -1,3 +1,4 @@
+import type { OfferResponse, OfferState, TicketRequestState } from '@fankurve/shared';
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
@@ -167,6 +168,29 @@ export interface AnnouncementsTable extends Replicated {
   updated_at: string;
 }
 
+/**
+ * The club's money, one entry per charge, payment, credit, refund or reversal (migration 014;
+ * docs/architecture.md, "Ledger"). Signed cents: positive raises what the member owes. Entries are
+ * never changed or deleted (`deleted` stays 0); a correction is a reversal naming the entry.
+ */
+export interface LedgerTable extends Replicated {
+  id: string;
+  user_id: string;
+  kind: 'ticket' | 'charge' | 'payment' | 'credit' | 'refund' | 'reversal';
+  amount_cents: number;
+  /** The club's day it counts on (`YYYY-MM-DD`). */
+  date: string;
+  description: string;
+  event_id: string | null;
+  /** The ticket (attendee row) a 'ticket' entry or a ticket's payment belongs to. */
+  attendee_id: string | null;
+  /** For a reversal: the entry it undoes. */
+  reverses_id: string | null;
+  /** The admin who booked it; null for what the system wrote. */
+  created_by: string | null;
+  created_at: string;
+}
+
 /** One device's push subscription, owned by the session that registered it (migration 006). */
 export interface PushSubscriptionsTable {
   id: string;
@@ -257,12 +281,66 @@ export interface SharedCountersTable {
   last_at: number;
 }
 
+/** An admin's adjustment of a member's loyalty points (migration 016; docs/architecture.md, "Loyalty"). Not replicated. */
+export interface LoyaltyAdjustmentsTable {
+  user_id: string;
+  /** Added to the counted away matches; may be negative. */
+  points: number;
+  note: string;
+  updated_by: string;
+  updated_at: string;
+}
+
 /** Addresses and devices that signed in to an account before (auth/sharedThrottle.ts; migration 013). */
 export interface SignInTrustTable {
   account: string;
   kind: 'address' | 'device';
   value: string;
   last_at: number;
+}
+
+/** A ticket contingent of an event (migration 015; docs/architecture.md, "Ticket contingents"). Not replicated. */
+export interface ContingentsTable {
+  event_id: string;
+  tickets: number;
+  /** The club's wall-clock time `YYYY-MM-DD HH:MM:SS`; null: requests are allocated at once. */
+  request_deadline: string | null;
+  payment_days: number | null;
+  offer_minutes: number;
+  /** When the allocation ran (ISO 8601 UTC); null while requests gather until the deadline. */
+  allocated_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A member's or guest's "needs a ticket", with its time and way (migration 015). Not replicated. */
+export interface TicketRequestsTable {
+  /** The attendee row that needs the ticket. */
+  attendee_id: string;
+  event_id: string;
+  /** When the server first stored the answer (ISO 8601 UTC); a new request after a withdrawal starts anew. */
+  requested_at: string;
+  pinned: Bool;
+  excluded: Bool;
+  state: TicketRequestState;
+  /** When it last came to hold a ticket through the contingent. */
+  allocated_at: string | null;
+  updated_at: string;
+}
+
+/** A returned ticket offered to the next in line (migration 015; the synced collection `offers`). */
+export interface OffersTable extends Replicated {
+  id: string;
+  event_id: string;
+  attendee_id: string;
+  user_id: string;
+  ticket_id: string;
+  price_cents: number | null;
+  expires_at: string;
+  state: OfferState;
+  response: OfferResponse | null;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface Database {
@@ -287,6 +365,11 @@ export interface Database {
   sign_in_trust: SignInTrustTable;
   jobs: JobsTable;
   admin_digest_items: AdminDigestItemsTable;
+  contingents: ContingentsTable;
+  ticket_requests: TicketRequestsTable;
+  offers: OffersTable;
+  loyalty_adjustments: LoyaltyAdjustmentsTable;
+  ledger: LedgerTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -296,3 +379,4 @@ export type AttendeeRow = Selectable<AttendeesTable>;
 export type NewAttendee = Insertable<AttendeesTable>;
 export type AttendeeUpdate = Updateable<AttendeesTable>;
 export type NoticeRow = Selectable<NoticesTable>;
+export type LedgerRow = Selectable<LedgerTable>;

@@ -231,12 +231,15 @@ function createContext(trx: Transaction<Database>, journal: WriteJournal, timeZo
   return context;
 }
 
-/** The store's before-commit steps, only for a transaction that took a seq (one without pays nothing). */
+/**
+ * The store's before-commit steps, only for a transaction that took a seq (one without pays nothing).
+ * Each step sees what the steps before it wrote too (the ledger settling a ticket writes an attendee
+ * row whose event must then take a seq).
+ */
 async function runBeforeCommit(store: Store, w: WriteContext, journal: WriteJournal): Promise<void> {
   const firstSeq = journal.firstSeq;
   if (firstSeq === null || !store.beforeCommit) return;
-  const collections = new Set(journal.touched);
-  for (const step of store.beforeCommit) await step(w, { collections, firstSeq });
+  for (const step of store.beforeCommit) await step(w, { collections: new Set(journal.touched), firstSeq });
 }
 
 /**

@@ -54,6 +54,35 @@ export type DomainEvent =
   | ({ type: 'announcement.created'; announcementId: string; eventId: string | null; pinned: boolean } & Base)
   | ({ type: 'announcement.changed'; announcementId: string; eventId: string | null; fields: string[] } & Base)
   | ({ type: 'announcement.deleted'; announcementId: string; eventId: string | null } & Base)
+  /** A ticket contingent set or changed, or allocated (`allocated`: tickets handed out; domain/contingents.ts). */
+  | ({ type: 'contingent.set'; eventId: string } & Base)
+  | ({ type: 'contingent.allocated'; eventId: string; allocated: number } & Base)
+  /** An admin pinned or excluded a ticket request (or undid it). */
+  | ({ type: 'ticketRequest.changed'; eventId: string; attendeeId: string; pinned: boolean; excluded: boolean } & Base)
+  /** The holder gave the ticket back: it is offered to the next in line, its debt stays until taken. */
+  | ({ type: 'ticket.returned' } & AttendeeRef)
+  /** A returned ticket offered to `userId` (for a guest, their host) until `expiresAt`. */
+  | ({ type: 'offer.made'; offerId: string; eventId: string; attendeeId: string; userId: string; expiresAt: string } & Base)
+  /** An offer taken: the ticket `ticketId` (with its debt) went to `attendeeId`; `returnerId` owed it before. */
+  | ({
+      type: 'offer.accepted';
+      offerId: string;
+      eventId: string;
+      attendeeId: string;
+      userId: string;
+      ticketId: string;
+      returnerId: string | null;
+    } & Base)
+  /** An offer declined, run out, or withdrawn (its ticket or its request went away). */
+  | ({
+      type: 'offer.closed';
+      offerId: string;
+      eventId: string;
+      userId: string;
+      state: 'declined' | 'expired' | 'withdrawn';
+    } & Base)
+  /** An admin booked a ledger entry for `userId` by hand, or reversed one (`kind` 'reversal'). */
+  | ({ type: 'ledger.booked'; entryId: string; userId: string; kind: string } & Base)
   | ({ type: 'session.started'; sessionId: string; userId: string } & Base)
   | ({ type: 'session.ended'; sessionId: string; userId: string } & Base);
 

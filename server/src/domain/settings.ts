@@ -1,11 +1,13 @@
 import {
   DEFAULT_GUEST_LIMIT,
+  DEFAULT_LOYALTY_SEASONS,
   DEFAULT_SITE_TITLE,
   DEFAULT_TEAM_ID,
   DEFAULT_TEAM_NAME,
   DEFAULT_THEME_COLOR,
 } from '@fankurve/shared';
-import { checkTeamConfig, type TeamConfig } from '@fankurve/shared/rules/siteConfig';
+import { checkClubAccount } from '@fankurve/shared/rules/iban';
+import { checkLoyaltySeasons, checkTeamConfig, type ClubAccountFields, type TeamConfig } from '@fankurve/shared/rules/siteConfig';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { WriteContext } from '../db/store.js';
@@ -24,6 +26,12 @@ export interface SiteConfig {
   logo_size: string | null;
   /** The daily automatic match import (server/src/matches/dailyImport.ts reads the setting). */
   auto_import_matches: boolean;
+  /** The club's bank account for members' transfers (the GiroCode); null when not set. */
+  account_holder: string | null;
+  iban: string | null;
+  bic: string | null;
+  /** Seasons whose away matches count for loyalty points (domain/loyalty.ts reads the setting). */
+  loyalty_seasons: number;
 }
 
 /** Settings keys: one row per field in `settings` (key, value). */
@@ -36,6 +44,11 @@ const KEYS = {
   logo_size: 'logo_size',
   /** '1' on, anything else off; the daily import reads this key itself. */
   auto_import_matches: 'auto_import_matches',
+  account_holder: 'account_holder',
+  /** Electronic format (no spaces, capitals). */
+  iban: 'iban',
+  bic: 'bic',
+  loyalty_seasons: 'loyalty_seasons',
 } as const;
 
 const DEFAULTS: SiteConfig = {
@@ -46,6 +59,10 @@ const DEFAULTS: SiteConfig = {
   logo_filename: null,
   logo_size: null,
   auto_import_matches: false,
+  account_holder: null,
+  iban: null,
+  bic: null,
+  loyalty_seasons: DEFAULT_LOYALTY_SEASONS,
 };
 
 /** The team and site configuration: stored settings over the defaults of docs/product.md, Limits and constants. Public (the login page shows the title). */
@@ -60,7 +77,16 @@ export async function getSiteConfig(db: Kysely<Database>): Promise<SiteConfig> {
     logo_filename: stored.logo_filename || null,
     logo_size: stored.logo_filename ? stored.logo_size || null : null,
     auto_import_matches: stored.auto_import_matches === '1',
+    account_holder: stored.account_holder || null,
+    iban: stored.iban || null,
+    bic: stored.bic || null,
+    loyalty_seasons: stored.loyalty_seasons ? loyaltySeasonsOf(stored.loyalty_seasons) : DEFAULTS.loyalty_seasons,
   };
+}
+
+function loyaltySeasonsOf(value: string): number {
+  const checked = checkLoyaltySeasons(value);
+  return checked.ok ? checked.value : DEFAULTS.loyalty_seasons;
 }
 
 async function setSetting(w: WriteContext, key: string, value: string): Promise<void> {
@@ -82,26 +108,60 @@ async function announce(w: WriteContext): Promise<void> {
 
 export interface SiteConfigUpdate extends Record<keyof TeamConfig, unknown> {
   auto_import_matches?: boolean;
+  /** Each left out: unchanged; '' or null: cleared (loyalty_seasons: back to the default). */
+  account_holder?: string | null;
+  iban?: string | null;
+  bic?: string | null;
+  loyalty_seasons?: number | string | null;
+}
+
+/** Writes a setting, or removes its row when the value is null (the default applies again). */
+async function setOrClear(w: WriteContext, key: string, value: string | null): Promise<void> {
+  if (value === null) await w.db.deleteFrom('settings').where('key', '=', key).execute();
+  else await setSetting(w, key, value);
 }
 
 /**
  * Saves the team configuration (admin): team id a positive whole number, team name and site title
  * trimmed and not blank (at most TEAM_NAME_MAX_LENGTH and SITE_TITLE_MAX_LENGTH characters), theme
- * colour '#' and six hex digits (rules/siteConfig.ts); the daily import switch when it is given.
+ * colour '#' and six hex digits (rules/siteConfig.ts); the daily import switch when it is given; the
+ * club's account (holder, IBAN by its check digits, BIC) and the loyalty seasons (1 to 10) when given.
+ * Everything is checked before anything is written.
  */
 export async function updateSiteConfig(w: WriteContext, actor: Actor, input: SiteConfigUpdate): Promise<SiteConfig> {
   requireAdmin(actor);
   const checked = checkTeamConfig(input);
   if (!checked.ok) throw badInput(checked.code);
   const { team_id, team_name, site_title, theme_color } = checked.value;
+  const current = await getSiteConfig(w.db);
+  // The account as it will be: fields left out keep their stored value, so a holder cleared while the IBAN stays is refused.
+  const accountFields = ['account_holder', 'iban', 'bic'] as const;
+  const account = checkClubAccount(
+    Object.fromEntries(
+      accountFields.map((field) => [field, input[field] === undefined ? current[field] : input[field]]),
+    ) as Record<keyof ClubAccountFields, unknown>,
+  );
+  if (!account.ok) throw badInput(account.code);
+  let loyaltySeasons: number | null | undefined = undefined;
+  if (input.loyalty_seasons === null || input.loyalty_seasons === '') loyaltySeasons = null;
+  else if (input.loyalty_seasons !== undefined) {
+    const seasons = checkLoyaltySeasons(input.loyalty_seasons);
+    if (!seasons.ok) throw badInput(seasons.code);
+    loyaltySeasons = seasons.value;
+  }
+  if (input.auto_import_matches !== undefined && typeof input.auto_import_matches !== 'boolean') throw badInput('invalidInput');
   await setSetting(w, KEYS.team_id, String(team_id));
   await setSetting(w, KEYS.team_name, team_name);
   await setSetting(w, KEYS.site_title, site_title);
   await setSetting(w, KEYS.theme_color, theme_color);
   if (input.auto_import_matches !== undefined) {
-    if (typeof input.auto_import_matches !== 'boolean') throw badInput('invalidInput');
     await setSetting(w, KEYS.auto_import_matches, input.auto_import_matches ? '1' : '0');
   }
+  for (const field of accountFields) {
+    if (input[field] !== undefined) await setOrClear(w, KEYS[field], account.value[field]);
+  }
+  if (loyaltySeasons !== undefined)
+    await setOrClear(w, KEYS.loyalty_seasons, loyaltySeasons === null ? null : String(loyaltySeasons));
   await announce(w);
   return getSiteConfig(w.db);
 }
@@ -145,4 +205,26 @@ export async function getGuestLimit(db: Kysely<Database>): Promise<number> {
   const row = await db.selectFrom('settings').select('value').where('key', '=', 'guest_limit').executeTakeFirst();
   const limit = Number(row?.value);
   return Number.isInteger(limit) && limit >= 0 ? limit : DEFAULT_GUEST_LIMIT;
+}
+
+/** The club's bank account for members' transfers (docs/architecture.md, Club account and GiroCode). */
+export interface ClubAccount {
+  holder: string;
+  /** Electronic format: no spaces, capitals. */
+  iban: string;
+  bic: string | null;
+}
+
+/** The club's account from the settings account_holder, iban and bic; null while no IBAN (or holder) is set. */
+export async function clubAccount(db: Kysely<Database>): Promise<ClubAccount | null> {
+  const rows = await db
+    .selectFrom('settings')
+    .select(['key', 'value'])
+    .where('key', 'in', ['account_holder', 'iban', 'bic'])
+    .execute();
+  const stored = new Map(rows.map((row) => [row.key, row.value]));
+  const holder = stored.get('account_holder') || null;
+  const iban = stored.get('iban') || null;
+  if (!holder || !iban) return null;
+  return { holder, iban, bic: stored.get('bic') || null };
 }

@@ -23,6 +23,7 @@ import {
 } from './attendeeRows.js';
 import { badInput, conflict, forbidden, notFound } from './errors.js';
 import { findOwnAttendance } from './attendance.js';
+import { followTicketPaid } from './ledger.js';
 
 /*
  * The admin-owned fields of an attendee row, member or guest: the ticket (bought, paid, received,
@@ -86,7 +87,7 @@ async function priceFields(w: WriteContext, attendee: AttendeeRow, input: Ticket
  * `defaultTicketPrice`; docs/architecture.md, Data model). Nothing when it has a price, or when none
  * is known: then the price stays open.
  */
-async function defaultPriceOfPurchase(w: WriteContext, attendee: AttendeeRow, fields: Fields): Promise<Fields> {
+export async function defaultPriceOfPurchase(w: WriteContext, attendee: AttendeeRow, fields: Fields): Promise<Fields> {
   const after = { ...attendee, ...fields };
   if (
     !hasNoPriceChoice({
@@ -174,7 +175,10 @@ export async function updateTicketStatus(
   const update = { ...fields, updated_at: w.now, seq: await w.nextSeq('attendees') };
   await w.db.updateTable('attendees').set(update).where('id', '=', attendee.id).execute();
   recordTicketEvents(w, actor, attendee, update, changed);
-  return { ...attendee, ...update };
+  const after = { ...attendee, ...update };
+  // Paid books (and unpaid reverses) the ticket's payment (docs/architecture.md, Ledger).
+  await followTicketPaid(w, actor, attendee, after);
+  return after;
 }
 
 /** What an admin's change to an attendee row means for the member: bought, paid, received, requests accepted, seat. */

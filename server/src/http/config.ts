@@ -23,13 +23,18 @@ import { readUploadedFile } from './upload.js';
 
 const tag = 'Config';
 
+/** Who reads the configuration: the club's account is for members, the daily import switch for admins. */
+type Reader = 'anonymous' | 'member' | 'admin';
+
 /**
  * The REST shape of the configuration (`siteConfigView`) with the club's time zone; the daily import
- * switch only for admins (the form shows it; it is nobody else's business).
+ * switch only for admins (the form shows it; it is nobody else's business), the club's bank account
+ * only for signed-in users (null to an anonymous caller).
  */
-function toRestConfig(config: SiteConfig, timeZone: string, forAdmin: boolean): SiteConfigView {
-  const { logo_size: _size, auto_import_matches, ...rest } = config;
-  return { ...rest, ...(forAdmin ? { auto_import_matches } : {}), time_zone: timeZone };
+function toRestConfig(config: SiteConfig, timeZone: string, reader: Reader): SiteConfigView {
+  const { logo_size: _size, auto_import_matches, account_holder, iban, bic, ...rest } = config;
+  const account = reader === 'anonymous' ? { account_holder: null, iban: null, bic: null } : { account_holder, iban, bic };
+  return { ...rest, ...account, ...(reader === 'admin' ? { auto_import_matches } : {}), time_zone: timeZone };
 }
 
 /** The web app manifest's fixed part: what an installed app is, whatever the club. */
@@ -94,21 +99,22 @@ export function webManifest(config: SiteConfig): WebManifestAnswer {
  */
 export function configRoutes(app: Api, deps: AppDeps): void {
   const uploads = new UploadStore(deps.config.uploadsDir);
-  const rest = (config: SiteConfig, forAdmin = true) => toRestConfig(config, deps.config.clubTimeZone, forAdmin);
+  const rest = (config: SiteConfig, reader: Reader = 'admin') => toRestConfig(config, deps.config.clubTimeZone, reader);
 
   app.openapi(
     apiRoute({
       method: 'get',
       path: '/api/config',
       tag,
-      summary: 'Team id and name, site title, theme colour, logo and time zone (public; admins also get the daily import switch)',
+      summary:
+        "Team id and name, site title, theme colour, logo, time zone and loyalty seasons (public); the club's bank account for signed-in users, the daily import switch for admins",
       access: 'public',
       answers: { 200: siteConfigAnswer },
     }),
     async (c) => {
       const user = c.get('user');
-      const forAdmin = user !== null && isAdmin(user);
-      return c.json({ success: true as const, config: rest(await getSiteConfig(deps.store.db), forAdmin) }, 200);
+      const reader: Reader = user === null ? 'anonymous' : isAdmin(user) ? 'admin' : 'member';
+      return c.json({ success: true as const, config: rest(await getSiteConfig(deps.store.db), reader) }, 200);
     },
   );
 
@@ -117,7 +123,8 @@ export function configRoutes(app: Api, deps: AppDeps): void {
       method: 'put',
       path: '/api/config',
       tag,
-      summary: "Save team id, team name, site title, theme colour ('#' and six hex digits) and the daily import switch (admin)",
+      summary:
+        "Save team id, team name, site title, theme colour ('#' and six hex digits), the daily import switch, the club's account (holder, IBAN, BIC) and the loyalty seasons (admin)",
       body: siteConfigInput,
       // A member learns that the route is admin-only before anything about the body; updateSiteConfig checks anyway.
       access: 'admin',

@@ -100,3 +100,24 @@ export async function scheduleJob(db: Db, name: string, dueAt: string): Promise<
 export async function releaseClaims(db: Db, owner: string): Promise<void> {
   await db.updateTable('jobs').set({ claimed_by: null, claimed_until: null }).where('claimed_by', '=', owner).execute();
 }
+
+/**
+ * Makes a job due at `dueAt` at the latest: an earlier due time stays, a later one (or none) is moved
+ * up. Like `scheduleJob` it locks the row, so it waits for a run's `finishJob` and then sees its result.
+ */
+export async function scheduleJobBy(db: Db, name: string, dueAt: string): Promise<void> {
+  await db
+    .insertInto('jobs')
+    .values({ name, due_at: dueAt, claimed_by: null, claimed_until: null, last_run_at: null, last_error: null })
+    .onConflict((oc) =>
+      oc.column('name').doUpdateSet((eb) => ({
+        due_at: eb
+          .case()
+          .when(eb.or([eb('jobs.due_at', 'is', null), eb('jobs.due_at', '>', eb.ref('excluded.due_at'))]))
+          .then(eb.ref('excluded.due_at'))
+          .else(eb.ref('jobs.due_at'))
+          .end(),
+      })),
+    )
+    .execute();
+}

@@ -20,6 +20,8 @@ const RELEVANT = new Set<DomainEvent['type']>([
   'comment.added',
   'user.registered',
   'request.made',
+  'offer.made',
+  'offer.accepted',
 ]);
 
 function isRelevant(event: DomainEvent): boolean {

@@ -1,4 +1,4 @@
-import type { Language } from '@fankurve/shared';
+import { DEFAULT_TIME_ZONE, type Language } from '@fankurve/shared';
 import { isAdminPushTopic, type PushTopic } from '@fankurve/shared/push';
 import type { Store } from '../db/store.js';
 import type { DomainEvent } from '../domain/domainEvents.js';
@@ -14,6 +14,8 @@ import {
   requestMadeText,
   seatStatusText,
   ticketBoughtText,
+  ticketTakenText,
+  offerMadeText,
   type CommentInfo,
   type EventInfo,
   type PushText,
@@ -186,6 +188,12 @@ class Planner {
           break;
         case 'request.made':
           await this.requestMade(event);
+          break;
+        case 'offer.made':
+          await this.offerMade(event);
+          break;
+        case 'offer.accepted':
+          await this.ticketTaken(event);
           break;
         default:
           break;
@@ -381,6 +389,32 @@ class Planner {
         text: (l) => registrationText(l, user),
       });
     }
+  }
+
+  private async offerMade(event: Extract<DomainEvent, { type: 'offer.made' }>): Promise<void> {
+    const info = await this.event(event.eventId);
+    if (!info) return;
+    const guestName = await this.guestName(event.attendeeId);
+    const timeZone = this.store.clubTimeZone ?? DEFAULT_TIME_ZONE;
+    this.add(event.userId, event.actorId, {
+      key: `offer:${event.offerId}`,
+      rank: 1,
+      topic: 'ticketOffer',
+      text: (l) => offerMadeText(l, info, { expiresAt: event.expiresAt, guestName, timeZone }),
+    });
+  }
+
+  /** The member who returned the ticket hears that it was taken (and its debt with it). */
+  private async ticketTaken(event: Extract<DomainEvent, { type: 'offer.accepted' }>): Promise<void> {
+    const info = await this.event(event.eventId);
+    if (!info || !event.returnerId) return;
+    const guestName = await this.guestName(event.ticketId);
+    this.add(event.returnerId, event.actorId, {
+      key: `ticketTaken:${event.ticketId}`,
+      rank: 1,
+      topic: 'ticketOffer',
+      text: (l) => ticketTakenText(l, info, guestName),
+    });
   }
 
   private async requestMade(event: Extract<DomainEvent, { type: 'request.made' }>): Promise<void> {

@@ -233,3 +233,48 @@ export function requestMadeText(
     path: '/admin/tasks',
   };
 }
+
+/** When an offer's window closes, in the recipient's language (the club's time zone: the event's). */
+function formatInstant(iso: string, language: Language, timeZone: string): string {
+  const format = new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone,
+  });
+  return format.format(new Date(iso));
+}
+
+export function offerMadeText(
+  language: Language,
+  event: EventInfo,
+  offer: { expiresAt: string; guestName: string | null; timeZone: string },
+): PushText {
+  const de = language === 'de';
+  const until = formatInstant(offer.expiresAt, language, offer.timeZone);
+  const whom = offer.guestName ? (de ? ` für deinen Gast ${offer.guestName}` : ` for your guest ${offer.guestName}`) : '';
+  return {
+    title: de ? 'Ticket frei geworden' : 'A ticket for you',
+    body: de
+      ? `Ein zurückgegebenes Ticket für ${event.title} ist${whom} für dich reserviert. Nimm es bis ${until} an.`
+      : `A returned ticket for ${event.title} is waiting${whom}. Accept it by ${until}.`,
+    path: eventPath(event.id),
+  };
+}
+
+export function ticketTakenText(language: Language, event: EventInfo, guestName: string | null): PushText {
+  const de = language === 'de';
+  const ticket = guestName
+    ? de
+      ? `Das zurückgegebene Ticket deines Gastes ${guestName}`
+      : `The returned ticket of your guest ${guestName}`
+    : de
+      ? 'Dein zurückgegebenes Ticket'
+      : 'Your returned ticket';
+  return {
+    title: de ? 'Ticket übernommen' : 'Ticket taken',
+    body: de
+      ? `${ticket} für ${event.title} wurde übernommen. Du schuldest dafür nichts mehr.`
+      : `${ticket} for ${event.title} has been taken. You owe nothing for it any more.`,
+    path: '/my-tickets',
+  };
+}

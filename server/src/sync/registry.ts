@@ -3,9 +3,11 @@ import { announcementsCollection } from './collections/announcements.js';
 import { attendeesCollection } from './collections/attendees.js';
 import { commentsCollection } from './collections/comments.js';
 import { eventsCollection } from './collections/events.js';
+import { ledgerCollection } from './collections/ledger.js';
 import { membersCollection } from './collections/members.js';
 import { mentionsCollection } from './collections/mentions.js';
 import { noticesCollection } from './collections/notices.js';
+import { offersCollection } from './collections/offers.js';
 import { transportsCollection } from './collections/transports.js';
 
 /** The server's synced collections, one line each (docs/architecture.md, adding a synced collection). */
@@ -18,6 +20,8 @@ const COLLECTIONS: SyncCollection[] = [
   commentsCollection,
   mentionsCollection,
   announcementsCollection,
+  offersCollection,
+  ledgerCollection,
 ];
 
 export const SYNC_COLLECTIONS: ReadonlyMap<string, SyncCollection> = new Map(

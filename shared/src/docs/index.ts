@@ -3,9 +3,11 @@ import { attendeesSync } from './attendees.js';
 import { commentsSync } from './comments.js';
 import type { RefusalActionOf, SyncDeclaration } from './declaration.js';
 import { eventsSync } from './events.js';
+import { ledgerSync } from './ledger.js';
 import { membersSync } from './members.js';
 import { mentionsSync } from './mentions.js';
 import { noticesSync } from './notices.js';
+import { offersSync } from './offers.js';
 import { transportsSync } from './transports.js';
 
 export * from './common.js';
@@ -18,6 +20,8 @@ export * from './transports.js';
 export * from './comments.js';
 export * from './mentions.js';
 export * from './announcements.js';
+export * from './ledger.js';
+export * from './offers.js';
 
 /**
  * The synced collections, one line each (docs/architecture.md, adding a synced collection). The
@@ -32,6 +36,8 @@ export const SYNC_DECLARATIONS = {
   comments: commentsSync,
   mentions: mentionsSync,
   announcements: announcementsSync,
+  ledger: ledgerSync,
+  offers: offersSync,
 } as const;
 
 export type SyncCollectionName = keyof typeof SYNC_DECLARATIONS;

@@ -75,3 +75,49 @@ export function checkTeamConfig(input: Record<TeamConfigField, unknown>): TeamCo
   const first = TEAM_CONFIG_FIELDS.map((field) => problems[field]).find((code) => code !== undefined)!;
   return { ok: false, problems, code: first };
 }
+
+/*
+ * The club's bank account and the loyalty setting (docs/architecture.md, Club account and GiroCode).
+ * The IBAN and BIC checks need the ibantools library and live in rules/iban.ts, so the app shell,
+ * which reads this file's rules for the cached configuration, does not load it.
+ */
+
+/** The holder is the GiroCode's beneficiary name, which may have at most 70 characters. */
+export const ACCOUNT_HOLDER_MAX_LENGTH = 70;
+/** Loyalty points count the away matches of this many seasons at least and at most. */
+export const LOYALTY_SEASONS_MIN = 1;
+export const LOYALTY_SEASONS_MAX = 10;
+
+/** Nothing typed: null, undefined or only spaces. */
+export const isBlank = (value: unknown) => value === null || value === undefined || (typeof value === 'string' && !value.trim());
+
+/** The account holder, trimmed; null when empty. */
+export function checkAccountHolder(value: unknown): RuleResult<string | null> {
+  if (isBlank(value)) return { ok: true, value: null };
+  if (typeof value !== 'string') return { ok: false, code: 'invalidInput' };
+  const trimmed = value.trim();
+  if ([...trimmed].length > ACCOUNT_HOLDER_MAX_LENGTH) return { ok: false, code: 'accountHolderTooLong' };
+  const problem = freeTextProblem(trimmed);
+  if (problem) return { ok: false, code: problem };
+  return { ok: true, value: trimmed };
+}
+
+/** `DE89370400440532013000` → `DE89 3704 0044 0532 0130 00` (groups of four, as printed on cards and statements). */
+export function formatIban(iban: string): string {
+  return iban.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ');
+}
+
+export interface ClubAccountFields {
+  account_holder: string | null;
+  iban: string | null;
+  bic: string | null;
+}
+
+/** The seasons loyalty points look back: a whole number 1 to 10, also as typed text ('3'). */
+export function checkLoyaltySeasons(value: unknown): RuleResult<number> {
+  const number = typeof value === 'string' && /^\s*\d{1,3}\s*$/.test(value) ? Number(value) : value;
+  if (typeof number !== 'number' || !Number.isInteger(number) || number < LOYALTY_SEASONS_MIN || number > LOYALTY_SEASONS_MAX) {
+    return { ok: false, code: 'loyaltySeasonsInvalid' };
+  }
+  return { ok: true, value: number };
+}

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { msg } from './common.js';
 
 /**
- * PUT /api/config (admin): the team configuration plus the daily match import switch.
+ * PUT /api/config (admin): the team configuration plus the daily match import switch, the club's
+ * bank account and the loyalty seasons.
  * The shapes only; the rules (rules/siteConfig.ts) are the domain's, so bad values answer their own
  * message code. `team_id` may come as the text of a form field ('553').
  */
@@ -13,5 +14,14 @@ export const siteConfigInput = z.object({
   theme_color: z.string(msg('themeColorInvalid')).max(20, msg('themeColorInvalid')),
   /** The daily automatic match import; unchanged when left out. */
   auto_import_matches: z.boolean(msg('invalidInput')).optional(),
+  /** The club's account (rules/siteConfig.ts checkClubAccount): each unchanged when left out, cleared when '' or null. */
+  account_holder: z.string(msg('invalidInput')).max(1000, msg('accountHolderTooLong')).nullable().optional(),
+  iban: z.string(msg('ibanInvalid')).max(100, msg('ibanInvalid')).nullable().optional(),
+  bic: z.string(msg('bicInvalid')).max(100, msg('bicInvalid')).nullable().optional(),
+  /** Seasons whose away matches count for loyalty points (1 to 10); null or '' sets the default again. */
+  loyalty_seasons: z
+    .union([z.number(), z.string().max(20)], msg('loyaltySeasonsInvalid'))
+    .nullable()
+    .optional(),
 });
 export type SiteConfigInput = z.infer<typeof siteConfigInput>;

@@ -1,7 +1,9 @@
 import { IMAGE_MAX_BYTES, TOAST_DURATION_MS } from '@fankurve/shared/constants';
 import type { MessageCode } from '@fankurve/shared/messages';
 import { isHexColour, textColourOn } from '@fankurve/shared/rules/colour';
+import { checkClubAccount } from '@fankurve/shared/rules/iban';
 import {
+  checkLoyaltySeasons,
   checkTeamConfig,
   SITE_TITLE_MAX_LENGTH,
   TEAM_NAME_MAX_LENGTH,
@@ -26,9 +28,10 @@ import { ConfirmDialog } from '../../ui/Dialog.js';
 import { Field, FormError } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { TeamFinder } from '../matches/index.js';
+import { AccountFields, accountValuesOf, type AccountField, type AccountValues } from './AccountFields.js';
 import './config.css';
 
-interface FormValues {
+interface FormValues extends AccountValues {
   team_id: string;
   team_name: string;
   site_title: string;
@@ -42,9 +45,20 @@ const valuesOf = (config: SiteConfig, autoImport: boolean): FormValues => ({
   site_title: config.site_title,
   theme_color: config.theme_color,
   auto_import_matches: autoImport,
+  ...accountValuesOf(config),
 });
 
-const FIELDS: readonly TeamConfigField[] = ['team_id', 'team_name', 'site_title', 'theme_color'];
+type FormField = TeamConfigField | AccountField;
+const FIELDS: readonly FormField[] = [
+  'team_id',
+  'team_name',
+  'site_title',
+  'theme_color',
+  'account_holder',
+  'iban',
+  'bic',
+  'loyalty_seasons',
+];
 
 /**
  * What to say about a failed call: the server's message by its code, no
@@ -78,7 +92,7 @@ export function TeamConfigForm() {
   dirtyRef.current = dirty;
   // The daily import switch comes only with the admin's answer.
   const [loaded, setLoaded] = useState(false);
-  const [errors, setErrors] = useState<Partial<Record<TeamConfigField, MessageCode>>>({});
+  const [errors, setErrors] = useState<Partial<Record<FormField, MessageCode>>>({});
   const [saving, setSaving] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
@@ -134,16 +148,29 @@ export function TeamConfigForm() {
     event.preventDefault();
     if (saving || !online) return;
     setFailure(null);
+    // The same rules as the server's (rules/siteConfig.ts): every field's problem at once.
     const checked = checkTeamConfig(values);
-    if (!checked.ok) {
-      setErrors(checked.problems);
-      const first = FIELDS.find((field) => checked.problems[field]);
+    const account = checkClubAccount(values);
+    const seasons = checkLoyaltySeasons(values.loyalty_seasons);
+    if (!checked.ok || !account.ok || !seasons.ok) {
+      const problems: Partial<Record<FormField, MessageCode>> = {
+        ...(checked.ok ? {} : checked.problems),
+        ...(account.ok ? {} : { [account.field]: account.code }),
+        ...(seasons.ok ? {} : { loyalty_seasons: seasons.code }),
+      };
+      setErrors(problems);
+      const first = FIELDS.find((field) => problems[field]);
       if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
       return;
     }
     setSaving(true);
     try {
-      const answer = await saveSiteConfig({ ...checked.value, auto_import_matches: values.auto_import_matches });
+      const answer = await saveSiteConfig({
+        ...checked.value,
+        auto_import_matches: values.auto_import_matches,
+        ...account.value,
+        loyalty_seasons: seasons.value,
+      });
       dirtyRef.current = false;
       takeAnswer(answer.config);
       setDirty(false);
@@ -250,6 +277,7 @@ export function TeamConfigForm() {
             <small className="field-hint">{t('config.team.autoImportHint')}</small>
           </span>
         </label>
+        <AccountFields values={values} errors={errors} onChange={(field, value) => set(field, value)} />
         <FormError message={failure} />
         <div className="team-config-actions">
           <button type="submit" className="button button-primary" disabled={saving || !online || !loaded}>

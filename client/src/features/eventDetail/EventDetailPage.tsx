@@ -19,6 +19,7 @@ import { OwnAnswer } from './OwnAnswer.js';
 import type { Access } from './shared.js';
 import { Transports } from './Transports.js';
 import { CommentSection } from '../comments/index.js';
+import { ContingentSection } from '../contingents/index.js';
 
 /**
  * /events/{id}: everything is read from the local database, so the page works
@@ -100,6 +101,14 @@ export function EventDetailPage() {
             <OwnAnswer eventId={event.id} userId={user.id} own={own} closed={access.answersClosed} />
             <Guests eventId={event.id} attendees={rows} members={members ?? []} access={access} />
           </div>
+          <ContingentSection
+            eventId={event.id}
+            eventDate={event.date}
+            userId={user.id}
+            isAdmin={isAdmin}
+            online={online}
+            answersClosed={access.answersClosed}
+          />
           {eventRows.state === 'onDevice' ? (
             <>
               <AttendeeTable

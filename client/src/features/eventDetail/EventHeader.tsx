@@ -2,7 +2,7 @@ import { CLUB_CASH_DESK, mayDeleteEvent, type AttendeeDoc, type EventDoc, type L
 import { formatMoney } from '@fankurve/shared/rules/money';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { clearUpdated, deleteEvent } from '../../api/eventDetail.js';
 import { errorText, messageText } from '../../i18n/index.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
@@ -162,6 +162,11 @@ export function EventHeader({ event, names, members, attendees, access, language
             >
               {t('eventDetail.deleteEvent')}
             </button>
+            {access.isAdmin ? (
+              <Link className="button button-ghost" to={`/events/${event.id}/print`}>
+                {t('account.print.link')}
+              </Link>
+            ) : null}
             {!access.online ? <p className="offline-hint">{t('eventDetail.offlineHint')}</p> : null}
             {access.online && deleteBlocked ? <p className="offline-hint">{messageText('eventHasTickets')}</p> : null}
           </div>

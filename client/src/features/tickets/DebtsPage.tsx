@@ -1,4 +1,4 @@
-import { formatMoney, todayIn } from '@fankurve/shared';
+import { todayIn } from '@fankurve/shared';
 import { csvAmount, toCsv } from '@fankurve/shared/rules/csv';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,13 +13,16 @@ import { formatEventDate } from '../../i18n/eventDates.js';
 import { downloadText } from './csv.js';
 import { fetchDebts, type DebtOverview } from '../../api/tickets.js';
 import { debtText } from '../../ui/money.js';
+import { Balances } from '../ledger/index.js';
 import { ticketPriceText } from './format.js';
 import './tickets.css';
 
 /**
- * /debts (admin; docs/product.md, Screens and Tickets and money): debts per member, largest first, every unpaid ticket, and both
- * as CSV (the shared writer with its formula guard). A price still open is shown and exported as
- * "price open" and counted apart, never as 0,00 €.
+ * /debts (admin; docs/product.md, Screens and Tickets and money): every member's balance in the
+ * ledger with the statement behind it and the form to book payments and charges (features/ledger),
+ * then every unpaid ticket; debts per member and the unpaid tickets as CSV (the shared writer with
+ * its formula guard). A price still open is shown and exported as "price open" and counted apart,
+ * never as 0,00 €.
  */
 export function DebtsPage() {
   const user = useUser();
@@ -112,49 +115,7 @@ function Debts() {
         </button>
       </div>
 
-      <h2 className="section-title">{t('tickets.debtsByUser')}</h2>
-      {data.debts.length === 0 ? (
-        <p className="muted">{t('tickets.noDebts')}</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="money-table" data-testid="debts-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('tickets.username')}</th>
-                <th scope="col" className="hide-narrow">
-                  {t('tickets.email')}
-                </th>
-                <th scope="col" className="num">
-                  {t('tickets.totalDebt')}
-                </th>
-                <th scope="col" className="num">
-                  {t('tickets.unpaidCount')}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.debts.map((debt) => (
-                <tr key={debt.user_id}>
-                  <td>
-                    {debt.username}
-                    <div className="muted show-narrow">{debt.email}</div>
-                  </td>
-                  <td className="hide-narrow">{debt.email}</td>
-                  <td className="num">
-                    {formatMoney(debt.totalCents, language)}
-                    {debt.open_price_count > 0 ? (
-                      <small className="muted debt-open-prices">
-                        {t('tickets.openPrices', { count: debt.open_price_count })}
-                      </small>
-                    ) : null}
-                  </td>
-                  <td className="num">{debt.unpaid_count}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <Balances />
 
       <h2 className="section-title">{t('tickets.unpaidTickets')}</h2>
       {data.unpaidTickets.length === 0 ? (

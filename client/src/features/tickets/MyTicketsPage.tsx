@@ -1,31 +1,37 @@
-import { todayIn, type RequestKind } from '@fankurve/shared';
+import { paymentReference } from '@fankurve/shared/rules/girocode';
+import { ticketChargeCents, todayIn, type RequestKind } from '@fankurve/shared';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useUser } from '../../session/session.js';
 import { useSiteConfig } from '../../session/siteConfig.js';
-import { requestTicket, useMyTickets, type MyTicket } from '../../data/index.js';
+import { requestTicket, useMyLedger, useMyTickets, type MyLedger, type MyTicket, type MyTickets } from '../../data/index.js';
 import { currentLanguage } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { formatEventDate } from '../../i18n/eventDates.js';
 import { debtText } from '../../ui/money.js';
+import { BalanceText, GiroCode, Statement } from '../ledger/index.js';
+import { MyOffers } from '../contingents/index.js';
 import { requestErrorText, ticketPriceText } from './format.js';
 import './tickets.css';
 
 /**
- * /my-tickets (docs/product.md, Tickets and money): what the member owes and the three lists, read from the device,
- * so it works offline; the paid and received requests are written to the device and synced.
+ * /my-tickets (docs/product.md, Tickets and money): what the member owes, the three lists and the
+ * ledger's balance and statement, all read from the device, so it works offline; with a balance
+ * owed, the GiroCode to pay it with the banking app. The paid and received requests are written to
+ * the device and synced.
  */
 export function MyTicketsPage() {
   const { t } = useTranslation();
   const user = useUser();
   const today = todayIn(useSiteConfig().time_zone);
   const tickets = useMyTickets(user.id, today);
+  const ledger = useMyLedger(user.id);
   const titleId = useId();
   const language = currentLanguage();
 
-  if (!tickets) return <Loading />;
+  if (!tickets || !ledger) return <Loading />;
   const lists = [
     ['unpaid', tickets.unpaid],
     ['pending', tickets.pending],
@@ -41,6 +47,8 @@ export function MyTicketsPage() {
         <span>{t('tickets.unpaidTotal')}</span>{' '}
         <strong>{debtText(tickets.unpaidTotalCents, tickets.unpaidOpenPriceCount, language, t)}</strong>
       </p>
+      <LedgerBalance ledger={ledger} tickets={tickets} username={user.username} />
+      <MyOffers userId={user.id} />
       {lists.map(([list, items]) => (
         <section key={list} className="ticket-list" aria-labelledby={`${titleId}-${list}`} data-list={list}>
           <h2 id={`${titleId}-${list}`} className="section-title">
@@ -57,7 +65,37 @@ export function MyTicketsPage() {
           )}
         </section>
       ))}
+      <section className="ticket-list" aria-labelledby={`${titleId}-statement`}>
+        <h2 id={`${titleId}-statement`} className="section-title">
+          {t('ledger.statement')}
+        </h2>
+        <Statement lines={ledger.lines} />
+      </section>
     </section>
+  );
+}
+
+/**
+ * The member's balance from the ledger and, while they owe something, the GiroCode for that amount:
+ * its reference names them and their unpaid tickets with a known price (the shared rule
+ * `paymentReference`, as GET /api/ledger/my/payment), drawn on the device so it works offline.
+ */
+function LedgerBalance({ ledger, tickets, username }: { ledger: MyLedger; tickets: MyTickets; username: string }) {
+  const { t } = useTranslation();
+  const payable = tickets.unpaid.filter(
+    (ticket) => ticket.event_title !== null && ticketChargeCents({ ...ticket, bought: true }) > 0,
+  );
+  const reference = paymentReference(
+    username,
+    payable.map((ticket) => ({ event_title: ticket.event_title ?? '', event_date: ticket.event_date ?? '' })),
+  );
+  return (
+    <>
+      <p className="ledger-balance" data-testid="ledger-balance">
+        <span>{t('ledger.balance')}</span> <BalanceText cents={ledger.balanceCents} />
+      </p>
+      {ledger.balanceCents > 0 ? <GiroCode amountCents={ledger.balanceCents} reference={reference} /> : null}
+    </>
   );
 }
 

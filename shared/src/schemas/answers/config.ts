@@ -15,6 +15,13 @@ export const siteConfigView = z
     auto_import_matches: z.boolean().optional(),
     /** The club's time zone: its calendar day decides which events are past. */
     time_zone: z.string(),
+    /** The club's bank account (the GiroCode): null when not set, and always null to an anonymous caller. */
+    account_holder: textOrNull,
+    /** Electronic format (no spaces). */
+    iban: textOrNull,
+    bic: textOrNull,
+    /** Seasons whose away matches count for loyalty points. */
+    loyalty_seasons: z.number().int(),
   })
   .meta({ id: 'SiteConfig' });
 export type SiteConfigView = z.infer<typeof siteConfigView>;

@@ -1,0 +1,69 @@
+import {
+  eurosToCents,
+  type LedgerEntryAnswer,
+  type LedgerEntryInput,
+  type LedgerMembersAnswer,
+  type LedgerStatementAnswer,
+} from '@fankurve/shared';
+import { api } from './client.js';
+
+/*
+ * The ledger's admin routes (docs/architecture.md, Ledger), online only: balances, a member's
+ * statement, booking and reversing. The REST edge speaks euros; here they become cents. The
+ * member's own statement reaches the device through the ledger sync collection.
+ */
+
+const id = (value: string) => encodeURIComponent(value);
+
+export interface MemberBalance {
+  user_id: string;
+  username: string | null;
+  balanceCents: number;
+  unpaid_count: number;
+  /** Unpaid tickets whose price is open: no charge in the balance yet. */
+  open_price_count: number;
+}
+
+export async function fetchBalances(signal?: AbortSignal): Promise<MemberBalance[]> {
+  const answer = await api<LedgerMembersAnswer>('/api/ledger', { signal });
+  return answer.members.map(({ balance, ...member }) => ({ ...member, balanceCents: eurosToCents(balance) }));
+}
+
+export interface MemberStatementLine {
+  id: string;
+  date: string;
+  kind: LedgerStatementAnswer['entries'][number]['kind'];
+  amount_cents: number;
+  description: string;
+  balance_after_cents: number;
+  attendee_id: string | null;
+  reverses_id: string | null;
+  reversed: boolean;
+}
+
+export async function fetchMemberStatement(
+  userId: string,
+  signal?: AbortSignal,
+): Promise<{ balanceCents: number; lines: MemberStatementLine[] }> {
+  const answer = await api<LedgerStatementAnswer>(`/api/ledger/members/${id(userId)}`, { signal });
+  return {
+    balanceCents: eurosToCents(answer.balance),
+    lines: answer.entries.map((entry) => ({
+      id: entry.id,
+      date: entry.date,
+      kind: entry.kind,
+      amount_cents: eurosToCents(entry.amount),
+      description: entry.description,
+      balance_after_cents: eurosToCents(entry.balance_after),
+      attendee_id: entry.attendee_id,
+      reverses_id: entry.reverses_id,
+      reversed: entry.reversed,
+    })),
+  };
+}
+
+export const bookLedgerEntry = (body: LedgerEntryInput) =>
+  api<LedgerEntryAnswer>('/api/ledger/entries', { method: 'POST', body });
+
+export const reverseLedgerEntry = (entryId: string) =>
+  api<LedgerEntryAnswer>(`/api/ledger/entries/${id(entryId)}/reverse`, { method: 'POST' });

@@ -1,0 +1,3 @@
+// What other features may use of the ticket contingents (docs/architecture.md, Layers).
+export { ContingentSection } from './ContingentSection.js';
+export { MyOffers } from './MyOffers.js';

@@ -1,0 +1,136 @@
+import {
+  errorAnswer,
+  ledgerEntryAnswer,
+  ledgerEntryInput,
+  ledgerMembersAnswer,
+  ledgerPaymentAnswer,
+  ledgerStatementAnswer,
+  MESSAGES,
+} from '@fankurve/shared';
+import { write } from '../db/store.js';
+import {
+  bookEntry,
+  listBalances,
+  memberStatement,
+  myStatement,
+  paymentRequestOf,
+  reverseEntry,
+  toRestLedgerEntry,
+} from '../domain/ledger.js';
+import type { Api, AppDeps } from './context.js';
+import { apiRoute, idParams, z } from './openapi.js';
+import { requireActor } from './session.js';
+
+const tag = 'Ledger';
+
+/** The club's money (docs/architecture.md, Ledger): members read their own statement, admins everyone's and book entries. */
+export function ledgerRoutes(app: Api, deps: AppDeps): void {
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/api/ledger/my',
+      tag,
+      summary: "The member's balance (positive: owed) and statement",
+      answers: { 200: ledgerStatementAnswer },
+    }),
+    async (c) => {
+      const actor = requireActor(c);
+      return c.json({ success: true as const, ...(await myStatement(deps.store.db, actor)) }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/api/ledger/my/payment',
+      tag,
+      summary: "What the member transfers, its reference and the GiroCode's EPC payload",
+      answers: {
+        200: ledgerPaymentAnswer,
+        409: {
+          schema: errorAnswer,
+          description: 'Nothing is owed (`ledgerNothingOwed`) or no club account (`ledgerNoClubAccount`)',
+        },
+      },
+    }),
+    async (c) => {
+      const actor = requireActor(c);
+      const payment = await paymentRequestOf(deps.store.db, actor);
+      return c.json(
+        { success: true as const, amount: payment.amountCents / 100, reference: payment.reference, epc: payment.epc },
+        200,
+      );
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/api/ledger',
+      tag,
+      summary: 'Every member with their balance, largest first (admin)',
+      answers: { 200: ledgerMembersAnswer },
+    }),
+    async (c) => {
+      const actor = requireActor(c);
+      return c.json({ success: true as const, members: await listBalances(deps.store.db, actor) }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/api/ledger/members/{userId}',
+      tag,
+      summary: "One member's balance and statement (admin)",
+      params: z.object({ userId: z.string().min(1).max(64) }),
+      answers: { 200: ledgerStatementAnswer },
+    }),
+    async (c) => {
+      const actor = requireActor(c);
+      return c.json(
+        { success: true as const, ...(await memberStatement(deps.store.db, actor, c.req.valid('param').userId)) },
+        200,
+      );
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'post',
+      path: '/api/ledger/entries',
+      tag,
+      summary: 'Book a payment, charge, credit or refund for a member (admin)',
+      access: 'admin',
+      body: ledgerEntryInput,
+      answers: { 201: ledgerEntryAnswer },
+    }),
+    async (c) => {
+      const actor = requireActor(c);
+      const entry = await write(deps.store, (w) => bookEntry(w, actor, c.req.valid('json')));
+      return c.json({ success: true as const, message: MESSAGES.ledgerEntryBooked, entry: toRestLedgerEntry(entry) }, 201);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'post',
+      path: '/api/ledger/entries/{id}/reverse',
+      tag,
+      summary: 'Reverse a booked entry (admin)',
+      params: idParams,
+      answers: {
+        201: ledgerEntryAnswer,
+        409: {
+          schema: errorAnswer,
+          description: 'Already reversed, a reversal itself, or following a ticket (`ledgerEntryReversed`, …)',
+        },
+      },
+    }),
+    async (c) => {
+      const actor = requireActor(c);
+      const entry = await write(deps.store, (w) => reverseEntry(w, actor, c.req.valid('param').id));
+      return c.json({ success: true as const, message: MESSAGES.ledgerEntryReversedNow, entry: toRestLedgerEntry(entry) }, 201);
+    },
+  );
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { msg } from './common.js';
+
+/*
+ * Inputs of the ticket contingent routes (docs/product.md, Ticket contingents; Input rules). Counts
+ * are whole numbers: a negative or fractional one is refused, never rounded. Whether the request
+ * deadline lies in the event's season and not after it is `checkRequestDeadline`
+ * (rules/allocation.ts), which needs the event.
+ */
+
+export const CONTINGENT_TICKETS_MAX = 100_000;
+export const PAYMENT_DAYS_MAX = 365;
+/** The longest acceptance window of an offer: one week. */
+export const OFFER_MINUTES_MAX = 7 * 24 * 60;
+/** The acceptance window of a new contingent's offers: one day. */
+export const DEFAULT_OFFER_MINUTES = 24 * 60;
+
+const wholeNumber = (code: Parameters<typeof msg>[0], min: number, max: number) =>
+  z.number(msg(code)).int(msg(code)).min(min, msg(code)).max(max, msg(code));
+
+/**
+ * PUT /api/events/{id}/contingent: the tickets the club got, and optionally the request deadline
+ * (the club's wall-clock time, `YYYY-MM-DD HH:MM`; null: none, requests are allocated at once), the
+ * days to pay after allocation (null: none) and the offers' acceptance window in minutes. A field
+ * left out keeps its value (a new contingent: none, none, 1440).
+ */
+export const contingentInput = z.object({
+  tickets: wholeNumber('contingentTicketsInvalid', 0, CONTINGENT_TICKETS_MAX),
+  request_deadline: z.string(msg('contingentDeadlineInvalid')).max(40, msg('contingentDeadlineInvalid')).nullable().optional(),
+  payment_days: wholeNumber('contingentPaymentDaysInvalid', 1, PAYMENT_DAYS_MAX).nullable().optional(),
+  offer_minutes: wholeNumber('contingentOfferMinutesInvalid', 1, OFFER_MINUTES_MAX).optional(),
+});
+export type ContingentInput = z.infer<typeof contingentInput>;
+
+/** PUT /api/events/{id}/contingent/requests/{attendeeId}: pin a request to the front, or exclude it (admin). */
+export const ticketRequestFlagsInput = z
+  .object({
+    pinned: z.boolean(msg('invalidInput')).optional(),
+    excluded: z.boolean(msg('invalidInput')).optional(),
+  })
+  .refine((input) => input.pinned !== undefined || input.excluded !== undefined, msg('invalidInput'));
+export type TicketRequestFlagsInput = z.infer<typeof ticketRequestFlagsInput>;

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { checkLedgerDate, LEDGER_NOTE_MAX_LENGTH, MANUAL_LEDGER_KINDS } from '../rules/ledger.js';
+import { hasWholeCents } from '../rules/money.js';
+import { lineText, msg } from './common.js';
+
+/**
+ * POST /api/ledger/entries (admin; docs/product.md, Input rules): what the admin books by hand for
+ * one member. The amount is euros above 0 and at most 100,000 with at most two decimals (more is
+ * refused, never rounded); the kind gives its sign. The day defaults to the club's today; the note is
+ * the entry's text (one line, at most 200).
+ */
+export const ledgerEntryInput = z
+  .object({
+    user_id: z.string(msg('userNotFound')).min(1, msg('userNotFound')).max(64, msg('userNotFound')),
+    kind: z.enum(MANUAL_LEDGER_KINDS, msg('ledgerKindInvalid')),
+    amount: z
+      .number(msg('ledgerAmountInvalid'))
+      .gt(0, msg('ledgerAmountInvalid'))
+      .max(100000, msg('ledgerAmountInvalid'))
+      .refine(hasWholeCents, msg('moneyTooPrecise')),
+    date: z
+      .string(msg('ledgerDateInvalid'))
+      .refine((text) => checkLedgerDate(text).ok, msg('ledgerDateInvalid'))
+      .optional(),
+    note: lineText(z.string(msg('invalidInput')).trim().max(LEDGER_NOTE_MAX_LENGTH, msg('ledgerNoteTooLong'))).optional(),
+  })
+  .strict();
+export type LedgerEntryInput = z.infer<typeof ledgerEntryInput>;
