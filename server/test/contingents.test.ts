@@ -3,11 +3,15 @@ import {
   contingentAnswer,
   contingentSavedAnswer,
   MESSAGES,
+  newId,
+  newMemberAttendeeDoc,
+  SYNC_SCHEMAS,
   ticketRequestAnswer,
   type ContingentAnswer,
 } from '@fankurve/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Commit } from '../src/db/store.js';
+import { expectRefusal, GENERIC, type BodyRoute } from './bad-input-cases.js';
 import { createEventVia, createTestApp, testDatabase, type TestApp } from './helpers.js';
 
 /*
@@ -131,6 +135,32 @@ describe('ticket requests', () => {
     expect(
       (await t.db.selectFrom('ticket_requests').select('state').where('attendee_id', '=', rowId).executeTakeFirstOrThrow()).state,
     ).toBe('withdrawn');
+  });
+
+  it('times an answer made offline by its arrival, not by the device', async () => {
+    const event = await awayMatch();
+    const fan = await fresh();
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    const doc = newMemberAttendeeDoc({
+      id: newId(),
+      event_id: event.id,
+      user_id: fan.id,
+      status: 'going',
+      created_at: twoDaysAgo,
+    });
+    const arrived = new Date().toISOString();
+    const pushed = await t.call('POST', `/api/sync/attendees/${SYNC_SCHEMAS.attendees.version}/push`, {
+      token: fan.token,
+      body: [{ assumedMasterState: null, newDocumentState: { ...doc, updated_at: twoDaysAgo, _deleted: false } }],
+    });
+    expect(pushed.status).toBe(200);
+    const request = await t.db
+      .selectFrom('ticket_requests')
+      .selectAll()
+      .where('attendee_id', '=', doc.id)
+      .executeTakeFirstOrThrow();
+    expect(request.state).toBe('requested');
+    expect(request.requested_at >= arrived).toBe(true);
   });
 });
 
@@ -540,6 +570,19 @@ describe('bad input changes nothing', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(status);
     expect(res.body.code).toBe(code);
     expect(await state()).toEqual(before);
+  });
+
+  describe.each([
+    { name: 'PUT contingent', url: () => `/api/events/${eventId}/contingent`, valid: () => ({ tickets: 5 }) },
+    { name: 'PUT request', url: () => `/api/events/${eventId}/contingent/requests/${fanRow}`, valid: () => ({ pinned: true }) },
+  ])('$name', ({ name, url, valid }) => {
+    const route: BodyRoute = { name, method: 'PUT', url, token: () => admin, valid, bad: [] };
+    it.each(GENERIC)('refuses %s', async (_label, send, status, message) => {
+      const before = await state();
+      const { raw, headers } = send(route);
+      expectRefusal(await t.call('PUT', url(), { token: admin, raw, headers }), status, message);
+      expect(await state()).toEqual(before);
+    });
   });
 
   it('refuses members the admin routes before reading their input', async () => {

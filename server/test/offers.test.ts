@@ -80,6 +80,13 @@ async function debts(...users: User[]): Promise<number[]> {
   return users.map((user) => res.body.debts.find((debt: { user_id: string }) => debt.user_id === user.id)?.total_debt ?? 0);
 }
 
+/** The member's balance in the club's ledger, in euros (positive: owed). */
+async function balance(user: User): Promise<number> {
+  const res = await t.call('GET', '/api/ledger/my', { token: user.token });
+  expect(res.status).toBe(200);
+  return res.body.balance;
+}
+
 const eventsOf = (type: string) => commits.flatMap((commit) => commit.events).filter((event) => event.type === type);
 
 describe('return → offer → decline → next → expiry → accept', () => {
@@ -97,6 +104,7 @@ describe('return → offer → decline → next → expiry → accept', () => {
     const firstRow = await requestTicket(first, eventId);
     expect(await attendee(holderRow)).toMatchObject({ bought: 1, price_cents: 2500 });
     expect(await debts(holder, first, second, third)).toEqual([25, 0, 0, 0]);
+    expect(await balance(holder)).toBe(25);
 
     // The holder returns it: the first in line is offered it; the debt stays with the holder.
     commits = [];
@@ -168,6 +176,9 @@ describe('return → offer → decline → next → expiry → accept', () => {
       deleted: 0,
     });
     expect(await debts(holder, third)).toEqual([0, 25]);
+    // The ledger follows the rows by itself: the holder's charge is reversed, the third's booked.
+    expect(await balance(holder)).toBe(0);
+    expect(await balance(third)).toBe(25);
     expect(eventsOf('offer.accepted')).toEqual([
       expect.objectContaining({ ticketId: holderRow, attendeeId: thirdRow, returnerId: holder.id, actorId: third.id }),
     ]);
@@ -244,6 +255,25 @@ describe('return → offer → decline → next → expiry → accept', () => {
       state: 'withdrawn',
     });
     expect((await myOffers(second)).offers).toHaveLength(1);
+  });
+});
+
+describe('a returned ticket that goes away', () => {
+  it('withdraws its offer when an admin removes the returned ticket; the ticket, now free, goes to the first in line', async () => {
+    const eventId = await contingentEvent(1);
+    const [holder, fan] = [await fresh(), await fresh()];
+    const holderRow = await requestTicket(holder, eventId);
+    const fanRow = await requestTicket(fan, eventId);
+    await returnTicket(holderRow, holder.token);
+    const [offer] = (await myOffers(fan)).offers;
+    expect((await t.call('DELETE', `/api/attendance/${eventId}/user/${holder.id}`, { token: admin })).status).toBe(200);
+    expect(await t.db.selectFrom('offers').select('state').where('id', '=', offer!.id).executeTakeFirstOrThrow()).toEqual({
+      state: 'withdrawn',
+    });
+    expect((await myOffers(fan)).offers).toEqual([]);
+    // The club still holds the ticket, and nobody holds it now: it is allocated like any free one.
+    expect(await attendee(fanRow)).toMatchObject({ bought: 1, price_cents: 2500 });
+    expect(await debts(holder, fan)).toEqual([0, 25]);
   });
 });
 
@@ -346,15 +376,36 @@ describe('bad input and refusals change nothing', () => {
   const unknown = '01900000-0000-7000-8000-00000000beef';
 
   it.each([
-    ['return an unknown ticket', 'PUT', () => `/api/tickets/${unknown}/return`, 'holder', 404, 'ticketNotFound'],
-    ['return a ticket not bought', 'PUT', () => `/api/tickets/${fanRow}/return`, 'fan', 409, 'ticketNotBought'],
-    ['return another member’s ticket', 'PUT', () => `/api/tickets/${holderRow}/return`, 'fan', 403, 'forbidden'],
-    ['return a ticket twice', 'PUT', () => `/api/tickets/${holderRow}/return`, 'holder', 409, 'ticketAlreadyReturned'],
-    ['accept an unknown offer', 'PUT', () => `/api/tickets/offers/${unknown}/accept`, 'fan', 404, 'offerNotFound'],
-    ['accept another member’s offer', 'PUT', () => `/api/tickets/offers/${offerId}/accept`, 'holder', 404, 'offerNotFound'],
-    ['accept a member’s offer as admin', 'PUT', () => `/api/tickets/offers/${offerId}/accept`, 'admin', 404, 'offerNotFound'],
-    ['decline an unknown offer', 'PUT', () => `/api/tickets/offers/${unknown}/decline`, 'fan', 404, 'offerNotFound'],
-    ['decline another member’s offer', 'PUT', () => `/api/tickets/offers/${offerId}/decline`, 'holder', 404, 'offerNotFound'],
+    ['return an unknown ticket', 'PUT', (): string => `/api/tickets/${unknown}/return`, 'holder', 404, 'ticketNotFound'],
+    ['return a ticket not bought', 'PUT', (): string => `/api/tickets/${fanRow}/return`, 'fan', 409, 'ticketNotBought'],
+    ['return another member’s ticket', 'PUT', (): string => `/api/tickets/${holderRow}/return`, 'fan', 403, 'forbidden'],
+    ['return a ticket twice', 'PUT', (): string => `/api/tickets/${holderRow}/return`, 'holder', 409, 'ticketAlreadyReturned'],
+    ['accept an unknown offer', 'PUT', (): string => `/api/tickets/offers/${unknown}/accept`, 'fan', 404, 'offerNotFound'],
+    [
+      'accept another member’s offer',
+      'PUT',
+      (): string => `/api/tickets/offers/${offerId}/accept`,
+      'holder',
+      404,
+      'offerNotFound',
+    ],
+    [
+      'accept a member’s offer as admin',
+      'PUT',
+      (): string => `/api/tickets/offers/${offerId}/accept`,
+      'admin',
+      404,
+      'offerNotFound',
+    ],
+    ['decline an unknown offer', 'PUT', (): string => `/api/tickets/offers/${unknown}/decline`, 'fan', 404, 'offerNotFound'],
+    [
+      'decline another member’s offer',
+      'PUT',
+      (): string => `/api/tickets/offers/${offerId}/decline`,
+      'holder',
+      404,
+      'offerNotFound',
+    ],
   ] as const)('%s', async (_name, method, url, who, status, code) => {
     const token = who === 'admin' ? admin : who === 'fan' ? fan.token : holder.token;
     const before = await state();

@@ -274,6 +274,11 @@ export async function settleContingent(
   const held = requests.filter((request) => request.state === 'allocated').length;
   let free = contingent.tickets - held - returned.length;
   if (inLine.length === 0) return 0;
+  if (free <= 0 && unoffered.length === 0) {
+    // Nothing to hand out: whoever gathered waits, in no order that matters yet.
+    for (const request of inLine) if (request.state === 'requested') await setRequestState(w, request.attendee_id, 'waiting');
+    return 0;
+  }
 
   const points = await loyaltyPointsOf(w.db, w.today());
   const order = allocationOrder(
@@ -326,6 +331,8 @@ export async function recordTicketRequests(w: WriteContext, written: Written): P
     const live = !toBool(row.deleted);
     const bought = live && toBool(row.bought);
     const needs = live && !bought && toBool(row.needs_ticket);
+    // A returned ticket's row changed (unbought, removed): its offer may have to go.
+    if (state === 'returned') events.add(row.event_id);
     if (bought) {
       if (state === null || state === 'allocated' || state === 'returned') continue;
       await setRequestState(w, row.id, 'allocated', { allocated_at: w.now });
