@@ -164,6 +164,8 @@ async function adminStep(
   const docId = res.body.attendance.id as string;
   if (step.kind === 'adminMember') run.nameDocument(docId, `${step.member}@e${step.event}`);
   run.expected.adminFields(docId, adminValues(step.change, memberIds), index);
+  // The same transaction may have let the ledger mark tickets of the member paid (their credit covers them).
+  for (const id of run.world.takeSettledByLedger()) run.expected.adminFields(id, { paid: true }, index);
   return `200 on ${run.label(docId)}`;
 }
 

@@ -17,7 +17,8 @@ import type { Notice } from './world.js';
  *   server refused a change of that kind for that member and event and left a notice (invariant 2;
  *   invariant 3 where another device of the member wrote other fields of the row);
  * - each admin field ends with the admin's last value, or its blank when the admin never set it:
- *   no member push changes it (invariant 4);
+ *   no member push changes it (invariant 4); `paid` also ends true when the ledger marked the ticket
+ *   paid after that (the member's credit covered it: recorded like an admin's write, world.ts);
  * - every device ends equal to the server, seq included, with nothing waiting (invariant 1).
  *
  * Every write a device made is recorded with the value it wrote, and checked against the server's

@@ -108,6 +108,7 @@ async function playAndCheck(run: RunContext, settleTimeoutMs: number): Promise<O
   const settleMs = Date.now() - started;
   if (!settled.ok) return failed({ invariant: 1, kind: settled.kind, message: settled.reason }, settleMs);
   for (const notice of settled.state.notices) run.count(`notice ${notice.action}: ${notice.code}`);
+  for (const id of run.world.takeSettledByLedger()) run.expected.adminFields(id, { paid: true }, run.scenario.steps.length);
   const final = { ...settled.state, memberIds: run.world.memberIds() };
   const { violations, twoDeviceRows } = checkInvariants(run.expected, final, (id) => run.label(id));
   return { violations: [...run.deviceErrors, ...violations], twoDeviceRows, settleMs, rows: settled.state.rows };

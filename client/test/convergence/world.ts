@@ -66,6 +66,8 @@ type Server = Awaited<ReturnType<typeof listen>>;
 export class World {
   /** Where the sync traffic goes when tracing (CONVERGENCE_TRACE=1): the current run's log. */
   traceSink: TraceSink | null = null;
+  /** Tickets the ledger marked paid since the last look (the member's money covered them). */
+  private settledByLedger: string[] = [];
 
   private constructor(
     readonly t: TestApp,
@@ -91,6 +93,12 @@ export class World {
       devices[name] = { name, member: DEVICE_MEMBER[name], client, writes: new WriteTracker(client.outbox) };
     }
     const world = new World(t, server, adminToken, members, devices);
+    // The ledger marks a ticket paid when the member's credit covers it (docs/architecture.md, Ledger).
+    t.runtime.deps.store.commits.subscribe((commit) => {
+      for (const event of commit.events) {
+        if (event.type === 'ticket.paid' && event.actorId === 'system') world.settledByLedger.push(event.attendeeId);
+      }
+    });
     if (TRACING) {
       const deviceOfToken = new Map(DEVICES.map((name) => [tokens[name], name]));
       traceSyncTraffic(
@@ -118,18 +126,25 @@ export class World {
   /**
    * Takes the run's bought tickets back (through the admin's route, so devices hear of it), then
    * deletes its events: they are tombstoned with all their rows, and no debt of this run blocks the
-   * next one (an event with bought tickets would be archived, its tickets and debts kept).
+   * next one (an event with bought tickets would be archived, its tickets and debts kept). Paid goes
+   * too: a paid ticket no longer bought would leave its payment in the ledger as credit, which would
+   * pay the member's next ticket (docs/architecture.md, Ledger).
    */
   async removeEvents(eventIds: readonly string[]): Promise<void> {
     const bought = await this.t.runtime.deps.store.db
       .selectFrom('attendees')
       .select('id')
       .where('event_id', 'in', [...eventIds])
-      .where('bought', '=', 1)
+      .where((eb) => eb.or([eb('bought', '=', 1), eb('paid', '=', 1)]))
       .where('deleted', '=', 0)
       .execute();
-    for (const { id } of bought) await this.admin('PUT', `/api/attendees/${id}`, { bought: false });
+    for (const { id } of bought) await this.admin('PUT', `/api/attendees/${id}`, { bought: false, paid: false });
     for (const id of eventIds) await this.admin('DELETE', `/api/events/${id}`);
+  }
+
+  /** The tickets the ledger marked paid since the last call. */
+  takeSettledByLedger(): string[] {
+    return this.settledByLedger.splice(0);
   }
 
   admin(method: string, url: string, body?: unknown): Promise<{ status: number; body: any }> {
