@@ -393,6 +393,11 @@ describe('public meta routes', () => {
         theme_color: '#00397D',
         logo_filename: null,
         time_zone: 'Europe/Berlin',
+        // The club's account is for members: an anonymous caller gets none.
+        account_holder: null,
+        iban: null,
+        bic: null,
+        loyalty_seasons: 2,
       },
     });
   });
