@@ -134,9 +134,9 @@ test('an admin with a logo and the longest username: one row at 360–1920 px in
         await expect(nav.getByRole('button', { name: logout })).toBeInViewport({ ratio: 1 });
       }
     }
-    // The room is used: a wide screen shows all six links in the row (in German the long name waits in the menu).
+    // The room is used: a wide screen shows all seven links in the row (in German the long name waits in the menu).
     await page.setViewportSize({ width: 1920, height: 800 });
-    await expect(page.locator('.nav-row .nav-links a')).toHaveCount(6);
+    await expect(page.locator('.nav-row .nav-links a')).toHaveCount(7);
     await context.close();
   }
 });

@@ -65,3 +65,14 @@ export const DEFAULT_LOYALTY_SEASONS = 2;
 /** The longest announcement title and text (docs/product.md, Limits and constants). */
 export const ANNOUNCEMENT_TITLE_MAX_LENGTH = 120;
 export const ANNOUNCEMENT_TEXT_MAX_LENGTH = 2000;
+
+/*
+ * Ticket contingents (docs/product.md, Limits and constants). Kept here, not beside the input
+ * schemas: a screen that imports a limit must not pull zod's schemas into its chunk.
+ */
+export const CONTINGENT_TICKETS_MAX = 100_000;
+export const PAYMENT_DAYS_MAX = 365;
+/** The longest acceptance window of an offer: one week. */
+export const OFFER_MINUTES_MAX = 7 * 24 * 60;
+/** The acceptance window of a new contingent's offers: one day. */
+export const DEFAULT_OFFER_MINUTES = 24 * 60;

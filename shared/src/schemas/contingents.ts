@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONTINGENT_TICKETS_MAX, OFFER_MINUTES_MAX, PAYMENT_DAYS_MAX } from '../constants.js';
 import { msg } from './common.js';
 
 /*
@@ -8,12 +9,6 @@ import { msg } from './common.js';
  * (rules/allocation.ts), which needs the event.
  */
 
-export const CONTINGENT_TICKETS_MAX = 100_000;
-export const PAYMENT_DAYS_MAX = 365;
-/** The longest acceptance window of an offer: one week. */
-export const OFFER_MINUTES_MAX = 7 * 24 * 60;
-/** The acceptance window of a new contingent's offers: one day. */
-export const DEFAULT_OFFER_MINUTES = 24 * 60;
 
 const wholeNumber = (code: Parameters<typeof msg>[0], min: number, max: number) =>
   z.number(msg(code)).int(msg(code)).min(min, msg(code)).max(max, msg(code));
