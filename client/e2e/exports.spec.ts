@@ -53,8 +53,13 @@ test('the print view of an event at 360 px: both lists, the CSV download and the
   await expect(transport.locator('tbody tr').first()).toContainText(member.username);
   await expect(transport.locator('tbody tr').first()).toContainText('reserviert');
   await expect(transport.locator('tbody tr', { hasText: '=HYPERLINK' })).toContainText('offen');
-  // The page fits the phone; wide tables scroll inside their box.
+  // The page fits the phone, and so do both lists: nothing is cut off in their boxes.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  for (const list of [tickets, transport]) {
+    expect(
+      await list.evaluate((table) => table.parentElement!.scrollWidth - table.parentElement!.clientWidth),
+    ).toBeLessThanOrEqual(0);
+  }
 
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Ticketliste (CSV)' }).click();

@@ -63,7 +63,7 @@ test.describe('GiroCode', () => {
     await page.goto('/my-tickets');
     const card = page.getByTestId('giro-code');
     await expect(card).toBeVisible();
-    await expect(card).toContainText('Scanne den Code mit deiner Banking-App');
+    await expect(card.getByRole('heading', { name: 'Mit der Banking-App bezahlen' })).toBeVisible();
     await expect(card.getByTestId('giro-code-iban')).toHaveText('DE89 3704 0044 0532 0130 00');
     await expect(card).toContainText('23,40 €');
     await expect(card).toContainText('Eiserne Fans e. V.');

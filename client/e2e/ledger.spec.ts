@@ -1,3 +1,4 @@
+import { USERNAME_MAX_LENGTH } from '@fankurve/shared';
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN, Api, daysAhead, memberPage, uniqueName, untilServiceWorkerControls } from './support.js';
 
@@ -18,9 +19,15 @@ async function memberWithTicket(admin: Api, request: Parameters<typeof Api.signI
   return { member, id, login, title, eventId };
 }
 
-/** Nothing on the page is wider than the window. */
+/** Nothing on the page is wider than the window, and no table is cut off in its scroll box. */
 async function fits(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  const cutOff = await page.evaluate(() =>
+    [...document.querySelectorAll('.table-scroll')]
+      .map((box) => box.scrollWidth - box.clientWidth)
+      .filter((overflow) => overflow > 0),
+  );
+  expect(cutOff).toEqual([]);
 }
 
 test('the balance and the statement on /my-tickets, offline after a reload and at 360 px', async ({ browser, request }) => {
@@ -106,7 +113,14 @@ test('an admin books a payment on /debts, the member’s open page follows, and 
 
 test('the balances and the booking form at 360 px in English', async ({ browser, request }) => {
   const admin = await Api.signIn(request, ADMIN.username, ADMIN.password);
-  const { id } = await memberWithTicket(admin, request);
+  const { id, login } = await memberWithTicket(admin, request);
+  // The longest name, with spaces: it wraps by words in the balances.
+  const longName = `${uniqueName('Lang ')} ${'Wuhlesyndikat Köpenick Fanclub'.repeat(2)}`.slice(0, USERNAME_MAX_LENGTH).trim();
+  const registered = await request.post('/api/auth/register', {
+    data: { username: longName, password: 'fan-pass', email: `${uniqueName('lang')}@example.org` },
+  });
+  const longId = (await registered.json()).user.id as string;
+  await admin.put(`/api/auth/users/${longId}/approve`);
   const { context, page } = await memberPage(browser, ADMIN, { viewport: { width: 360, height: 780 } });
   const me = await admin.get('/api/auth/profile');
   await admin.put(`/api/auth/users/${me.user.id}`, { language: 'en' });
@@ -117,7 +131,27 @@ test('the balances and the booking form at 360 px in English', async ({ browser,
     await expect(page.getByRole('form', { name: 'Book an entry' }).getByLabel('Amount in euros')).toBeVisible();
     const row = page.getByTestId('balances-table').locator(`tr[data-member="${id}"]`);
     await expect(row).toContainText('€18.50');
-    await row.getByRole('button', { name: 'Statement' }).click();
+    // Each name reads as words, not a letter a line; the button stays in the window.
+    for (const [member, name] of [
+      [id, login.username],
+      [longId, longName],
+    ] as const) {
+      const cell = page
+        .getByTestId('balances-table')
+        .locator(`tr[data-member="${member}"]`)
+        .getByRole('cell', { name, exact: true });
+      expect((await cell.boundingBox())!.width).toBeGreaterThan(80);
+    }
+    const longCell = page
+      .getByTestId('balances-table')
+      .locator(`tr[data-member="${longId}"]`)
+      .getByRole('cell', { name: longName });
+    const lineHeight = await longCell.evaluate((cell) => parseFloat(getComputedStyle(cell).lineHeight));
+    expect((await longCell.boundingBox())!.height).toBeLessThan(4 * lineHeight);
+    const button = row.getByRole('button', { name: 'Statement' });
+    expect((await button.boundingBox())!.x + (await button.boundingBox())!.width).toBeLessThanOrEqual(360);
+    await fits(page);
+    await button.click();
     await expect(page.getByTestId('member-statement')).toContainText('Ticket ·');
     await fits(page);
   } finally {

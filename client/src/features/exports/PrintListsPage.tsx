@@ -7,7 +7,7 @@ import {
   type TransportList,
 } from '@fankurve/shared/rules/dayLists';
 import { formatMoney } from '@fankurve/shared/rules/money';
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { fetchEventCsv } from '../../api/exports.js';
@@ -25,7 +25,7 @@ import './print.css';
  * /events/{id}/print (admin): the lists for the day (docs/architecture.md, Lists for the day) — the
  * names for personalised tickets and the passengers — as tables for the printer, built from the
  * device's rows by the same rules as the server's CSV files (rules/dayLists.ts), and the two CSV
- * files to download (online).
+ * files to download (online). On a phone's screen each person is a block that fits its width.
  */
 export function PrintListsPage() {
   const user = useUser();
@@ -148,6 +148,23 @@ function Actions({ eventId }: { eventId: string }) {
   );
 }
 
+/**
+ * A cell with the name of its column before its value, shown only on a phone, where the header row
+ * is hidden and a row's cells line up one after the other (print.css); empty without a value.
+ */
+function LabelledCell({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
+  return (
+    <td className={className}>
+      {children ? (
+        <>
+          <span className="print-label">{label}</span>
+          {children}
+        </>
+      ) : null}
+    </td>
+  );
+}
+
 /** Name, member or guest, host: the first columns of both lists. */
 function PersonCells({ person }: { person: DayListPerson }) {
   const { t } = useTranslation();
@@ -155,7 +172,9 @@ function PersonCells({ person }: { person: DayListPerson }) {
     <>
       <th scope="row">{person.name ?? t('account.print.unknown')}</th>
       <td>{person.guest ? t('account.print.guest') : t('account.print.member')}</td>
-      <td>{person.guest ? (person.host ?? t('account.print.unknown')) : ''}</td>
+      <LabelledCell label={t('account.print.host')}>
+        {person.guest ? (person.host ?? t('account.print.unknown')) : ''}
+      </LabelledCell>
     </>
   );
 }
@@ -202,10 +221,10 @@ function TicketTable({ rows }: { rows: TicketListRow[] }) {
               {rows.map((row) => (
                 <tr key={row.attendee_id} className={row.state === 'needed' ? 'print-needed' : undefined}>
                   <PersonCells person={row} />
-                  <td>{row.category ?? ''}</td>
-                  <td className="num">{price(row)}</td>
-                  <td>{yesNo(row, row.paid)}</td>
-                  <td>{yesNo(row, row.received)}</td>
+                  <LabelledCell label={t('account.print.category')}>{row.category ?? ''}</LabelledCell>
+                  <td className="num print-price">{price(row)}</td>
+                  <LabelledCell label={t('account.print.paid')}>{yesNo(row, row.paid)}</LabelledCell>
+                  <LabelledCell label={t('account.print.received')}>{yesNo(row, row.received)}</LabelledCell>
                   <td>{t(`account.print.${row.state}`)}</td>
                 </tr>
               ))}
@@ -266,7 +285,7 @@ function PassengerTable({ list }: { list: TransportList }) {
                 <tr key={row.attendee_id}>
                   <PersonCells person={row} />
                   <td>{t(`account.print.${row.status}`)}</td>
-                  <td>{t(`account.print.${row.seat}`)}</td>
+                  <LabelledCell label={t('account.print.seat')}>{t(`account.print.${row.seat}`)}</LabelledCell>
                 </tr>
               ))}
             </tbody>

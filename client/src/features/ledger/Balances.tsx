@@ -75,6 +75,7 @@ function useBalances() {
  * /debts' balances (admin, online; docs/product.md, Tickets and money): every member's balance,
  * largest first, with their unpaid tickets; a member's statement opens below their row, with
  * "reverse" on the entries an admin booked; and the form that books a payment, charge, credit or refund.
+ * On a phone each member is a block: the name on its own line, the labelled figures and the button beneath.
  */
 export function Balances() {
   const { t } = useTranslation();
@@ -95,7 +96,7 @@ export function Balances() {
         <p className="muted">{t('ledger.noMembers')}</p>
       ) : (
         <div className="table-scroll">
-          <table className="money-table" data-testid="balances-table">
+          <table className="money-table ledger-balances-table" data-testid="balances-table">
             <thead>
               <tr>
                 <th scope="col">{t('ledger.member')}</th>
@@ -114,8 +115,9 @@ export function Balances() {
               {members.map((member) => (
                 <Fragment key={member.user_id}>
                   <tr data-member={member.user_id}>
-                    <td>{member.username ?? '—'}</td>
-                    <td className={member.balanceCents > 0 ? 'num ledger-owed' : 'num'}>
+                    <td className="ledger-name">{member.username ?? '—'}</td>
+                    <td className={member.balanceCents > 0 ? 'num ledger-figure ledger-owed' : 'num ledger-figure'}>
+                      <span className="ledger-figure-label">{t('ledger.balance')}</span>
                       {formatMoney(member.balanceCents, language)}
                       {member.open_price_count > 0 ? (
                         <small className="muted debt-open-prices">
@@ -123,7 +125,10 @@ export function Balances() {
                         </small>
                       ) : null}
                     </td>
-                    <td className="num">{member.unpaid_count}</td>
+                    <td className="num ledger-figure">
+                      <span className="ledger-figure-label">{t('ledger.unpaidTickets')}</span>
+                      {member.unpaid_count}
+                    </td>
                     <td className="ledger-actions">
                       <button
                         type="button"

@@ -73,7 +73,6 @@ export function GiroCode({ amountCents, reference }: { amountCents: number; refe
           <path d={code.path} fill="#000" />
         </svg>
         <div className="giro-code-text">
-          <p className="giro-code-scan">{t('account.giro.scan')}</p>
           <dl>
             <dt>{t('account.giro.holder')}</dt>
             <dd>{holder}</dd>

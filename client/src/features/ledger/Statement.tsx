@@ -38,7 +38,8 @@ export function useEntryText() {
 /**
  * A member's statement (docs/product.md, Tickets and money): date, text, amount (signed, positive
  * raises the debt) and the balance after it, newest first; the first 20, then "show all". `actions`
- * puts controls on a line (the admin's "reverse"). Fits 360 px: the text wraps, the figures do not.
+ * puts controls on a line (the admin's "reverse"), beneath its text. Fits 360 px: on a phone the
+ * date moves above the text, which wraps; the figures do not.
  */
 export function Statement({ lines, actions }: { lines: readonly StatementRow[]; actions?: (line: StatementRow) => ReactNode }) {
   const { t } = useTranslation();
@@ -54,7 +55,9 @@ export function Statement({ lines, actions }: { lines: readonly StatementRow[]; 
         <table className="money-table ledger-table" data-testid="statement">
           <thead>
             <tr>
-              <th scope="col">{t('ledger.date')}</th>
+              <th scope="col" className="ledger-date">
+                {t('ledger.date')}
+              </th>
               <th scope="col">{t('ledger.text')}</th>
               <th scope="col" className="num">
                 {t('ledger.amount')}
@@ -62,7 +65,6 @@ export function Statement({ lines, actions }: { lines: readonly StatementRow[]; 
               <th scope="col" className="num">
                 {t('ledger.balanceAfter')}
               </th>
-              {actions ? <th scope="col" className="ledger-actions-head" /> : null}
             </tr>
           </thead>
           <tbody>
@@ -77,14 +79,17 @@ export function Statement({ lines, actions }: { lines: readonly StatementRow[]; 
                   <time dateTime={line.date}>{formatClubDay(line.date, language)}</time>
                 </td>
                 <td className="ledger-text">
+                  <time className="ledger-text-date" dateTime={line.date}>
+                    {formatClubDay(line.date, language)}
+                  </time>
                   {entryText(line)}
                   {line.reversed ? <span className="badge badge-muted ledger-badge">{t('ledger.reversed')}</span> : null}
+                  {actions ? <LineActions>{actions(line)}</LineActions> : null}
                 </td>
                 <td className={line.amount_cents > 0 ? 'num ledger-debit' : 'num ledger-payment'}>
                   {formatMoney(line.amount_cents, language)}
                 </td>
                 <td className="num">{formatMoney(line.balance_after_cents, language)}</td>
-                {actions ? <td className="ledger-actions">{actions(line)}</td> : null}
               </tr>
             ))}
           </tbody>
@@ -97,4 +102,9 @@ export function Statement({ lines, actions }: { lines: readonly StatementRow[]; 
       ) : null}
     </>
   );
+}
+
+/** A line's controls beneath its text; nothing when the line has none. */
+function LineActions({ children }: { children: ReactNode }) {
+  return children ? <div className="ledger-line-actions">{children}</div> : null;
 }
