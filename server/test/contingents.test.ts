@@ -9,7 +9,11 @@ import {
   ticketRequestAnswer,
   type ContingentAnswer,
 } from '@fankurve/shared';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadMigrations } from '../src/db/migrate.js';
 import type { Commit } from '../src/db/store.js';
 import { expectRefusal, GENERIC, type BodyRoute } from './bad-input-cases.js';
 import { createEventVia, createTestApp, testDatabase, type TestApp } from './helpers.js';
@@ -19,7 +23,8 @@ import { createEventVia, createTestApp, testDatabase, type TestApp } from './hel
  * contingents"): requests recorded with the server's time, the allocation order (pinned, loyalty
  * points, request time, guests in their hosts' order, excluded never, a tie at the last ticket),
  * allocation at once without a deadline, at the deadline by the job (claimed once with two instances
- * on one database), by the admin's click (40 tickets, 70 requests), and bad input with nothing changed.
+ * on one database), by the admin's click (40 tickets, 70 requests), bad input with nothing changed,
+ * and the requests migration 015 made of the rows that needed a ticket.
  */
 
 interface User {
@@ -597,5 +602,131 @@ describe('bad input changes nothing', () => {
       expect(res.body.message).toBe(MESSAGES.adminRequired);
     }
     expect(await state()).toEqual(before);
+  });
+});
+
+describe('migration 015: the requests of the rows that need a ticket', () => {
+  it('makes every live row that needs a ticket and has none a request at the row’s creation time, and no other', async () => {
+    const postgres = await testDatabase();
+    const db = postgres
+      ? new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: postgres.url, max: 2 }) }) })
+      : new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
+    try {
+      const all = await loadMigrations();
+      const upTo = (last: string) =>
+        Object.fromEntries(Object.entries(all).filter(([name]) => name <= last)) as Record<string, Migration>;
+      const migrator = (migrations: Record<string, Migration>) =>
+        new Migrator({ db, provider: { getMigrations: async () => migrations } });
+      expect((await migrator(upTo('014_ledger')).migrateToLatest()).error).toBeUndefined();
+      const at = '2025-01-01T00:00:00.000Z';
+      const user = (id: string) => ({
+        id,
+        username: id,
+        username_key: id,
+        username_skeleton: id,
+        email: `${id}@example.org`,
+        password_hash: 'x',
+        status: 'active',
+        created_at: at,
+        updated_at: at,
+        seq: 1,
+      });
+      await db.insertInto('users').values(['anna', 'bernd', 'carla', 'dora'].map(user)).execute();
+      const ev = (id: string, fields: Record<string, unknown> = {}) => ({
+        id,
+        title: `Spiel ${id}`,
+        date: '2025-03-01 15:30:00',
+        location: 'X',
+        created_at: at,
+        updated_at: at,
+        seq: 2,
+        deleted: 0,
+        archived: 0,
+        ...fields,
+      });
+      await db
+        .insertInto('events')
+        .values([ev('e1'), ev('e2'), ev('gone', { deleted: 1 }), ev('kept', { archived: 1 })])
+        .execute();
+      const row = (id: string, fields: Record<string, unknown>) => ({
+        id,
+        event_id: 'e1',
+        user_id: null,
+        guest_name: null,
+        brought_by: null,
+        status: 'going',
+        needs_ticket: 1,
+        has_ticket: 0,
+        bought: 0,
+        paid: 0,
+        deleted: 0,
+        created_at: '2025-02-01T10:00:00.000Z',
+        updated_at: '2025-02-20T10:00:00.000Z',
+        seq: 3,
+        ...fields,
+      });
+      await db
+        .insertInto('attendees')
+        .values([
+          // Requests: a member, a member who may come (the need counts, not the answer), a guest.
+          row('r-member', { user_id: 'anna', created_at: '2025-02-01T10:00:00.000Z' }),
+          row('r-maybe', { user_id: 'bernd', event_id: 'e2', status: 'maybe', created_at: '2025-02-02T11:30:00.000Z' }),
+          row('r-guest', { guest_name: 'Kalle', brought_by: 'anna', created_at: '2025-02-03T12:45:00.000Z' }),
+          // No requests: has a ticket of their own, needs none, bought (unpaid and paid), deleted.
+          row('n-has-ticket', { user_id: 'bernd', needs_ticket: 0, has_ticket: 1 }),
+          row('n-no-need', { guest_name: 'Mia', brought_by: 'bernd', needs_ticket: 0 }),
+          row('n-bought', { user_id: 'carla', bought: 1 }),
+          row('n-paid', { guest_name: 'Ole', brought_by: 'carla', bought: 1, paid: 1 }),
+          row('n-deleted', { user_id: 'dora', deleted: 1 }),
+          // A deleted event's rows are tombstones; an archived event keeps only its bought rows live.
+          row('n-gone-event', { user_id: 'anna', event_id: 'gone', deleted: 1 }),
+          row('n-archived-bought', { user_id: 'anna', event_id: 'kept', bought: 1 }),
+          row('n-archived-dropped', { user_id: 'bernd', event_id: 'kept', deleted: 1 }),
+        ])
+        .execute();
+
+      const before = new Date().toISOString();
+      expect((await migrator(upTo('015_contingents')).migrateToLatest()).error).toBeUndefined();
+      const after = new Date().toISOString();
+
+      const requests: any[] = await db.selectFrom('ticket_requests').selectAll().orderBy('attendee_id').execute();
+      expect(
+        requests.map((r) => ({
+          attendee_id: r.attendee_id,
+          event_id: r.event_id,
+          requested_at: r.requested_at,
+          pinned: Number(r.pinned),
+          excluded: Number(r.excluded),
+          state: r.state,
+          allocated_at: r.allocated_at,
+        })),
+      ).toEqual(
+        [
+          ['r-guest', 'e1', '2025-02-03T12:45:00.000Z'],
+          ['r-maybe', 'e2', '2025-02-02T11:30:00.000Z'],
+          ['r-member', 'e1', '2025-02-01T10:00:00.000Z'],
+        ].map(([attendee_id, event_id, requested_at]) => ({
+          attendee_id,
+          event_id,
+          requested_at,
+          pinned: 0,
+          excluded: 0,
+          state: 'requested',
+          allocated_at: null,
+        })),
+      );
+      // Changed when the migration ran, not when the row last changed.
+      for (const request of requests) {
+        expect(request.updated_at >= before && request.updated_at <= after, request.updated_at).toBe(true);
+      }
+      // The backfill made no contingent and changed no attendee row.
+      expect(await db.selectFrom('contingents').selectAll().execute()).toEqual([]);
+      const rows: any[] = await db.selectFrom('attendees').select(['id', 'updated_at', 'seq']).execute();
+      expect(rows).toHaveLength(11);
+      for (const r of rows) expect([r.id, r.updated_at, Number(r.seq)]).toEqual([r.id, '2025-02-20T10:00:00.000Z', 3]);
+    } finally {
+      await db.destroy();
+      await postgres?.drop();
+    }
   });
 });
