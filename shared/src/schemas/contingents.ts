@@ -9,7 +9,6 @@ import { msg } from './common.js';
  * (rules/allocation.ts), which needs the event.
  */
 
-
 const wholeNumber = (code: Parameters<typeof msg>[0], min: number, max: number) =>
   z.number(msg(code)).int(msg(code)).min(min, msg(code)).max(max, msg(code));
 
