@@ -29,6 +29,7 @@ import { adminRoutes } from './http/admin.js';
 import { commentRoutes } from './http/comments.js';
 import { configRoutes } from './http/config.js';
 import { exportRoutes } from './http/exports.js';
+import { calendarRoutes } from './http/calendar.js';
 import { userRoutes } from './http/users.js';
 import { syncRoutes } from './sync/routes.js';
 
@@ -66,6 +67,7 @@ export function createApp(deps: AppDeps): Api {
   ledgerRoutes(app, deps);
   transportRoutes(app, deps);
   exportRoutes(app, deps);
+  calendarRoutes(app, deps);
   announcementRoutes(app, deps);
   loyaltyRoutes(app, deps);
   stadiumRoutes(app, deps);

@@ -591,6 +591,37 @@ export const ROUTES: RouteCase[] = [
       if (role === 'admin') expect(body).toMatch(/^(Name|Transport);[^\r\n]*\r\n/);
     },
   })),
+  // the members' private calendar feed: the address over the session, the feed by the address alone
+  {
+    method: 'GET',
+    path: '/api/calendar',
+    expect: SIGNED_IN,
+    after: async (_f, role, body) => {
+      if (role !== 'anonymous') expect(body.url).toMatch(/\/api\/calendar\/[\w-]+\.ics$/);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/calendar/rotate',
+    expect: SIGNED_IN,
+    after: async (f, role, body) => {
+      if (role !== 'anonymous') expect((await f.t.call('GET', new URL(body.url).pathname)).status).toBe(200);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/calendar/{file}',
+    // The member's feed, whoever calls: the address is the only key, a session adds nothing.
+    params: async (f) => {
+      const res = await f.t.call('GET', '/api/calendar', { token: f.member.token });
+      return { file: new URL(res.body.url).pathname.split('/').pop()! };
+    },
+    plainAnswer: true,
+    expect: PUBLIC,
+    after: async (_f, _role, body) => {
+      expect(body).toMatch(/^BEGIN:VCALENDAR\r\n/);
+    },
+  },
   {
     method: 'POST',
     path: '/api/transports',

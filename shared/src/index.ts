@@ -27,6 +27,7 @@ export * from './schemas/tickets.js';
 export * from './schemas/transports.js';
 export * from './schemas/announcements.js';
 export * from './schemas/loyalty.js';
+export * from './schemas/calendar.js';
 export * from './schemas/stadiums.js';
 export * from './schemas/comments.js';
 export * from './schemas/contingents.js';

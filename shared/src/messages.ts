@@ -173,6 +173,7 @@ export const MESSAGES = {
   matchDataInvalid: 'A match of the feed cannot be imported',
   matchLeagueInvalid: 'Please enter a league shortcut such as bl1',
   matchSeasonInvalid: 'Please enter the year the season starts, such as 2025',
+  calendarNotFound: 'Calendar not found',
   // ── loyalty messages ──
   loyaltyAdjustmentSaved: 'Loyalty points adjusted',
   loyaltyPointsInvalid: 'Points must be a whole number from -1000 to 1000',

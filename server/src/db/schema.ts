@@ -89,6 +89,8 @@ export interface EventsTable extends Replicated {
   external_match_id: string | null;
   /** Deleted by an admin while tickets were bought: shown nowhere, its ticket rows stay live (migration 005). */
   archived: Generated<Bool>;
+  /** Rises when date, time or place change: the calendar feed's SEQUENCE (migration 017). Not replicated. */
+  schedule_version: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -281,6 +283,15 @@ export interface SharedCountersTable {
   last_at: number;
 }
 
+/** A member's calendar feed token, kept only as its sha256 (migration 017; docs/architecture.md, Calendar feed). Not replicated. */
+export interface CalendarTokensTable {
+  user_id: string;
+  token_hash: string;
+  /** Random; the token is its HMAC under the server's secret, so the database alone opens no feed. */
+  seed: string;
+  created_at: string;
+}
+
 /** An admin's adjustment of a member's loyalty points (migration 016; docs/architecture.md, "Loyalty"). Not replicated. */
 export interface LoyaltyAdjustmentsTable {
   user_id: string;
@@ -369,6 +380,7 @@ export interface Database {
   ticket_requests: TicketRequestsTable;
   offers: OffersTable;
   loyalty_adjustments: LoyaltyAdjustmentsTable;
+  calendar_tokens: CalendarTokensTable;
   ledger: LedgerTable;
 }
 

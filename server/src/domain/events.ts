@@ -238,6 +238,10 @@ export async function updateEvent(w: WriteContext, actor: Actor, eventId: string
   const significant = changed.some((key) => key === 'date' || key === 'location' || key === 'ticket_price_cents');
   const markedUpdated = isAdmin(actor) && significant && (await hasLiveAttendees(w, eventId));
   if (markedUpdated) fields.is_updated = 1;
+  // The calendar feed's SEQUENCE (docs/architecture.md, Calendar feed).
+  if (changed.some((key) => key === 'date' || key === 'location' || key === 'stadium_id')) {
+    fields.schedule_version = event.schedule_version + 1;
+  }
   await w.db
     .updateTable('events')
     .set({ ...fields, updated_at: w.now, seq: await w.nextSeq('events') })

@@ -16,6 +16,7 @@ export * from './ledger.js';
 export * from './push.js';
 export * from './config.js';
 export * from './exports.js';
+export * from './calendar.js';
 export * from './matches.js';
 export * from './sync.js';
 export * from './health.js';

@@ -1,0 +1,174 @@
+import { calendarUrlAnswer } from '@fankurve/shared';
+import ICAL from 'ical.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEventVia, createTestApp, type TestApp } from './helpers.js';
+
+/* The members' private calendar feed (docs/architecture.md, Calendar feed). */
+
+let t: TestApp;
+let admin: string;
+let member: { id: string; token: string };
+
+beforeAll(async () => {
+  t = await createTestApp({ CLUB_TIME_ZONE: 'Europe/Berlin' });
+  admin = await t.adminToken();
+  member = await t.member('calendar-member');
+});
+afterAll(() => t.close());
+
+/** The feed's path under the app (the url is absolute, on PUBLIC_URL). */
+const pathOf = (url: string) => new URL(url).pathname;
+
+async function feedUrl(token: string): Promise<string> {
+  return (await t.callTyped(calendarUrlAnswer, 'GET', '/api/calendar', { token })).url;
+}
+
+/** Fetches the feed without any Authorization header and parses it with a real iCalendar parser. */
+async function fetchFeed(url: string) {
+  const response = await t.app.request(pathOf(url));
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
+  const text = await response.text();
+  const calendar = new ICAL.Component(ICAL.parse(text));
+  const events = calendar.getAllSubcomponents('vevent').map((vevent) => ({
+    uid: String(vevent.getFirstPropertyValue('uid')),
+    sequence: Number(vevent.getFirstPropertyValue('sequence')),
+    status: String(vevent.getFirstPropertyValue('status')),
+    summary: String(vevent.getFirstPropertyValue('summary')),
+    location: String(vevent.getFirstPropertyValue('location')),
+    description: String(vevent.getFirstPropertyValue('description')),
+    start: (vevent.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate(),
+    end: (vevent.getFirstPropertyValue('dtend') as ICAL.Time).toJSDate(),
+  }));
+  return { text, events };
+}
+
+const eventIn = <E extends { uid: string }>(events: E[], id: string) => events.find((e) => e.uid === `${id}@fankurve`);
+
+/** A wall-clock date `days` from today (negative: in the past). */
+function dayFromToday(days: number): string {
+  return new Date(Date.now() + days * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+}
+
+describe('calendar feed', () => {
+  it('answers the same absolute url on every call and a feed without Authorization', async () => {
+    const url = await feedUrl(member.token);
+    expect(url).toMatch(/^http:\/\/localhost:\d+\/api\/calendar\/[A-Za-z0-9_-]{43}\.ics$/);
+    expect(await feedUrl(member.token)).toBe(url);
+    // Only the hash is stored, never the token itself.
+    const token = pathOf(url)
+      .split('/')
+      .pop()!
+      .replace(/\.ics$/, '');
+    const row = await t.db.selectFrom('calendar_tokens').selectAll().where('user_id', '=', member.id).executeTakeFirstOrThrow();
+    expect(JSON.stringify(row)).not.toContain(token);
+    const event = await createEventVia(t, admin, { title: 'Feed match (A)', date: '2030-03-01 15:30' });
+    const { text, events } = await fetchFeed(url);
+    expect(text).toMatch(/^BEGIN:VCALENDAR\r\n/);
+    const entry = eventIn(events, event.id);
+    expect(entry).toMatchObject({ summary: 'Feed match (A)', status: 'CONFIRMED', location: 'Stadion An der Alten Försterei' });
+    // 15:30 in Berlin in March (UTC+1) is 14:30 UTC; two hours long.
+    expect(entry!.start.toISOString()).toBe('2030-03-01T14:30:00.000Z');
+    expect(entry!.end.getTime() - entry!.start.getTime()).toBe(2 * 60 * 60 * 1000);
+    expect(entry!.description).toContain(`/events/${event.id}`);
+    // The UID is stable across fetches.
+    expect(eventIn((await fetchFeed(url)).events, event.id)?.uid).toBe(entry!.uid);
+  });
+
+  it('names the stadium and its address when the event has one', async () => {
+    const stadium = await t.call('POST', '/api/stadiums', {
+      token: admin,
+      body: { team_name: 'Feed FC', stadium_name: 'Feed Arena', city: 'Berlin', address: 'Arenaweg 1, 10115 Berlin' },
+    });
+    expect(stadium.status).toBe(201);
+    const event = await createEventVia(t, admin, { title: 'Stadium match (A)', stadium_id: stadium.body.stadium.id });
+    const entry = eventIn((await fetchFeed(await feedUrl(member.token))).events, event.id);
+    expect(entry?.location).toBe('Feed Arena, Arenaweg 1, 10115 Berlin');
+  });
+
+  it('raises SEQUENCE when an admin moves the date, not for a new title', async () => {
+    const url = await feedUrl(member.token);
+    const event = await createEventVia(t, admin, { title: 'Moved match (A)', date: '2030-04-01 15:30' });
+    const before = eventIn((await fetchFeed(url)).events, event.id)!.sequence;
+    const renamed = await t.call('PUT', `/api/events/${event.id}`, { token: admin, body: { title: 'Renamed match (A)' } });
+    expect(renamed.status).toBe(200);
+    expect(eventIn((await fetchFeed(url)).events, event.id)!.sequence).toBe(before);
+    const moved = await t.call('PUT', `/api/events/${event.id}`, { token: admin, body: { date: '2030-04-02 18:30' } });
+    expect(moved.status).toBe(200);
+    const after = eventIn((await fetchFeed(url)).events, event.id)!;
+    expect(after.sequence).toBeGreaterThan(before);
+    expect(after.start.toISOString()).toBe('2030-04-02T16:30:00.000Z');
+  });
+
+  it('keeps events deleted in the last 30 days as cancelled, drops older deletions and events older than 90 days', async () => {
+    const url = await feedUrl(member.token);
+    const deleted = await createEventVia(t, admin, { title: 'Deleted match (A)' });
+    const deletedLongAgo = await createEventVia(t, admin, { title: 'Deleted long ago (A)' });
+    const old = await createEventVia(t, admin, { title: 'Old match (A)', date: `${dayFromToday(-95)} 15:30` });
+    const recent = await createEventVia(t, admin, { title: 'Recent match (A)', date: `${dayFromToday(-80)} 15:30` });
+    for (const id of [deleted.id, deletedLongAgo.id]) {
+      expect((await t.call('DELETE', `/api/events/${id}`, { token: admin })).status).toBe(200);
+    }
+    const longAgo = new Date(Date.now() - 31 * 24 * 60 * 60 * 1000).toISOString();
+    await t.db.updateTable('events').set({ updated_at: longAgo }).where('id', '=', deletedLongAgo.id).execute();
+    const { events } = await fetchFeed(url);
+    expect(eventIn(events, deleted.id)?.status).toBe('CANCELLED');
+    expect(eventIn(events, deletedLongAgo.id)).toBeUndefined();
+    expect(eventIn(events, old.id)).toBeUndefined();
+    expect(eventIn(events, recent.id)?.summary).toBe('Recent match (A)');
+  });
+
+  it("shows the member's own answer, ticket and seat in their language", async () => {
+    const url = await feedUrl(member.token);
+    const event = await createEventVia(t, admin, { title: 'Answered match (A)' });
+    const none = eventIn((await fetchFeed(url)).events, event.id)!;
+    expect(none.description).toContain('Keine Antwort');
+    const answer = await t.call('POST', `/api/attendance/${event.id}`, {
+      token: member.token,
+      body: { status: 'going', needs_ticket: true, needs_transport: false },
+    });
+    expect(answer.status).toBe(200);
+    const german = eventIn((await fetchFeed(url)).events, event.id)!;
+    expect(german.description).toContain('Deine Antwort: Ich bin dabei');
+    expect(german.description).toContain('Ticket: braucht eins');
+    expect(german.description).toContain('Fahrt: eigene Anreise');
+    const english = await t.call('PUT', `/api/auth/users/${member.id}`, { token: member.token, body: { language: 'en' } });
+    expect(english.status).toBe(200);
+    const entry = eventIn((await fetchFeed(url)).events, event.id)!;
+    expect(entry.description).toContain('Your answer: Going');
+    expect(entry.description).toContain('Ticket: needs one');
+    expect(entry.description).toContain('Travel: own travel');
+    // Another member's feed holds their own (missing) answer.
+    const other = await t.member('calendar-other');
+    expect(eventIn((await fetchFeed(await feedUrl(other.token))).events, event.id)!.description).toContain('Keine Antwort');
+  });
+
+  it('rotates: the new url works, the old one answers 404', async () => {
+    const old = await feedUrl(member.token);
+    const rotated = await t.callTyped(calendarUrlAnswer, 'POST', '/api/calendar/rotate', { token: member.token });
+    expect(rotated.url).not.toBe(old);
+    expect(await feedUrl(member.token)).toBe(rotated.url);
+    await fetchFeed(rotated.url);
+    const gone = await t.call('GET', pathOf(old));
+    expect(gone.status).toBe(404);
+    expect(gone.body).toMatchObject({ success: false, message: 'Calendar not found' });
+  });
+
+  it('answers 404 to a made-up token, a path without .ics and the token of a deleted user', async () => {
+    expect((await t.call('GET', '/api/calendar/made-up-token-made-up-token-made-up-token-xx.ics')).status).toBe(404);
+    const token = pathOf(await feedUrl(member.token))
+      .split('/')
+      .pop()!;
+    expect((await t.call('GET', `/api/calendar/${token.replace(/\.ics$/, '')}`)).status).toBe(404);
+    const leaving = await t.member('calendar-leaving');
+    const url = await feedUrl(leaving.token);
+    await fetchFeed(url);
+    await t.db.updateTable('users').set({ deleted: 1 }).where('id', '=', leaving.id).execute();
+    expect((await t.call('GET', pathOf(url))).status).toBe(404);
+  });
+
+  it('answers 401 without a session', async () => {
+    expect((await t.call('GET', '/api/calendar')).status).toBe(401);
+    expect((await t.call('POST', '/api/calendar/rotate')).status).toBe(401);
+  });
+});
