@@ -8,6 +8,7 @@ import { Field } from '../../ui/Field.js';
 import { MentionList } from '../comments/index.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { updateOwnLanguage } from '../../api/profile.js';
+import { CalendarSection } from './CalendarSection.js';
 import { DevicesSection } from './DevicesSection.js';
 import { formatDate } from './format.js';
 import { InstallSection } from './InstallSection.js';
@@ -16,7 +17,7 @@ import './profile.css';
 
 /**
  * /profile, the signed-in user's own page (docs/architecture.md, Profile and prompts): their data, the language, installing the
- * app, push notifications, their mentions, the password and their signed-in devices.
+ * app, push notifications, the calendar feed, their mentions, the password and their signed-in devices.
  */
 export function ProfilePage() {
   const { t } = useTranslation();
@@ -109,6 +110,8 @@ export function ProfilePage() {
       <InstallSection />
 
       <PushSettings />
+
+      <CalendarSection />
 
       <MentionList className="card profile-section" />
 
