@@ -9,14 +9,11 @@ import {
   ticketRequestAnswer,
   type ContingentAnswer,
 } from '@fankurve/shared';
-import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadMigrations } from '../src/db/migrate.js';
 import type { Commit } from '../src/db/store.js';
 import { expectRefusal, GENERIC, type BodyRoute } from './bad-input-cases.js';
 import { createEventVia, createTestApp, testDatabase, type TestApp } from './helpers.js';
+import { legacyUser, migrationDatabase } from './migration-steps.js';
 
 /*
  * Ticket contingents (docs/product.md, Ticket contingents; docs/architecture.md, "Ticket
@@ -607,30 +604,11 @@ describe('bad input changes nothing', () => {
 
 describe('migration 015: the requests of the rows that need a ticket', () => {
   it('makes every live row that needs a ticket and has none a request at the row’s creation time, and no other', async () => {
-    const postgres = await testDatabase();
-    const db = postgres
-      ? new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: postgres.url, max: 2 }) }) })
-      : new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
+    const { db, migrateTo, close } = await migrationDatabase();
     try {
-      const all = await loadMigrations();
-      const upTo = (last: string) =>
-        Object.fromEntries(Object.entries(all).filter(([name]) => name <= last)) as Record<string, Migration>;
-      const migrator = (migrations: Record<string, Migration>) =>
-        new Migrator({ db, provider: { getMigrations: async () => migrations } });
-      expect((await migrator(upTo('014_ledger')).migrateToLatest()).error).toBeUndefined();
+      await migrateTo('014_ledger');
       const at = '2025-01-01T00:00:00.000Z';
-      const user = (id: string) => ({
-        id,
-        username: id,
-        username_key: id,
-        username_skeleton: id,
-        email: `${id}@example.org`,
-        password_hash: 'x',
-        status: 'active',
-        created_at: at,
-        updated_at: at,
-        seq: 1,
-      });
+      const user = (id: string) => legacyUser(id, at);
       await db.insertInto('users').values(['anna', 'bernd', 'carla', 'dora'].map(user)).execute();
       const ev = (id: string, fields: Record<string, unknown> = {}) => ({
         id,
@@ -686,7 +664,7 @@ describe('migration 015: the requests of the rows that need a ticket', () => {
         .execute();
 
       const before = new Date().toISOString();
-      expect((await migrator(upTo('015_contingents')).migrateToLatest()).error).toBeUndefined();
+      await migrateTo('015_contingents');
       const after = new Date().toISOString();
 
       const requests: any[] = await db.selectFrom('ticket_requests').selectAll().orderBy('attendee_id').execute();
@@ -725,8 +703,7 @@ describe('migration 015: the requests of the rows that need a ticket', () => {
       expect(rows).toHaveLength(11);
       for (const r of rows) expect([r.id, r.updated_at, Number(r.seq)]).toEqual([r.id, '2025-02-20T10:00:00.000Z', 3]);
     } finally {
-      await db.destroy();
-      await postgres?.drop();
+      await close();
     }
   });
 });

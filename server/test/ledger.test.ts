@@ -9,14 +9,11 @@ import {
   ticketsCoveredBy,
   type LedgerStatementAnswer,
 } from '@fankurve/shared';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
-import SQLite from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadMigrations } from '../src/db/migrate.js';
 import type { Commit } from '../src/db/store.js';
 import { ticketRowOf } from '../src/domain/tickets.js';
-import { createEventVia, createTestApp, testDatabase, type TestApp } from './helpers.js';
+import { createEventVia, createTestApp, type TestApp } from './helpers.js';
+import { legacyUser, migrationDatabase } from './migration-steps.js';
 
 /*
  * The ledger (docs/architecture.md, Ledger; docs/product.md, Tickets and money): its arithmetic, how
@@ -539,30 +536,11 @@ describe('bad input', () => {
 
 describe('migration 014: the backfill', () => {
   it('books every bought ticket with a known price and the payment of every paid one, so balances are the debts', async () => {
-    const postgres = await testDatabase();
-    const db = postgres
-      ? new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: postgres.url, max: 2 }) }) })
-      : new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
+    const { db, migrateTo, close } = await migrationDatabase();
     try {
-      const all = await loadMigrations();
-      const upTo = (last: string) =>
-        Object.fromEntries(Object.entries(all).filter(([name]) => name <= last)) as Record<string, Migration>;
-      const migrator = (migrations: Record<string, Migration>) =>
-        new Migrator({ db, provider: { getMigrations: async () => migrations } });
-      expect((await migrator(upTo('013_shared_counters')).migrateToLatest()).error).toBeUndefined();
+      await migrateTo('013_shared_counters');
       const at = '2025-01-01T00:00:00.000Z';
-      const user = (id: string) => ({
-        id,
-        username: id,
-        username_key: id,
-        username_skeleton: id,
-        email: `${id}@example.org`,
-        password_hash: 'x',
-        status: 'active',
-        created_at: at,
-        updated_at: at,
-        seq: 1,
-      });
+      const user = (id: string) => legacyUser(id, at);
       await db
         .insertInto('users')
         .values([user('anna'), user('bernd')])
@@ -614,7 +592,7 @@ describe('migration 014: the backfill', () => {
         .execute();
       const counterBefore = Number((await db.selectFrom('counters').select('value').executeTakeFirstOrThrow()).value);
 
-      expect((await migrator(upTo('014_ledger')).migrateToLatest()).error).toBeUndefined();
+      await migrateTo('014_ledger');
 
       const entries = await db.selectFrom('ledger').selectAll().orderBy('seq').execute();
       const dated = (id: string, kind: string) => entries.find((e: any) => e.attendee_id === id && e.kind === kind)?.date;
@@ -644,8 +622,7 @@ describe('migration 014: the backfill', () => {
         expect(balance, id).toBe(debts.get(id) ?? 0);
       }
     } finally {
-      await db.destroy();
-      await postgres?.drop();
+      await close();
     }
   });
 });

@@ -157,18 +157,23 @@ export async function acceptOffer(w: WriteContext, actor: Actor, offerId: string
   return findOffer(w, offer.id);
 }
 
-/** Declines an open offer (also after its window): the request leaves the line, the ticket goes to the next. */
-export async function declineOffer(w: WriteContext, actor: Actor, offerId: string): Promise<OfferRow> {
-  const offer = await ownOffer(w, actor, offerId);
-  if (offer.state === 'declined') return offer;
-  if (offer.state !== 'open') throw conflict(offer.state === 'expired' ? 'offerExpired' : 'offerClosed');
-  await closeOffer(w, actor, offer, 'declined');
+/** The offer's request leaves the line (declined, or its window ran out): asking again means asking anew. */
+async function leaveLine(w: WriteContext, offer: OfferRow): Promise<void> {
   await w.db
     .updateTable('ticket_requests')
     .set({ state: 'declined', updated_at: w.now })
     .where('attendee_id', '=', offer.attendee_id)
     .where('state', '=', 'offered')
     .execute();
+}
+
+/** Declines an open offer (also after its window): the request leaves the line, the ticket goes to the next. */
+export async function declineOffer(w: WriteContext, actor: Actor, offerId: string): Promise<OfferRow> {
+  const offer = await ownOffer(w, actor, offerId);
+  if (offer.state === 'declined') return offer;
+  if (offer.state !== 'open') throw conflict(offer.state === 'expired' ? 'offerExpired' : 'offerClosed');
+  await closeOffer(w, actor, offer, 'declined');
+  await leaveLine(w, offer);
   await settleContingent(w, actor, offer.event_id);
   return findOffer(w, offer.id);
 }
@@ -188,12 +193,7 @@ export async function expireOffers(w: WriteContext): Promise<number> {
     .execute();
   for (const offer of due) {
     await closeOffer(w, SYSTEM_ACTOR, offer, 'expired');
-    await w.db
-      .updateTable('ticket_requests')
-      .set({ state: 'declined', updated_at: w.now })
-      .where('attendee_id', '=', offer.attendee_id)
-      .where('state', '=', 'offered')
-      .execute();
+    await leaveLine(w, offer);
   }
   for (const eventId of [...new Set(due.map((offer) => offer.event_id))].sort()) await settleContingent(w, SYSTEM_ACTOR, eventId);
   return due.length;
