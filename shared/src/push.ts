@@ -22,6 +22,10 @@ export const MEMBER_PUSH_TOPICS = [
   'comment',
   /** A returned ticket is offered to the member (or their guest), or the ticket the member returned was taken. */
   'ticketOffer',
+  /** A reminder to answer: the match is near, or its answer deadline, and the member has not answered. */
+  'reminders',
+  /** Club news: a new announcement or poll. */
+  'news',
 ] as const;
 
 /** Topics only admins get (docs/product.md, Comments, mentions and notifications). */
