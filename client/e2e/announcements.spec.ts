@@ -128,5 +128,27 @@ test('more than three: a member sees three and "show all", in English, and long 
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   expect(await seriousViolations(page)).toEqual([]);
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/announcements-member-en-360.png`, fullPage: true });
+
+  // The unread count: all four are new to this member until they mark them read; news posted
+  // later counts again, and what they saw counts as read once they leave the page.
+  const heading = section.getByRole('heading', { level: 2 });
+  await expect(heading).toHaveText('News · 4 unread');
+  await expect(section.locator('.announcement-new')).toHaveCount(4);
+  await section.getByRole('button', { name: 'Mark as read' }).click();
+  await expect(heading).toHaveText('News');
+  await expect(section.locator('.announcement-new')).toHaveCount(0);
+  await page.reload();
+  await expect(section.getByRole('heading', { level: 3 }).first()).toBeVisible();
+  await expect(heading).toHaveText('News');
+  await admin.post('/api/announcements', { title: `${prefix} 5`, text: 'Fifth' });
+  await expect(heading).toHaveText('News · 1 unread');
+  await expect(section.getByRole('article', { name: `${prefix} 5` }).locator('.announcement-new')).toHaveText('New');
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('link', { name: 'My tickets' }).click();
+  await expect(page).toHaveURL(/\/my-tickets$/);
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('link', { name: 'Events', exact: true }).click();
+  await expect(section.getByRole('heading', { level: 3 }).first()).toBeVisible();
+  await expect(heading).toHaveText('News');
   await context.close();
 });

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { deleteAnnouncement } from '../../api/announcements.js';
@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../../ui/Dialog.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { useUser } from '../../session/session.js';
 import { AnnouncementForm, failureText } from './AnnouncementForm.js';
+import { markAnnouncementsRead, useReadAnnouncements } from './readState.js';
 import './announcements.css';
 
 /** How many announcements show before "show all" (docs/product.md, Screens). */
@@ -29,6 +30,17 @@ export function Announcements() {
   const [editing, setEditing] = useState<AnnouncementView | 'new' | null>(null);
   const [removing, setRemoving] = useState<AnnouncementView | null>(null);
   const [busy, setBusy] = useState(false);
+  const read = useReadAnnouncements(user.id);
+  const isUnread = (announcement: AnnouncementView) => announcement.created_by !== user.id && !read.has(announcement.id);
+  const unread = (announcements ?? []).filter(isUnread);
+
+  // What the member saw here counts as read once they leave the page (the marker stays while they read).
+  const seen = useRef<{ ids: string[] }>({ ids: [] });
+  seen.current.ids = (announcements ?? []).map((announcement) => announcement.id);
+  useEffect(() => {
+    const current = seen.current;
+    return () => markAnnouncementsRead(user.id, current.ids, current.ids);
+  }, [user.id]);
 
   // Nothing while the device reads, and nothing at all for a member when there is no news.
   if (announcements === undefined || (announcements.length === 0 && !isAdmin)) return null;
@@ -55,7 +67,19 @@ export function Announcements() {
       <div className="announcements-head">
         <h2 id={headingId} className="announcements-heading">
           {t('announcements.heading')}
+          {unread.length > 0 ? (
+            <span className="announcements-unread"> {t('announcements.unread', { count: unread.length })}</span>
+          ) : null}
         </h2>
+        {unread.length > 0 ? (
+          <button
+            type="button"
+            className="button button-small button-ghost"
+            onClick={() => markAnnouncementsRead(user.id, seen.current.ids, seen.current.ids)}
+          >
+            {t('announcements.markRead')}
+          </button>
+        ) : null}
         {isAdmin ? (
           <button type="button" className="button button-small button-ghost" disabled={!online} onClick={() => setEditing('new')}>
             {t('announcements.post')}
@@ -69,6 +93,7 @@ export function Announcements() {
             <AnnouncementItem
               key={announcement.id}
               announcement={announcement}
+              unread={isUnread(announcement)}
               admin={isAdmin}
               online={online}
               onEdit={() => setEditing(announcement)}
@@ -104,13 +129,14 @@ export function Announcements() {
 
 interface ItemProps {
   announcement: AnnouncementView;
+  unread: boolean;
   admin: boolean;
   online: boolean;
   onEdit: () => void;
   onDelete: () => void;
 }
 
-function AnnouncementItem({ announcement, admin, online, onEdit, onDelete }: ItemProps) {
+function AnnouncementItem({ announcement, unread, admin, online, onEdit, onDelete }: ItemProps) {
   const { t } = useTranslation();
   const titleId = useId();
   const language = currentLanguage();
@@ -118,6 +144,7 @@ function AnnouncementItem({ announcement, admin, online, onEdit, onDelete }: Ite
     <li>
       <article className={announcement.pinned ? 'announcement announcement-pinned' : 'announcement'} aria-labelledby={titleId}>
         <p className="announcement-meta">
+          {unread ? <span className="announcement-new">{t('announcements.new')}</span> : null}
           {announcement.pinned ? (
             <span className="announcement-pin">
               <PinIcon />
