@@ -197,7 +197,7 @@ test('create-event dialog: defaults, validation, rounding shown, the event arriv
   await dialog.getByLabel('Minute').selectOption('30');
   const [y, m, d] = day.split('-');
   await expect(dialog.getByText(/^Anstoß: /)).toHaveText(new RegExp(`${d}\\.${m}\\.${y}, 18:30$`));
-  await dialog.getByLabel('Ort').fill('Vonovia Ruhrstadion');
+  await dialog.getByLabel('Ort', { exact: true }).fill('Vonovia Ruhrstadion');
 
   // The price is shown with two decimals, as it will be saved.
   const price = dialog.getByLabel('Ticketpreis (€)');
@@ -236,7 +236,7 @@ test('create-event dialog: defaults, validation, rounding shown, the event arriv
   await page.getByRole('button', { name: 'Neuer Termin' }).click();
   await dialog.getByLabel('Titel').fill(tba);
   await dialog.getByLabel('Datum').fill(day);
-  await dialog.getByLabel('Ort').fill('Bochum');
+  await dialog.getByLabel('Ort', { exact: true }).fill('Bochum');
   await dialog.getByLabel('Ticketpreis (€)').fill('20');
   await dialog.getByLabel('Preis noch offen').check();
   await dialog.getByRole('button', { name: 'Termin anlegen' }).click();

@@ -239,6 +239,7 @@ describe('event form', () => {
     archived: false,
     going_count: 0,
     maybe_count: 0,
+    answer_deadline: null,
     seq: 3,
   } satisfies EventDoc;
 
@@ -265,10 +266,26 @@ describe('event form', () => {
         stadium_id: 's1',
         ticket_price: 0,
         ticket_buyer: null,
+        answer_deadline: null,
       },
     });
     const priced = eventUpdateOf({ ...eventFormOf(event), priceNotYetAvailable: false, price: '32.5' });
     expect(priced.ok && priced.body.ticket_price).toBe(32.5);
+  });
+
+  it('takes an answer deadline before the event, and refuses one at or after it', () => {
+    const withDeadline = { ...event, answer_deadline: '2026-12-03 20:00:00' };
+    const form = eventFormOf(withDeadline);
+    expect(form.answer_deadline).toBe('2026-12-03T20:00');
+    const kept = eventUpdateOf(form);
+    expect(kept.ok && kept.body.answer_deadline).toBe('2026-12-03 20:00');
+    const cleared = eventUpdateOf({ ...form, answer_deadline: '' });
+    expect(cleared.ok && cleared.body.answer_deadline).toBeNull();
+    expect(eventUpdateOf({ ...form, answer_deadline: '2026-12-05T18:30' })).toEqual({
+      ok: false,
+      deadline: 'answerDeadlineAfterEvent',
+    });
+    expect(eventUpdateOf({ ...form, day: '2026-12-02' })).toEqual({ ok: false, deadline: 'answerDeadlineAfterEvent' });
   });
 
   it('requires title, date and location and a valid price', () => {

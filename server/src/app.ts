@@ -24,7 +24,9 @@ import { contingentRoutes } from './http/contingents.js';
 import { ledgerRoutes } from './http/ledger.js';
 import { transportRoutes } from './http/transports.js';
 import { announcementRoutes } from './http/announcements.js';
+import { pollRoutes } from './http/polls.js';
 import { loyaltyRoutes } from './http/loyalty.js';
+import { statsRoutes } from './http/stats.js';
 import { adminRoutes } from './http/admin.js';
 import { commentRoutes } from './http/comments.js';
 import { configRoutes } from './http/config.js';
@@ -69,7 +71,9 @@ export function createApp(deps: AppDeps): Api {
   exportRoutes(app, deps);
   calendarRoutes(app, deps);
   announcementRoutes(app, deps);
+  pollRoutes(app, deps);
   loyaltyRoutes(app, deps);
+  statsRoutes(app, deps);
   stadiumRoutes(app, deps);
   syncRoutes(app, deps);
   // ── route areas: money, admin, recovery ──

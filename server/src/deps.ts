@@ -28,7 +28,9 @@ import { Mailer } from './mail/mailer.js';
 import { PushNotifier } from './notify/pushSubscriber.js';
 import { DailyMatchImport } from './matches/dailyImport.js';
 import { JobRunner } from './jobs/runner.js';
-import { ContingentJobs } from './jobs/ticketJobs.js';
+import { startContingentJob } from './jobs/ticketJobs.js';
+import { startReminderJob } from './jobs/reminderJobs.js';
+import { startPollJob } from './jobs/pollJobs.js';
 
 function readVersion(): string {
   const file = path.resolve(import.meta.dirname, '../../package.json');
@@ -105,7 +107,11 @@ export async function prepareRuntime(config: Config): Promise<Runtime> {
   // The optional daily fixture import (setting auto_import_matches), a job like the admins' digest.
   DailyMatchImport.start(store, config, jobs);
   // Ticket contingents: allocation at the request deadline, offers whose window ran out.
-  ContingentJobs.start(store, config, jobs);
+  startContingentJob(store, config, jobs);
+  // Reminders to answer, to members who have not (docs/architecture.md, Answer deadlines and reminders).
+  startReminderJob(store, config, jobs);
+  // Polls: a poll's close published when its closing time passes.
+  startPollJob(store, jobs);
   jobs.start();
   return { deps, connection, jobs, bootstrapPassword };
 }

@@ -40,6 +40,8 @@ describe('deleting an event', () => {
       'comments',
       'mentions',
       'offers',
+      'poll_votes',
+      'polls',
       'transports',
     ]);
     const event = await createEventVia(t, admin, { title: 'Parts of an event (A)' });
@@ -62,6 +64,16 @@ describe('deleting an event', () => {
       body: { title: 'Abfahrt', text: 'Treffpunkt am Bus', event_id: event.id },
     });
     expect(announcement.status, JSON.stringify(announcement.body)).toBe(201);
+    const poll = await t.call('POST', '/api/polls', {
+      token: admin,
+      body: { question: 'Wann fahren wir?', options: ['Früh', 'Spät'], event_id: event.id },
+    });
+    expect(poll.status, JSON.stringify(poll.body)).toBe(201);
+    const voted = await t.call('PUT', `/api/polls/${poll.body.poll.id}/vote`, {
+      token: member.token,
+      body: { option_ids: [poll.body.options[0].id] },
+    });
+    expect(voted.status, JSON.stringify(voted.body)).toBe(200);
     // An offer of a returned ticket, arranged in the table (its way there is server/test/offers.test.ts).
     const { value: seq } = await t.db.selectFrom('counters').select('value').where('name', '=', 'seq').executeTakeFirstOrThrow();
     const now = new Date().toISOString();

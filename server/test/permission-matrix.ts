@@ -166,6 +166,16 @@ async function adminsAnnouncement(f: Fixtures): Promise<string> {
   return res.body.announcement.id;
 }
 
+/** A fresh open poll the admin asked; its id and its first option's id. */
+async function adminsPoll(f: Fixtures): Promise<Params> {
+  const res = await f.t.call('POST', '/api/polls', {
+    token: f.admin.token,
+    body: { question: unique('Matrix poll ') + '?', options: ['Ja', 'Nein'] },
+  });
+  expect(res.status).toBe(201);
+  return { id: res.body.poll.id, optionId: res.body.options[0].id };
+}
+
 /** A fresh manual charge of 2 € the admin books for a fixture user; returns the entry's id. */
 async function ledgerCharge(f: Fixtures, role: Exclude<Role, 'anonymous'>): Promise<string> {
   const res = await f.t.call('POST', '/api/ledger/entries', {
@@ -510,6 +520,17 @@ export const ROUTES: RouteCase[] = [
       if (role === 'admin') expect(body.event.is_updated).toBe(false);
     },
   },
+  {
+    method: 'GET',
+    path: '/api/events/{id}/reminders',
+    // Who was reminded to answer: the admin's alone, also for the event's creator.
+    params: async (f) => ({ id: await membersEvent(f) }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+    after: async (_f, role, body) => {
+      if (role === 'admin') expect(body.reminders).toEqual([]);
+    },
+  },
   // the admin's attendee table
   {
     method: 'POST',
@@ -676,6 +697,64 @@ export const ROUTES: RouteCase[] = [
     adminOnly: true,
     expect: ADMIN_ONLY,
   },
+  // polls: every member reads and votes, admins ask, change and delete
+  {
+    method: 'GET',
+    path: '/api/polls',
+    params: async (f) => adminsPoll(f),
+    expect: SIGNED_IN,
+    after: async (_f, role, body, { params }) => {
+      if (role !== 'anonymous') expect(body.polls.some((p: { id: string }) => p.id === params.id)).toBe(true);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/polls/{id}',
+    params: async (f) => adminsPoll(f),
+    expect: SIGNED_IN,
+    after: async (_f, role, body) => {
+      // Before any vote only an admin sees the counts.
+      if (role === 'member' || role === 'other')
+        expect(body.options.map((o: { votes: unknown }) => o.votes)).toEqual([null, null]);
+      if (role === 'admin') expect(body.options.map((o: { votes: unknown }) => o.votes)).toEqual([0, 0]);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/polls',
+    body: (f) => ({ question: 'Matrix poll?', options: ['Ja', 'Nein', 'Vielleicht'], multiple: true, event_id: f.eventId }),
+    adminOnly: true,
+    expect: CREATED_ADMIN_ONLY,
+  },
+  {
+    method: 'PUT',
+    path: '/api/polls/{id}',
+    body: () => ({ question: unique('Renamed poll ') + '?' }),
+    params: async (f) => adminsPoll(f),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/polls/{id}',
+    params: async (f) => adminsPoll(f),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+  },
+  {
+    method: 'PUT',
+    path: '/api/polls/{id}/vote',
+    body: (_f, _role, params) => ({ option_ids: [params.optionId] }),
+    params: async (f) => adminsPoll(f),
+    expect: SIGNED_IN,
+    after: async (f, role, body, { params }) => {
+      if (role === 'anonymous') return;
+      expect(body.my_votes).toEqual([params.optionId]);
+      // Each caller changed only their own vote: the standing member has none in this poll unless it was them.
+      const mine = await f.t.call('GET', `/api/polls/${params.id}`, { token: f.member.token });
+      expect(mine.body.my_votes).toEqual(role === 'member' ? [params.optionId] : []);
+    },
+  },
   // loyalty
   {
     method: 'GET',
@@ -710,6 +789,17 @@ export const ROUTES: RouteCase[] = [
       // Only an admin's call sets it; the members' 999 is never stored.
       expect(row?.points).not.toBe(999);
       if (role === 'admin') expect(body.row.user_id).toBe(params.userId);
+    },
+  },
+  // statistics: every member's figures of the current season, for every signed-in member
+  {
+    method: 'GET',
+    path: '/api/stats',
+    expect: SIGNED_IN,
+    after: async (f, role, body) => {
+      if (role === 'anonymous') return;
+      const ids = body.members.map((row: { user_id: string }) => row.user_id);
+      for (const id of [f.member.id, f.other.id, f.admin.id]) expect(ids).toContain(id);
     },
   },
   // ledger

@@ -1,16 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import {
-  createDecipheriv,
-  createECDH,
-  createPublicKey,
-  hkdfSync,
-  randomBytes,
-  verify as verifySignature,
-  type ECDH,
-} from 'node:crypto';
+import { createECDH, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { MESSAGES } from '@fankurve/shared';
@@ -22,6 +12,15 @@ import { PUSH_CONCURRENCY } from '../src/notify/delivery.js';
 import { resolveVapid } from '../src/notify/vapid.js';
 import { expectRefusal, GENERIC, type BodyRoute } from './bad-input-cases.js';
 import { ADMIN, createEventVia, createTestApp, type TestApp } from './helpers.js';
+import {
+  checkVapid as checkPushVapid,
+  decrypt,
+  LocalPushService,
+  newKeys as newPushKeys,
+  subscriptionOf,
+  type Device,
+  type Payload,
+} from './push-endpoint.js';
 
 /*
  * Web push end to end (docs/architecture.md, web push). The server sends to a real push endpoint
@@ -36,112 +35,11 @@ import { ADMIN, createEventVia, createTestApp, type TestApp } from './helpers.js
 const SUBJECT = 'mailto:push-test@fankurve.example';
 const PUBLIC_URL = 'https://fankurve.example';
 
-interface Received {
-  deviceId: string;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-/** The local push service: records what arrives per device path, answers what the test says. */
-class LocalPushService {
-  readonly received: Received[] = [];
-  /** Per device: the status to answer, or 'hang' (never answer). Default 201. */
-  readonly answers = new Map<string, number | 'hang'>();
-  inFlight = 0;
-  maxInFlight = 0;
-  private hanging: (() => void)[] = [];
-
-  private readonly server: https.Server;
-  origin = '';
-
-  private constructor(
-    key: string,
-    readonly cert: string,
-  ) {
-    this.server = https.createServer({ key, cert }, (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const deviceId = decodeURIComponent((req.url ?? '').replace(/^\/push\//, ''));
-        this.received.push({ deviceId, headers: req.headers, body: Buffer.concat(chunks) });
-        const answer = this.answers.get(deviceId) ?? 201;
-        if (answer === 'hang') {
-          this.inFlight++;
-          this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
-          this.hanging.push(() => res.destroy());
-          req.socket.on('close', () => this.inFlight--);
-          return;
-        }
-        res.writeHead(answer).end();
-      });
-    });
-  }
-
-  /** Starts it on a random port of 127.0.0.1 with a fresh self-signed certificate for that address. */
-  static async start(): Promise<LocalPushService> {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fankurve-push-'));
-    const keyFile = path.join(dir, 'key.pem');
-    const certFile = path.join(dir, 'cert.pem');
-    const subject = ['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'];
-    const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1'];
-    execFileSync('openssl', ['req', '-x509', ...ec, '-nodes', '-days', '1', ...subject, '-keyout', keyFile, '-out', certFile], {
-      stdio: 'ignore',
-    });
-    const service = new LocalPushService(fs.readFileSync(keyFile, 'utf8'), fs.readFileSync(certFile, 'utf8'));
-    fs.rmSync(dir, { recursive: true, force: true });
-    await new Promise<void>((resolve) => service.server.listen(0, '127.0.0.1', resolve));
-    service.origin = `https://127.0.0.1:${(service.server.address() as AddressInfo).port}`;
-    return service;
-  }
-
-  reset(): void {
-    this.received.length = 0;
-    this.maxInFlight = this.inFlight;
-  }
-
-  async close(): Promise<void> {
-    for (const release of this.hanging) release();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
-
-/** A browser's push subscription: its keys stay here, the server gets the public part. */
-interface Device {
-  id: string;
-  /** The bearer token of the session (signed-in device) the subscription belongs to. */
-  token: string;
-  ecdh: ECDH;
-  publicKey: Buffer;
-  auth: Buffer;
-  endpoint: string;
-}
-
-interface Payload {
-  web_push: number;
-  notification: { title: string; body: string; navigate: string; lang: string };
-  app_badge: number;
-}
-
 let t: TestApp;
 let service: LocalPushService;
 let serverKey: string;
-let deviceCounter = 0;
-
-function subscriptionOf(device: Pick<Device, 'endpoint' | 'publicKey' | 'auth'>) {
-  return {
-    endpoint: device.endpoint,
-    expirationTime: null,
-    keys: { p256dh: device.publicKey.toString('base64url'), auth: device.auth.toString('base64url') },
-  };
-}
-
-function newKeys(name: string): Omit<Device, 'token'> {
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  const id = `${name}-${++deviceCounter}`;
-  return { id, ecdh, publicKey: ecdh.getPublicKey(), auth: randomBytes(16), endpoint: `${service.origin}/push/${id}` };
-}
+/** Fresh keys of a device on the local push service. */
+const newKeys = (name: string) => newPushKeys(service, name);
 
 /** Signs in (a new session: a new device) and registers a fresh subscription for it. */
 async function device(username: string, password: string): Promise<Device> {
@@ -156,56 +54,9 @@ async function device(username: string, password: string): Promise<Device> {
   return { ...keys, token };
 }
 
-/** Checks the VAPID header of a message (RFC 8292): ES256 over header.payload with the server's key; aud, exp, sub. */
-function checkVapid(authorization: string | undefined): void {
-  const match = /^vapid t=([^,\s]+),\s*k=([A-Za-z0-9_-]+)$/.exec(authorization ?? '');
-  expect(match, `Authorization: ${authorization}`).not.toBeNull();
-  const [, jwt, k] = match!;
-  expect(k).toBe(serverKey);
-  const [header, claims, signature] = jwt!.split('.');
-  expect(JSON.parse(Buffer.from(header!, 'base64url').toString())).toEqual({ typ: 'JWT', alg: 'ES256' });
-  const raw = Buffer.from(serverKey, 'base64url');
-  const key = createPublicKey({
-    key: { kty: 'EC', crv: 'P-256', x: raw.subarray(1, 33).toString('base64url'), y: raw.subarray(33).toString('base64url') },
-    format: 'jwk',
-  });
-  const signed = verifySignature(
-    'sha256',
-    Buffer.from(`${header}.${claims}`),
-    { key, dsaEncoding: 'ieee-p1363' },
-    Buffer.from(signature!, 'base64url'),
-  );
-  expect(signed, 'VAPID signature').toBe(true);
-  const payload = JSON.parse(Buffer.from(claims!, 'base64url').toString()) as { aud: string; exp: number; sub: string };
-  expect(payload.aud).toBe(service.origin);
-  expect(payload.sub).toBe(SUBJECT);
-  const now = Math.floor(Date.now() / 1000);
-  expect(payload.exp).toBeGreaterThan(now);
-  expect(payload.exp).toBeLessThanOrEqual(now + 24 * 60 * 60);
-}
-
-/** Decrypts an aes128gcm message body (RFC 8188) with the device's keys (RFC 8291). */
-function decrypt(body: Buffer, device: Device): string {
-  const salt = body.subarray(0, 16);
-  const recordSize = body.readUInt32BE(16);
-  const keyIdLength = body[20]!;
-  expect(keyIdLength).toBe(65);
-  const senderKey = body.subarray(21, 21 + keyIdLength);
-  const ciphertext = body.subarray(21 + keyIdLength);
-  expect(ciphertext.length).toBeLessThanOrEqual(recordSize);
-  const secret = device.ecdh.computeSecret(senderKey);
-  const keyInfo = Buffer.concat([Buffer.from('WebPush: info\0'), device.publicKey, senderKey]);
-  const ikm = Buffer.from(hkdfSync('sha256', secret, device.auth, keyInfo, 32));
-  const cek = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: aes128gcm\0'), 16));
-  const nonce = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: nonce\0'), 12));
-  const decipher = createDecipheriv('aes-128-gcm', cek, nonce);
-  decipher.setAuthTag(ciphertext.subarray(ciphertext.length - 16));
-  const plain = Buffer.concat([decipher.update(ciphertext.subarray(0, ciphertext.length - 16)), decipher.final()]);
-  let end = plain.length - 1;
-  while (end >= 0 && plain[end] === 0) end--;
-  expect(plain[end], 'the last record ends with the delimiter 0x02').toBe(2);
-  return plain.subarray(0, end).toString('utf8');
-}
+/** Checks a message's VAPID header against this server's key and the local push service. */
+const checkVapid = (authorization: string | undefined) =>
+  checkPushVapid(authorization, { serverKey, origin: service.origin, subject: SUBJECT });
 
 /** Runs an action, waits until the notifier has sent everything, and decrypts what each device got. */
 async function round(action: () => Promise<unknown>): Promise<(device: Device) => Payload[]> {
@@ -780,6 +631,75 @@ describe('who gets which notification', () => {
       t.call('POST', '/api/auth/users', { token: adminToken, body: { username: 'made', email: 'made@example.org' } }),
     );
     onlyThese(created, all, []);
+  });
+
+  it('club news: every member but the admin who posted it, in their language, opening the news or its event; not to a member who switched news off', async () => {
+    const got = await round(() =>
+      t.call('POST', '/api/announcements', {
+        token: adminToken,
+        body: { title: 'Busabfahrt', text: 'Abfahrt\num 9 Uhr am Stadion', event_id: matchId },
+      }),
+    );
+    onlyThese(got, all, [chef1, anna1, anna2, ben1, carl1]);
+    expect(got(ben1).map((p) => p.notification)).toEqual([
+      { title: 'News: Busabfahrt', body: 'Abfahrt um 9 Uhr am Stadion', navigate: link(`/events/${matchId}`), lang: 'en' },
+    ]);
+    expect(got(carl1)[0]!.notification.title).toBe('Neuigkeit: Busabfahrt');
+
+    expect((await t.call('PUT', '/api/fcm/topics', { token: tokens.carl, body: { topics: { news: false } } })).status).toBe(200);
+    const quiet = await round(() =>
+      t.call('POST', '/api/announcements', { token: tokens.chef, body: { title: 'Stammtisch', text: 'Freitag' } }),
+    );
+    onlyThese(quiet, all, [admin1, anna1, anna2, ben1]);
+    expect(got(anna1)[0]!.notification.navigate).toBe(link(`/events/${matchId}`));
+    expect(quiet(anna1)[0]!.notification.navigate).toBe(link('/events'));
+    // Changing or deleting news tells nobody.
+    const list = await t.call('GET', '/api/announcements', { token: adminToken });
+    const id = list.body.announcements.find((a: { title: string }) => a.title === 'Stammtisch').id as string;
+    onlyThese(
+      await round(() => t.call('PUT', `/api/announcements/${id}`, { token: adminToken, body: { pinned: true } })),
+      all,
+      [],
+    );
+    await t.call('PUT', '/api/fcm/topics', { token: tokens.carl, body: { topics: { news: true } } });
+  });
+
+  it('a new poll: every member but the admin who asked it, in their language, opening its event or /events; votes and changes tell nobody', async () => {
+    const got = await round(() =>
+      t.call('POST', '/api/polls', {
+        token: adminToken,
+        body: { question: 'Welcher Bus?', options: ['Bus 1', 'Bus 2'], event_id: matchId },
+      }),
+    );
+    onlyThese(got, all, [chef1, anna1, anna2, ben1, carl1]);
+    expect(got(ben1).map((p) => p.notification)).toEqual([
+      { title: 'New poll: Welcher Bus?', body: 'Bus 1 · Bus 2', navigate: link(`/events/${matchId}`), lang: 'en' },
+    ]);
+    expect(got(carl1)[0]!.notification).toMatchObject({ title: 'Neue Umfrage: Welcher Bus?', lang: 'de' });
+
+    expect((await t.call('PUT', '/api/fcm/topics', { token: tokens.carl, body: { topics: { news: false } } })).status).toBe(200);
+    let pollId = '';
+    const quiet = await round(async () => {
+      const res = await t.call('POST', '/api/polls', {
+        token: tokens.chef,
+        body: { question: 'Grillen?', options: ['Ja', 'Nein'] },
+      });
+      pollId = res.body.poll.id;
+      return res;
+    });
+    onlyThese(quiet, all, [admin1, anna1, anna2, ben1]);
+    expect(quiet(anna1)[0]!.notification.navigate).toBe(link('/events'));
+    // Votes and changes tell nobody.
+    const detail = await t.call('GET', `/api/polls/${pollId}`, { token: tokens.anna });
+    const voted = await round(() =>
+      t.call('PUT', `/api/polls/${pollId}/vote`, { token: tokens.anna, body: { option_ids: [detail.body.options[0].id] } }),
+    );
+    onlyThese(voted, all, []);
+    const changed = await round(() =>
+      t.call('PUT', `/api/polls/${pollId}`, { token: adminToken, body: { question: 'Grillen am Freitag?' } }),
+    );
+    onlyThese(changed, all, []);
+    await t.call('PUT', '/api/fcm/topics', { token: tokens.carl, body: { topics: { news: true } } });
   });
 
   it('switched-off topics are not sent; admin topics are switched per admin', async () => {

@@ -76,3 +76,24 @@ export const PAYMENT_DAYS_MAX = 365;
 export const OFFER_MINUTES_MAX = 7 * 24 * 60;
 /** The acceptance window of a new contingent's offers: one day. */
 export const DEFAULT_OFFER_MINUTES = 24 * 60;
+
+/* Polls (docs/product.md, Input rules; Limits and constants). */
+export const POLL_QUESTION_MAX_LENGTH = 200;
+export const POLL_OPTION_MAX_LENGTH = 100;
+/** A poll offers at least 2 and at most 10 options. */
+export const POLL_OPTIONS_MIN = 2;
+export const POLL_OPTIONS_MAX = 10;
+/** When members see a poll's counts: after their own vote, or once it is closed (admins always). */
+export const POLL_RESULTS = ['after_vote', 'after_close'] as const;
+export type PollResults = (typeof POLL_RESULTS)[number];
+
+/*
+ * Answer deadlines and reminders (docs/product.md, Limits and constants): the team configuration's
+ * reminder times. 0 switches a reminder off.
+ */
+/** Days before an event when members who have not answered are reminded (default; 0 = off). */
+export const DEFAULT_REMINDER_DAYS_BEFORE = 3;
+export const REMINDER_DAYS_BEFORE_MAX = 14;
+/** Hours before an event's answer deadline when members who have not answered are reminded (default; 0 = off). */
+export const DEFAULT_DEADLINE_REMINDER_HOURS = 24;
+export const DEADLINE_REMINDER_HOURS_MAX = 168;

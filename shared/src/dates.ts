@@ -83,6 +83,35 @@ export function todayIn(timeZone: string, now: Date = new Date()): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }
 
+/**
+ * The instant of the club's wall-clock time `YYYY-MM-DD HH:MM[:SS]` in `timeZone`. Worked out twice,
+ * because the offset at the first guess may differ from the one at the result across a DST change
+ * (in an overlap the later instant is taken).
+ */
+export function clubTimeToInstant(wallClock: string, timeZone: string): Date {
+  const [date = '', time = '00:00:00'] = wallClock.split(/[ T]/);
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const [hour = 0, minute = 0, second = 0] = time.split(':').map(Number);
+  const naive = Date.UTC(year, month - 1, day, hour, minute, second);
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  });
+  const offset = (at: number) => {
+    const parts = format.formatToParts(new Date(at));
+    const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+    return Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second')) - at;
+  };
+  const first = naive - offset(naive);
+  return new Date(naive - offset(first));
+}
+
 /** Upcoming if the event's date is today or later (docs/product.md, States and transitions). */
 export function isUpcoming(eventDate: string, today: string): boolean {
   return eventDate.slice(0, 10) >= today;

@@ -178,6 +178,8 @@ export const MESSAGES = {
   loyaltyAdjustmentSaved: 'Loyalty points adjusted',
   loyaltyPointsInvalid: 'Points must be a whole number from -1000 to 1000',
   loyaltyNoteTooLong: 'The note is too long (at most 200 characters)',
+  // ── statistics messages ──
+  statsSeasonInvalid: 'Please give the season as the year it starts in, from 2000 to 2100 (such as 2025)',
   // ── ledger messages ──
   ledgerEntryBooked: 'Entry booked',
   ledgerEntryReversedNow: 'Entry reversed',
@@ -209,6 +211,20 @@ export const MESSAGES = {
   offerClosed: 'This offer is no longer open',
   offerAccepted: 'Offer accepted: the ticket is yours',
   offerDeclined: 'Offer declined',
+  // ── poll messages ──
+  pollNotFound: 'Poll not found',
+  pollSaved: 'Poll saved',
+  pollDeleted: 'Poll deleted',
+  pollVoteSaved: 'Vote saved',
+  pollClosed: 'This poll is closed: votes can no longer be given or changed',
+  pollOptionUnknown: 'This option does not belong to the poll',
+  pollSingleChoice: 'This poll takes one option only',
+  pollQuestionRequired: 'Please enter the question',
+  pollOptionRequired: 'Every option needs a text',
+  pollOptionsCount: 'A poll has 2 to 10 options',
+  pollOptionsDuplicate: 'Two options have the same text',
+  pollClosesAtInvalid: 'Please give the closing time as date and time (YYYY-MM-DD HH:MM)',
+  pollClosesAtPast: 'The closing time must lie in the future',
   // ── club account and exports messages ──
   ibanInvalid: 'Please enter a valid IBAN of a SEPA country (its check digits do not match)',
   bicInvalid: 'Please enter a valid BIC (8 or 11 characters) or leave it empty',
@@ -217,6 +233,12 @@ export const MESSAGES = {
   loyaltySeasonsInvalid: 'The seasons for loyalty points must be a whole number from 1 to 10',
   // ── match-day messages ──
   eventIsPast: 'This event is over: attendance can no longer be given or changed',
+  // ── answer deadline and reminder messages ──
+  answerDeadlineInvalid: 'Please give the answer deadline as date and time (YYYY-MM-DD HH:MM)',
+  answerDeadlineAfterEvent: 'The answer deadline must lie before the event',
+  answerDeadlinePassed: 'The answer deadline has passed: answers and guests can no longer be changed',
+  reminderDaysInvalid: 'The reminder before the event must be a whole number of days from 0 to 14',
+  deadlineReminderHoursInvalid: 'The reminder before the answer deadline must be a whole number of hours from 0 to 168',
   eventKindRequired: 'Please choose home, away or other',
   internalError: 'Something went wrong. Please try again later.',
 } as const;

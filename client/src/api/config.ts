@@ -9,8 +9,8 @@ import type { SiteConfigInput } from '@fankurve/shared/schemas/config';
 import { api } from './client.js';
 
 /** GET /api/config (public): what the navigation bar and every device show. */
-export type SiteConfig = Omit<SiteConfigView, 'auto_import_matches'>;
-/** GET /api/config as an admin: with the daily import switch. */
+export type SiteConfig = Omit<SiteConfigView, 'auto_import_matches' | 'reminder_days_before' | 'deadline_reminder_hours'>;
+/** GET /api/config as an admin: with the daily import switch and the reminder times. */
 export type AdminSiteConfig = Required<SiteConfigView>;
 
 /** The admin's answers carry `auto_import_matches` (the token says who asks). */
@@ -25,7 +25,7 @@ export const fetchSiteConfig = () => api<SiteConfigAnswer>('/api/config');
 /** The admin's form: the same call with the token, so the answer carries `auto_import_matches`. */
 export const fetchAdminSiteConfig = () => api<AdminAnswer<SiteConfigAnswer>>('/api/config');
 
-/** PUT /api/config (admin): team id, team name, site title, theme colour, the daily import switch, the club's account, the loyalty seasons. */
+/** PUT /api/config (admin): team id, team name, site title, theme colour, the daily import switch, the club's account, the loyalty seasons, the reminder times. */
 export type SiteConfigUpdate = Required<SiteConfigInput>;
 
 export const saveSiteConfig = (body: SiteConfigUpdate) =>

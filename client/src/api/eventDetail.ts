@@ -31,6 +31,8 @@ export interface EventUpdate {
   stadium_id: string | null;
   ticket_price: number;
   ticket_buyer: string | null;
+  /** The answer deadline `YYYY-MM-DD HH:MM` (club wall clock), before the event; null: none. */
+  answer_deadline: string | null;
 }
 
 export const updateEvent = (eventId: string, body: EventUpdate) =>

@@ -38,6 +38,7 @@ const MyTicketsPage = lazyPage(() => import('../features/tickets/MyTicketsPage.j
 const DebtsPage = lazyPage(() => import('../features/tickets/DebtsPage.js').then((m) => m.DebtsPage));
 const ProfilePage = lazyPage(() => import('../features/profile/ProfilePage.js').then((m) => m.ProfilePage));
 const LoyaltyPage = lazyPage(() => import('../features/loyalty/LoyaltyPage.js').then((m) => m.LoyaltyPage));
+const StatsPage = lazyPage(() => import('../features/stats/StatsPage.js').then((m) => m.StatsPage));
 const PrintListsPage = lazyPage(() => import('../features/exports/PrintListsPage.js').then((m) => m.PrintListsPage));
 
 /**
@@ -103,6 +104,7 @@ export function AppRoutes() {
             <Route path="/my-tickets" element={<MyTicketsPage />} />
             <Route path="/debts" element={<DebtsPage />} />
             <Route path="/allesfahrer" element={<LoyaltyPage />} />
+            <Route path="/stats" element={<StatsPage />} />
             {/* ── admin routes ── */}
             <Route path="/admin/tasks" element={<AdminTasksPage />} />
             <Route path="/users" element={<UsersPage />} />

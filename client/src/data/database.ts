@@ -3,13 +3,16 @@ import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
 import { RxDBMigrationPlugin } from 'rxdb/plugins/migration-schema';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
-import { browserStorage, droppedAnswersKey, PushRebaser, type AnswerStore } from './rebase.js';
+import { browserStorage, droppedAnswersKey, mirroredAnswerStore, PushRebaser, type AnswerStore } from './rebase.js';
 import { yieldToMain } from './yieldToMain.js';
 
 /** One RxDB collection per synced collection of shared/src/docs, typed by its document. */
 export type FankurveCollections = { [Name in SyncCollectionName]: RxCollection<SyncDocOf<Name>> };
 
 export type FankurveDatabase = RxDatabase<FankurveCollections>;
+
+/** The device database's name: the app's and the service worker's background sync (pwa/backgroundSync.ts). */
+export const DEVICE_DATABASE_NAME = 'fankurve';
 
 let pluginsAdded = false;
 let devModeAdded = false;
@@ -36,7 +39,10 @@ export async function createFankurveDatabase(options: {
    * that run several devices in one process give each only what the test needs; the app takes all.
    */
   collections?: readonly SyncCollectionName[];
-  /** Where the push rebaser keeps the answers RxDB dropped (data/rebase.ts); localStorage where there is one. */
+  /**
+   * Where the push rebaser keeps the answers RxDB dropped (data/rebase.ts); localStorage where there
+   * is one, mirrored for the service worker's background sync.
+   */
   answerStore?: AnswerStore | null;
 }): Promise<FankurveDatabase> {
   if (!pluginsAdded) {
@@ -66,7 +72,7 @@ export async function createFankurveDatabase(options: {
     closeDuplicates: true,
   });
   const wanted = options.collections ?? SYNC_COLLECTIONS;
-  const answerStore = options.answerStore === undefined ? browserStorage() : options.answerStore;
+  const answerStore = options.answerStore === undefined ? mirroredAnswerStore(browserStorage()) : options.answerStore;
   // One collection per task (in the declared order, events first): 13 at once would be one long task
   // before the screen can answer (docs/architecture.md, Client data layer).
   for (const name of wanted) {

@@ -4,6 +4,7 @@ import * as notices from './collections/notices.js';
 import * as comments from './collections/comments.js';
 import * as mentions from './collections/mentions.js';
 import * as offers from './collections/offers.js';
+import * as pollVotes from './collections/pollVotes.js';
 import { prefetchEvents } from './collections/events.js';
 import { forgetLoadedEvents } from './eventRows.js';
 import { getDatabase, loadSync, onDevice } from './local.js';
@@ -16,12 +17,21 @@ import type { SyncSession } from './sync.js';
 
 export type { SyncStatus } from './replication.js';
 export { LocalRuleError } from './device.js';
-export { onNotice, onServerChange, onUnauthorized, useSyncState, useSyncStatus, waitingChanges } from './local.js';
+export {
+  onChangeQueued,
+  onNotice,
+  onServerChange,
+  onUnauthorized,
+  useSyncState,
+  useSyncStatus,
+  waitingChanges,
+} from './local.js';
 export type { SyncSession } from './sync.js';
 export { useEvent, useEvents } from './collections/events.js';
 export { useAttendees, useAttendeesOfEvents, type GuestChange } from './collections/attendees.js';
 export { useMyTickets, type MyTicket, type MyTickets } from './collections/tickets.js';
 export { useMyLedger, type MyLedger, type StatementLine } from './collections/ledger.js';
+export { useDeviceSeasonStats } from './collections/stats.js';
 export { useMembers } from './collections/members.js';
 export { useTransports } from './collections/transports.js';
 export { useAnnouncements, type AnnouncementView } from './collections/announcements.js';
@@ -34,6 +44,7 @@ export {
   type MentionView,
 } from './collections/mentions.js';
 export { useOpenOffers, type OfferView } from './collections/offers.js';
+export { usePolls, type PollView } from './collections/polls.js';
 export { useSnapshot } from './snapshots.js';
 export { holdsEventRows, useEventRows, useLoadedEvents, type EventRowsState } from './eventRows.js';
 
@@ -45,6 +56,7 @@ export const { addComment, editComment, deleteComment, resolveComment, unresolve
   onDevice(comments.writes);
 export const { markMentionRead, markAllMentionsRead } = onDevice(mentions.writes);
 export const { acceptOffer, declineOffer } = onDevice(offers.writes);
+export const { castVote } = onDevice(pollVotes.writes);
 
 let opened: Promise<void> | null = null;
 

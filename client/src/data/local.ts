@@ -68,6 +68,15 @@ export function onNotice(listener: (notice: NoticeDoc) => void): () => void {
   return () => noticeListeners.delete(listener);
 }
 
+/** Called whenever a change is queued on the device, waiting to be sent (e.g. to ask for persistent storage). */
+export function onChangeQueued(listener: () => void): () => void {
+  let size = outbox.size;
+  return outbox.subscribe(() => {
+    if (outbox.size > size) listener();
+    size = outbox.size;
+  });
+}
+
 export function onUnauthorized(listener: () => void): () => void {
   unauthorizedListeners.add(listener);
   return () => unauthorizedListeners.delete(listener);

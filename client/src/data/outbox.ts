@@ -6,9 +6,17 @@
 export class Outbox {
   private ids: Set<string>;
   private listeners = new Set<() => void>();
+  /** When the outbox last changed (ms), kept beside it: a background sync that started later sent all of it. */
+  private changedAt: number;
 
   constructor(private readonly storageKey: string | null) {
     this.ids = new Set(this.load());
+    this.changedAt = this.loadChangedAt();
+  }
+
+  private loadChangedAt(): number {
+    if (!this.storageKey || typeof localStorage === 'undefined') return 0;
+    return Number(localStorage.getItem(`${this.storageKey}:changedAt`) ?? 0) || 0;
   }
 
   private load(): string[] {
@@ -22,7 +30,11 @@ export class Outbox {
   }
 
   private save(): void {
-    if (this.storageKey && typeof localStorage !== 'undefined') localStorage.setItem(this.storageKey, JSON.stringify([...this.ids]));
+    this.changedAt = Date.now();
+    if (this.storageKey && typeof localStorage !== 'undefined') {
+      localStorage.setItem(this.storageKey, JSON.stringify([...this.ids]));
+      localStorage.setItem(`${this.storageKey}:changedAt`, String(this.changedAt));
+    }
     for (const listener of this.listeners) listener();
   }
 
@@ -43,6 +55,16 @@ export class Outbox {
   clear(): void {
     this.ids.clear();
     this.save();
+  }
+
+  /**
+   * Empties the outbox when nothing was added to it (or taken from it) since `time`: the service
+   * worker's background sync that started then sent every change waiting (docs/architecture.md,
+   * Background sync). A later change stays counted until the replication has sent it.
+   */
+  clearIfUnchangedSince(time: number): void {
+    // Another tab of the app may have changed it meanwhile: its time is in localStorage.
+    if (Math.max(this.changedAt, this.loadChangedAt()) <= time && this.ids.size > 0) this.clear();
   }
 
   subscribe(listener: () => void): () => void {

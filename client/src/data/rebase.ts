@@ -1,5 +1,6 @@
 import type { RxConflictHandler, RxReplicationWriteToMasterRow } from 'rxdb';
 import { defaultConflictHandler } from 'rxdb';
+import { deleteDeviceValue, deleteDeviceValues, writeDeviceValue } from './deviceStore.js';
 
 type Doc = Record<string, unknown> & { id: string; seq?: number; _deleted?: boolean };
 type Row = { assumedMasterState?: Doc | null; newDocumentState: Doc };
@@ -14,7 +15,7 @@ const MAX_REBASES_IN_A_ROW = 5;
 export type AnswerStore = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 /** The prefix of every key a rebaser keeps its dropped answers under (sign-out drops them all). */
-const DROPPED_ANSWERS_PREFIX = 'droppedAnswers:';
+export const DROPPED_ANSWERS_PREFIX = 'droppedAnswers:';
 
 /** A collection's dropped answers belong to one database and one schema version (a new version starts afresh). */
 export function droppedAnswersKey(database: string, collection: string, version: number): string {
@@ -30,8 +31,35 @@ export function browserStorage(): Storage | null {
   }
 }
 
+/**
+ * The page's store of dropped answers: localStorage, copied into the device store (data/deviceStore.ts)
+ * as it changes, so that the service worker's background sync compares with what the device last
+ * received too (docs/architecture.md, Background sync). The copy is best effort: an entry the copy
+ * keeps after localStorage dropped it names an answer RxDB has since moved past, which changes nothing.
+ */
+export function mirroredAnswerStore(store: AnswerStore | null): AnswerStore | null {
+  if (!store) return null;
+  const mirror = (write: Promise<void>) => void write.catch(() => undefined);
+  return {
+    getItem(key) {
+      const value = store.getItem(key);
+      if (value !== null) mirror(writeDeviceValue(key, value));
+      return value;
+    },
+    setItem(key, value) {
+      store.setItem(key, value);
+      mirror(writeDeviceValue(key, value));
+    },
+    removeItem(key) {
+      store.removeItem(key);
+      mirror(deleteDeviceValue(key));
+    },
+  };
+}
+
 /** Sign-out: the dropped answers of every collection go with the device's database. */
 export function forgetDroppedAnswers(store: Pick<Storage, 'key' | 'length' | 'removeItem'> | null = browserStorage()): void {
+  void deleteDeviceValues(DROPPED_ANSWERS_PREFIX).catch(() => undefined);
   if (!store) return;
   const keys = Array.from({ length: store.length }, (_, index) => store.key(index));
   for (const key of keys) if (key?.startsWith(DROPPED_ANSWERS_PREFIX)) store.removeItem(key);

@@ -39,6 +39,13 @@ export interface SyncOptions {
   onServerChange?: (collections: string[]) => void;
   /** Replicate in the leader tab only (RxDB's default); Node tests run single-instance. */
   waitForLeadership?: boolean;
+  /**
+   * Follow the server's change stream and the browser's online events (the app, the default); false
+   * for a replication its caller stops once it is in sync (the service worker's background sync).
+   */
+  live?: boolean;
+  /** A push could not reach the server (no network; not an answer of the server). */
+  onPushFailed?(): void;
 }
 
 type Checkpoint = { seq: number };
@@ -48,6 +55,8 @@ export interface SyncHandle {
   states: Partial<Record<SyncCollectionName, ReplicationState>>;
   status$: BehaviorSubject<SyncStatus>;
   stream: ChangeStream;
+  /** Resolves once every collection's replication has been started (or the sync was stopped first). */
+  started: Promise<void>;
   reSync(): void;
   /**
    * Fetches the attendee rows and comments of an event the device does not keep (docs/architecture.md,
@@ -141,6 +150,7 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
     return replicateRxCollection<unknown, Checkpoint>({
       collection: collection as never,
       replicationIdentifier: identifier,
+      // Always live for RxDB: a run-once replication cannot be cancelled while its requests fail.
       live: true,
       retryTime: options.retryTime ?? 5000,
       waitForLeadership: options.waitForLeadership ?? true,
@@ -170,7 +180,10 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
             handler: async (rows) => {
               // The server tells a re-sent server state from a change by its seq (docs/architecture.md, sync: push).
               const { rows: sent, original } = rebaser!.rebase(rows);
-              const answers = (await post(`${base}/push`, sent)) as { id: string }[];
+              const answers = (await post(`${base}/push`, sent).catch((error: unknown) => {
+                if (!(error instanceof HttpError)) options.onPushFailed?.();
+                throw error;
+              })) as { id: string }[];
               // The server has applied (or refused, with a notice) every row: none is waiting any more.
               for (const row of rows) options.outbox.delete(idOfRow(row));
               const current = await currentStates(collection, sent);
@@ -256,7 +269,9 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
       onUnauthorized: options.onUnauthorized,
     });
   };
-  if (options.waitForLeadership ?? true) void db.waitForLeadership().then(connect);
+  if (options.live === false) {
+    // one run: nothing to be told
+  } else if (options.waitForLeadership ?? true) void db.waitForLeadership().then(connect);
   else connect();
   const stream: ChangeStream = {
     stop: () => {
@@ -272,7 +287,7 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
     reSync();
   };
   const onOffline = () => publish();
-  if (typeof window !== 'undefined') {
+  if (typeof window !== 'undefined' && options.live !== false) {
     window.addEventListener('online', onOnline);
     window.addEventListener('offline', onOffline);
   }
@@ -291,6 +306,7 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
     states,
     status$,
     stream,
+    started: ready.catch(() => {}),
     reSync,
     loadEvent,
     async stop() {

@@ -1,6 +1,7 @@
 import { BehaviorSubject, filter, firstValueFrom, type Subscription } from 'rxjs';
+import { adoptBackgroundSync, requestBackgroundSync } from './backgroundSyncRequest.js';
 import { watchNotices } from './collections/noticeToasts.js';
-import { createFankurveDatabase, type FankurveDatabase } from './database.js';
+import { createFankurveDatabase, DEVICE_DATABASE_NAME, type FankurveDatabase } from './database.js';
 import { forgetDroppedAnswers } from './rebase.js';
 import {
   idleStatus,
@@ -23,8 +24,6 @@ export interface SyncSession {
   userId: string;
   isAdmin: boolean;
 }
-
-const DATABASE_NAME = 'fankurve';
 
 let databasePromise: Promise<FankurveDatabase> | null = null;
 let sync: { handle: SyncHandle; token: string; statusSub: Subscription; noticeSub: Subscription } | null = null;
@@ -52,9 +51,25 @@ function afterFirstPaint(timeoutMs = 2000): Promise<void> {
 let syncGeneration = 0;
 
 export function getDatabase(): Promise<FankurveDatabase> {
-  databasePromise ??= createFankurveDatabase({ name: DATABASE_NAME, devMode: import.meta.env.DEV });
+  // What a background sync sent while the app was closed leaves the outbox before the first write.
+  databasePromise ??= Promise.all([
+    createFankurveDatabase({ name: DEVICE_DATABASE_NAME, devMode: import.meta.env.DEV }),
+    adoptBackgroundSync(outbox),
+  ]).then(([db]) => db);
   return databasePromise;
 }
+
+/*
+ * A change that waits for the network asks the browser to wake the service worker when the
+ * connection returns (docs/architecture.md, Background sync): when it is queued offline, and when a
+ * push fails for want of a network.
+ */
+let queued = outbox.size;
+outbox.subscribe(() => {
+  const offline = typeof navigator !== 'undefined' && !navigator.onLine;
+  if (outbox.size > queued && offline) requestBackgroundSync();
+  queued = outbox.size;
+});
 
 /** Opens the database and starts replication for the session (idempotent for the same token). */
 export async function startSync(session: SyncSession): Promise<void> {
@@ -72,6 +87,7 @@ export async function startSync(session: SyncSession): Promise<void> {
       for (const listener of unauthorizedListeners) listener();
     },
     onOutdated: () => location.reload(),
+    onPushFailed: requestBackgroundSync,
     onServerChange: (collections) => {
       for (const listener of serverChangeListeners) listener(collections);
     },

@@ -7,8 +7,12 @@
 import type account from './de/account.json';
 import type announcements from './de/announcements.json';
 import type contingents from './de/contingents.json';
+import type deadlines from './de/deadlines.json';
 import type ledger from './de/ledger.json';
 import type loyalty from './de/loyalty.json';
+import type polls from './de/polls.json';
+import type stats from './de/stats.json';
+import type storage from './de/storage.json';
 
 type Texts = Record<string, unknown>;
 
@@ -28,6 +32,10 @@ export interface AreaTexts {
   account: typeof account;
   announcements: typeof announcements;
   contingents: typeof contingents;
+  deadlines: typeof deadlines;
   ledger: typeof ledger;
   loyalty: typeof loyalty;
+  polls: typeof polls;
+  stats: typeof stats;
+  storage: typeof storage;
 }

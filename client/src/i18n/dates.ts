@@ -79,6 +79,17 @@ export function formatWallClock(value: string, language: Language): string {
   return fields ? format(fields, language, { weekday: true, time: true }) : value;
 }
 
+/**
+ * A wall-clock time within the coming days, short: weekday, day and time without the year
+ * (`Sa. 14.03. 18:00`, `Sat 14 Mar 18:00`), as an answer deadline shows it on the event card.
+ */
+export function formatWallClockShort(value: string, language: Language): string {
+  const fields = wallClockFields(value);
+  if (!fields) return value;
+  const day = language === 'en' ? `${fields.day} ${MONTHS_EN[fields.month - 1]}` : `${pad(fields.day)}.${pad(fields.month)}.`;
+  return `${WEEKDAYS[language][fields.weekday]} ${day} ${pad(fields.hour)}:${pad(fields.minute)}`;
+}
+
 /** When something happened (a stored ISO timestamp) on this device's clock: `05.12.2026, 18:30` (de), `5 Dec 2026, 18:30` (en). */
 export function formatInstant(value: string, language: Language): string {
   const fields = instantFields(value);

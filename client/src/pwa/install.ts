@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { installStateOf, isIosSafari, type InstallState } from './promptRules.js';
+import { askPersistentStorage } from './storage.js';
 
 /**
  * Installing the app (docs/architecture.md, Profile and prompts). Imported once at start-up (main.tsx), so the
@@ -37,6 +38,8 @@ function refresh(): void {
   });
   if (next === state) return;
   state = next;
+  // Installed (or running as the app): ask the browser to keep the app's storage (pwa/storage.ts).
+  if (state === 'installed') void askPersistentStorage();
   for (const listener of listeners) listener();
 }
 

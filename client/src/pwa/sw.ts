@@ -2,6 +2,8 @@
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { BACKGROUND_SYNC_TAG } from '../data/backgroundSyncRequest.js';
+import { runBackgroundSync } from './backgroundSync.js';
 
 declare let self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> };
 
@@ -157,5 +159,28 @@ self.addEventListener('pushsubscriptionchange', (event) => {
       () => undefined,
       () => undefined,
     ),
+  );
+});
+
+/*
+ * Background sync (docs/architecture.md, Background sync): the app asked for it when a change had to
+ * wait for the network; the browser fires it once the device is online, also when the app is closed.
+ * With a window of the app open, that window's leader tab sends the changes; otherwise this worker
+ * does, with the app's replication (src/pwa/backgroundSync.ts). A failure (no network) rejects, and
+ * the browser tries again later; what is still waiting after that goes at the app's next start.
+ */
+
+interface SyncEvent extends ExtendableEvent {
+  readonly tag: string;
+}
+
+self.addEventListener('sync', (event) => {
+  const sync = event as SyncEvent;
+  if (sync.tag !== BACKGROUND_SYNC_TAG) return;
+  sync.waitUntil(
+    runBackgroundSync({
+      origin: self.location.origin,
+      windowOpen: async () => (await self.clients.matchAll({ type: 'window', includeUncontrolled: true })).length > 0,
+    }).then(() => undefined),
   );
 });

@@ -5,6 +5,8 @@ import { useMemo, useSyncExternalStore } from 'react';
 import { fetchProfile, logout, type Profile, type SignedIn } from '../api/auth.js';
 import type * as DataModule from '../data/index.js';
 import { isApiError, onApiMustChangePassword, onApiUnauthorized, readToken } from '../api/client.js';
+import { deleteDeviceValue, WORKER_SESSION_KEY, writeDeviceValue } from '../data/deviceStore.js';
+import { askPersistentStorage } from '../pwa/storage.js';
 
 /**
  * The session (docs/architecture.md, Sessions, throttles and limits; Readings of the product
@@ -96,7 +98,18 @@ function readCachedProfile(): Profile | null {
   }
 }
 
+/**
+ * The service worker has no localStorage: its background sync reads a copy of the token from the
+ * device store (docs/architecture.md, Background sync), written at sign-in and on every new token,
+ * removed at sign-out and when the server ends the session.
+ */
+function copyTokenForWorker(token: string | null): void {
+  const written = token ? writeDeviceValue(WORKER_SESSION_KEY, { token }) : deleteDeviceValue(WORKER_SESSION_KEY);
+  void written.catch(() => undefined); // no IndexedDB: no background sync either
+}
+
 function store(token: string, user: Profile): void {
+  copyTokenForWorker(token);
   try {
     localStorage.setItem(TOKEN_STORAGE_KEY, token);
     localStorage.setItem(PROFILE_STORAGE_KEY, JSON.stringify(user));
@@ -106,6 +119,7 @@ function store(token: string, user: Profile): void {
 }
 
 function dropStored(): void {
+  copyTokenForWorker(null);
   try {
     localStorage.removeItem(TOKEN_STORAGE_KEY);
     localStorage.removeItem(PROFILE_STORAGE_KEY);
@@ -123,6 +137,8 @@ function loadData(): Promise<DataLayer> {
   dataLayer ??= import('../data/index.js').then((data) => {
     data.onUnauthorized(() => void verifySession());
     data.onNotice((notice) => tell({ kind: 'notice', notice }));
+    // A change waits on the device: ask the browser to keep its storage (once per device).
+    data.onChangeQueued(() => void askPersistentStorage());
     return data;
   });
   dataLayer.catch(() => {
@@ -348,6 +364,8 @@ export function startSession(): void {
   if (started) return;
   started = true;
   const token = readToken();
+  // The worker's copy follows the token this device holds (also one stored before the copy existed).
+  copyTokenForWorker(token);
   if (token) {
     const cached = readCachedProfile();
     setState(cached ? { status: 'signedIn', token, user: cached } : { status: 'loading', offline: false });

@@ -1,4 +1,4 @@
-import type { OfferResponse, OfferState, TicketRequestState } from '@fankurve/shared';
+import type { OfferResponse, OfferState, PollResults, TicketRequestState } from '@fankurve/shared';
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
@@ -91,6 +91,8 @@ export interface EventsTable extends Replicated {
   archived: Generated<Bool>;
   /** Rises when date, time or place change: the calendar feed's SEQUENCE (migration 017). Not replicated. */
   schedule_version: Generated<number>;
+  /** The answer deadline, the club's wall-clock time `YYYY-MM-DD HH:MM:SS`, or null (migration 018). */
+  answer_deadline: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -283,6 +285,22 @@ export interface SharedCountersTable {
   last_at: number;
 }
 
+/** A reminder sent to a member: before the event or before its answer deadline (migration 018; docs/architecture.md, Answer deadlines and reminders). Not replicated. */
+export interface EventRemindersTable {
+  event_id: string;
+  user_id: string;
+  kind: 'event' | 'deadline';
+  /** ISO 8601 UTC. */
+  sent_at: string;
+}
+
+/** A reminder an event was created inside of: never sent (migration 018). Not replicated. */
+export interface ReminderWaiversTable {
+  event_id: string;
+  kind: 'event' | 'deadline';
+  created_at: string;
+}
+
 /** A member's calendar feed token, kept only as its sha256 (migration 017; docs/architecture.md, Calendar feed). Not replicated. */
 export interface CalendarTokensTable {
   user_id: string;
@@ -354,6 +372,43 @@ export interface OffersTable extends Replicated {
   updated_at: string;
 }
 
+/** A poll an admin asks (migration 019; docs/architecture.md, "Polls"). */
+export interface PollsTable extends Replicated {
+  id: string;
+  question: string;
+  multiple: Bool;
+  results: PollResults;
+  /** The club's wall-clock time `YYYY-MM-DD HH:MM:SS`, or null: open until an admin closes it. */
+  closes_at: string | null;
+  /** `closes_at` as an instant (ISO 8601 UTC): a vote arriving from then on is refused. */
+  closes_at_utc: string | null;
+  /** When it was closed (by an admin, or by the job once `closes_at_utc` passed); null while open. */
+  closed_at: string | null;
+  event_id: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A poll's options in their order (not replicated: the poll's document embeds them). */
+export interface PollOptionsTable {
+  id: string;
+  poll_id: string;
+  position: number;
+  text: string;
+}
+
+/** A member's vote: one per member and poll; `option_ids` a JSON array of option ids ('[]': withdrawn). */
+export interface PollVotesTable extends Replicated {
+  id: string;
+  poll_id: string;
+  user_id: string;
+  event_id: string | null;
+  option_ids: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   counters: CountersTable;
   users: UsersTable;
@@ -379,8 +434,13 @@ export interface Database {
   contingents: ContingentsTable;
   ticket_requests: TicketRequestsTable;
   offers: OffersTable;
+  polls: PollsTable;
+  poll_options: PollOptionsTable;
+  poll_votes: PollVotesTable;
   loyalty_adjustments: LoyaltyAdjustmentsTable;
   calendar_tokens: CalendarTokensTable;
+  event_reminders: EventRemindersTable;
+  reminder_waivers: ReminderWaiversTable;
   ledger: LedgerTable;
 }
 

@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE, todayIn, type SyncCollectionName } from '@fankurve/shared';
+import { clubWallClock, DEFAULT_TIME_ZONE, todayIn, type SyncCollectionName } from '@fankurve/shared';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DomainEvent } from '../domain/domainEvents.js';
 import type { Dialect } from './connection.js';
@@ -141,6 +141,10 @@ export interface WriteContext {
   now: string;
   /** The club's calendar day of `now` (`YYYY-MM-DD` in the club's time zone): what is past (docs/product.md, States and transitions). */
   today(): string;
+  /** The club's wall-clock time of `now` (`YYYY-MM-DD HH:MM:SS`): what answer deadlines are compared with (`clubWallClock`). */
+  clubNow(): string;
+  /** The club's time zone (CLUB_TIME_ZONE), for turning its wall-clock times into instants. */
+  timeZone: string;
   /** Takes the next value of the one counter row for a row written to a replicated collection. */
   nextSeq(collection: ChangedCollection): Promise<number>;
   /** Records what happened; subscribers receive it after the commit, never on rollback. */
@@ -198,6 +202,8 @@ function createContext(trx: Transaction<Database>, journal: WriteJournal, timeZo
     db: trx,
     now: now.toISOString(),
     today: () => (today ??= todayIn(timeZone, now)),
+    clubNow: () => clubWallClock(timeZone, now),
+    timeZone,
     async nextSeq(collection) {
       journal.touched.push(collection);
       const row = await trx

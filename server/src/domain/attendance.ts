@@ -1,4 +1,5 @@
 import {
+  checkAnswerDeadlineOpen,
   checkEventOpenForAnswers,
   checkMemberMayDrop,
   checkNewAttendance,
@@ -11,7 +12,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { AttendeeRow, Database } from '../db/schema.js';
 import { toBool, toInt, type WriteContext } from '../db/store.js';
-import type { Actor } from './actor.js';
+import { isAdmin, type Actor } from './actor.js';
 import {
   ANSWER_FIELDS,
   attendeeRef,
@@ -38,10 +39,13 @@ export interface OwnAttendanceChange extends Partial<AnswerFields> {
 }
 
 /** 404 'Event not found' unless the event exists and is neither deleted nor archived (its kept tickets are no reason to answer). */
-export async function requireLiveEvent(db: Kysely<Database>, eventId: string): Promise<{ id: string; date: string }> {
+export async function requireLiveEvent(
+  db: Kysely<Database>,
+  eventId: string,
+): Promise<{ id: string; date: string; answer_deadline: string | null }> {
   const event = await db
     .selectFrom('events')
-    .select(['id', 'date'])
+    .select(['id', 'date', 'answer_deadline'])
     .where('id', '=', eventId)
     .where('deleted', '=', 0)
     .where('archived', '=', 0)
@@ -57,6 +61,16 @@ export async function requireLiveEvent(db: Kysely<Database>, eventId: string): P
  */
 export function requireOpenForAnswers(w: WriteContext, event: { date: string }): void {
   const rule = checkEventOpenForAnswers(event.date, w.today());
+  if (!rule.ok) throw conflict(rule.code);
+}
+
+/**
+ * 409 'answerDeadlinePassed' when a member (not an admin) changes an answer or a guest after the
+ * event's answer deadline (the shared rule, by the club's wall clock of the transaction): REST and a
+ * late offline change alike (docs/product.md, Answer deadlines and reminders).
+ */
+export function requireBeforeAnswerDeadline(w: WriteContext, actor: Actor, event: { answer_deadline: string | null }): void {
+  const rule = checkAnswerDeadlineOpen(event.answer_deadline, w.clubNow(), isAdmin(actor));
   if (!rule.ok) throw conflict(rule.code);
 }
 
@@ -112,11 +126,15 @@ export async function setOwnAttendance(
   const existing = await findOwnAttendance(w.db, eventId, actor.id);
   if (!existing) {
     requireOpenForAnswers(w, event);
+    requireBeforeAnswerDeadline(w, actor, event);
     await requireNoDebtBlock(w.db, actor.id);
   }
   const answer = mergedAnswerFields(existing ?? null, change);
-  // On a past event an unchanged answer may still carry a paid or received request.
-  if (existing && ANSWER_FIELDS.some((key) => answer[key] !== existing[key])) requireOpenForAnswers(w, event);
+  // On a past event (or after the answer deadline) an unchanged answer may still carry a paid or received request.
+  if (existing && ANSWER_FIELDS.some((key) => answer[key] !== existing[key])) {
+    requireOpenForAnswers(w, event);
+    requireBeforeAnswerDeadline(w, actor, event);
+  }
   const transferStatus = transferStatusAfterAnswer(existing?.transfer_status ?? null, answer.needs_transport === 1);
   if (existing) {
     // Another device of the member created the attendance first: a creation under another id only
@@ -208,6 +226,7 @@ export async function removeOwnAttendance(w: WriteContext, actor: Actor, eventId
   const existing = await findOwnAttendance(w.db, eventId, actor.id);
   if (!existing) throw notFound('attendanceNotFound');
   requireOpenForAnswers(w, event);
+  requireBeforeAnswerDeadline(w, actor, event);
   const rule = checkMemberMayDrop({ bought: toBool(existing.bought) });
   if (!rule.ok) throw conflict(rule.code);
   await w.db

@@ -1,4 +1,4 @@
-import { todayIn, type Language } from '@fankurve/shared';
+import { clubTimeToInstant, todayIn, type Language } from '@fankurve/shared';
 import ical, { ICalEventStatus } from 'ical-generator';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -99,33 +99,6 @@ const WORDS = {
     cancelled: 'Cancelled',
   },
 } as const satisfies Record<Language, Record<string, string>>;
-
-/** The UTC instant of a wall-clock time (`YYYY-MM-DD HH:MM:SS`) in `timeZone`. */
-export function clubTimeToUtc(wallClock: string, timeZone: string): Date {
-  const [datePart = '', timePart = '00:00:00'] = wallClock.split(' ');
-  const [y, mo, d] = datePart.split('-').map(Number);
-  const [h, mi] = timePart.split(':').map(Number);
-  const asUtc = Date.UTC(y!, mo! - 1, d!, h, mi);
-  const offsetAt = (instant: number) => {
-    const parts = Object.fromEntries(
-      new Intl.DateTimeFormat('en-US', {
-        timeZone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: 'numeric',
-        day: 'numeric',
-        hour: 'numeric',
-        minute: 'numeric',
-      })
-        .formatToParts(new Date(instant))
-        .map((p) => [p.type, Number(p.value)]),
-    );
-    return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour, parts.minute) - instant;
-  };
-  // Twice: the offset at the first guess may differ from the one at the result across a DST change.
-  const first = asUtc - offsetAt(asUtc);
-  return new Date(asUtc - offsetAt(first));
-}
 
 interface FeedRow {
   id: string;
@@ -231,7 +204,7 @@ export async function calendarFeed(
   const base = options.publicUrl.replace(/\/+$/, '');
   const calendar = ical({ name: 'Fankurve', prodId: '//Fankurve//Calendar feed//EN' });
   for (const row of rows) {
-    const start = clubTimeToUtc(row.date, options.timeZone);
+    const start = clubTimeToInstant(row.date, options.timeZone);
     const place = row.stadium_name
       ? [row.stadium_name, row.stadium_address].filter((part) => part && part.trim()).join(', ')
       : row.location;

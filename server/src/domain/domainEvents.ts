@@ -54,6 +54,12 @@ export type DomainEvent =
   | ({ type: 'announcement.created'; announcementId: string; eventId: string | null; pinned: boolean } & Base)
   | ({ type: 'announcement.changed'; announcementId: string; eventId: string | null; fields: string[] } & Base)
   | ({ type: 'announcement.deleted'; announcementId: string; eventId: string | null } & Base)
+  /** Polls (domain/polls.ts): asked, changed (question, closing time), closed (by an admin or its time), deleted; a member's vote. */
+  | ({ type: 'poll.created'; pollId: string; eventId: string | null; closesAtUtc: string | null } & Base)
+  | ({ type: 'poll.changed'; pollId: string; eventId: string | null; fields: string[]; closesAtUtc: string | null } & Base)
+  | ({ type: 'poll.closed'; pollId: string; eventId: string | null } & Base)
+  | ({ type: 'poll.deleted'; pollId: string; eventId: string | null } & Base)
+  | ({ type: 'poll.voted'; pollId: string; eventId: string | null; optionIds: string[] } & Base)
   /** A ticket contingent set or changed, or allocated (`allocated`: tickets handed out; domain/contingents.ts). */
   | ({ type: 'contingent.set'; eventId: string } & Base)
   | ({ type: 'contingent.allocated'; eventId: string; allocated: number } & Base)
@@ -80,6 +86,18 @@ export type DomainEvent =
       eventId: string;
       userId: string;
       state: 'declined' | 'expired' | 'withdrawn';
+    } & Base)
+  /**
+   * The system decided to remind `userIds` (active members without an answer) of the event, before
+   * it or before its answer deadline (`deadline`, wall clock, for that kind); web push sends it after
+   * the commit (domain/reminders.ts).
+   */
+  | ({
+      type: 'reminder.sent';
+      eventId: string;
+      kind: 'event' | 'deadline';
+      userIds: string[];
+      deadline: string | null;
     } & Base)
   /** An admin booked a ledger entry for `userId` by hand, or reversed one (`kind` 'reversal'). */
   | ({ type: 'ledger.booked'; entryId: string; userId: string; kind: string } & Base)

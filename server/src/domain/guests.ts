@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import type { AttendeeRow, Database } from '../db/schema.js';
 import { toBool, type WriteContext } from '../db/store.js';
 import { isAdmin, type Actor } from './actor.js';
-import { requireLiveEvent, requireNoDebtBlock, requireOpenForAnswers } from './attendance.js';
+import { requireBeforeAnswerDeadline, requireLiveEvent, requireNoDebtBlock, requireOpenForAnswers } from './attendance.js';
 import {
   answersIn,
   attendeeRef,
@@ -106,6 +106,8 @@ export async function addGuest(w: WriteContext, actor: Actor, input: AddGuestCha
       return updateGuest(w, actor, taken.id, { guest_name: guestName, ...answersIn(input) });
     }
   }
+  // Nor does one after its answer deadline (a retry of a guest already added, above, is no new guest).
+  requireBeforeAnswerDeadline(w, actor, event);
   if (broughtBy === actor.id) await requireNoDebtBlock(w.db, actor.id);
   if (!isAdmin(actor)) await requireRoomForGuest(w, input.event_id, broughtBy);
   const answers = mergedAnswerFields(null, { ...answersIn(input), status: input.status ?? 'going' });
@@ -144,6 +146,7 @@ export async function updateGuest(w: WriteContext, actor: Actor, guestId: string
   const changed = changedKeys(guest, fields);
   if (changed.length === 0) return guest;
   if (!isAdmin(actor)) requireOpenForAnswers(w, event);
+  requireBeforeAnswerDeadline(w, actor, event);
   const update = { ...fields, updated_at: w.now, seq: await w.nextSeq('attendees') };
   await w.db.updateTable('attendees').set(update).where('id', '=', guest.id).execute();
   w.record({ type: 'attendance.changed', fields: changed, ...attendeeRef(guest, actor) });
@@ -159,7 +162,9 @@ export async function removeGuest(w: WriteContext, actor: Actor, guestId: string
   requireGuestOwner(actor, guest);
   const rule = checkMemberMayDrop({ bought: toBool(guest.bought) });
   if (!isAdmin(actor) && !rule.ok) throw conflict(rule.code);
-  if (!isAdmin(actor)) requireOpenForAnswers(w, await requireLiveEvent(w.db, guest.event_id));
+  const event = await requireLiveEvent(w.db, guest.event_id);
+  if (!isAdmin(actor)) requireOpenForAnswers(w, event);
+  requireBeforeAnswerDeadline(w, actor, event);
   await w.db
     .updateTable('attendees')
     .set({ deleted: 1, updated_at: w.now, seq: await w.nextSeq('attendees') })

@@ -1,19 +1,29 @@
 import {
+  DEFAULT_DEADLINE_REMINDER_HOURS,
   DEFAULT_GUEST_LIMIT,
   DEFAULT_LOYALTY_SEASONS,
+  DEFAULT_REMINDER_DAYS_BEFORE,
   DEFAULT_SITE_TITLE,
   DEFAULT_TEAM_ID,
   DEFAULT_TEAM_NAME,
   DEFAULT_THEME_COLOR,
 } from '@fankurve/shared';
 import { checkClubAccount } from '@fankurve/shared/rules/iban';
-import { checkLoyaltySeasons, checkTeamConfig, type ClubAccountFields, type TeamConfig } from '@fankurve/shared/rules/siteConfig';
+import {
+  checkDeadlineReminderHours,
+  checkLoyaltySeasons,
+  checkReminderDaysBefore,
+  checkTeamConfig,
+  type ClubAccountFields,
+  type TeamConfig,
+} from '@fankurve/shared/rules/siteConfig';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { WriteContext } from '../db/store.js';
 import { requireAdmin, type Actor } from './actor.js';
 import { badInput } from './errors.js';
 import { imageSizeOf } from './imageSize.js';
+import { REMINDER_SETTING_KEYS, reminderSettingsOf, scheduleReminders } from './reminders.js';
 import { checkImage, type UploadStore } from './uploads.js';
 
 export interface SiteConfig {
@@ -32,6 +42,10 @@ export interface SiteConfig {
   bic: string | null;
   /** Seasons whose away matches count for loyalty points (domain/loyalty.ts reads the setting). */
   loyalty_seasons: number;
+  /** Days before an event when members without an answer are reminded; 0 off (domain/reminders.ts). */
+  reminder_days_before: number;
+  /** Hours before an answer deadline when members without an answer are reminded; 0 off. */
+  deadline_reminder_hours: number;
 }
 
 /** Settings keys: one row per field in `settings` (key, value). */
@@ -49,6 +63,8 @@ const KEYS = {
   iban: 'iban',
   bic: 'bic',
   loyalty_seasons: 'loyalty_seasons',
+  reminder_days_before: REMINDER_SETTING_KEYS.daysBefore,
+  deadline_reminder_hours: REMINDER_SETTING_KEYS.deadlineHours,
 } as const;
 
 const DEFAULTS: SiteConfig = {
@@ -63,6 +79,8 @@ const DEFAULTS: SiteConfig = {
   iban: null,
   bic: null,
   loyalty_seasons: DEFAULT_LOYALTY_SEASONS,
+  reminder_days_before: DEFAULT_REMINDER_DAYS_BEFORE,
+  deadline_reminder_hours: DEFAULT_DEADLINE_REMINDER_HOURS,
 };
 
 /** The team and site configuration: stored settings over the defaults of docs/product.md, Limits and constants. Public (the login page shows the title). */
@@ -81,7 +99,19 @@ export async function getSiteConfig(db: Kysely<Database>): Promise<SiteConfig> {
     iban: stored.iban || null,
     bic: stored.bic || null,
     loyalty_seasons: stored.loyalty_seasons ? loyaltySeasonsOf(stored.loyalty_seasons) : DEFAULTS.loyalty_seasons,
+    ...reminderTimesOf(stored),
   };
+}
+
+/** The stored reminder times (docs/architecture.md, Answer deadlines and reminders), each its default when unset or unreadable. */
+function reminderTimesOf(
+  stored: Partial<Record<string, string>>,
+): Pick<SiteConfig, 'reminder_days_before' | 'deadline_reminder_hours'> {
+  const times = reminderSettingsOf({
+    daysBefore: stored[KEYS.reminder_days_before],
+    deadlineHours: stored[KEYS.deadline_reminder_hours],
+  });
+  return { reminder_days_before: times.daysBefore, deadline_reminder_hours: times.deadlineHours };
 }
 
 function loyaltySeasonsOf(value: string): number {
@@ -113,6 +143,9 @@ export interface SiteConfigUpdate extends Record<keyof TeamConfig, unknown> {
   iban?: string | null;
   bic?: string | null;
   loyalty_seasons?: number | string | null;
+  /** Each left out: unchanged. */
+  reminder_days_before?: number | string;
+  deadline_reminder_hours?: number | string;
 }
 
 /** Writes a setting, or removes its row when the value is null (the default applies again). */
@@ -150,6 +183,11 @@ export async function updateSiteConfig(w: WriteContext, actor: Actor, input: Sit
     loyaltySeasons = seasons.value;
   }
   if (input.auto_import_matches !== undefined && typeof input.auto_import_matches !== 'boolean') throw badInput('invalidInput');
+  const reminderDays = input.reminder_days_before === undefined ? null : checkReminderDaysBefore(input.reminder_days_before);
+  if (reminderDays && !reminderDays.ok) throw badInput(reminderDays.code);
+  const deadlineHours =
+    input.deadline_reminder_hours === undefined ? null : checkDeadlineReminderHours(input.deadline_reminder_hours);
+  if (deadlineHours && !deadlineHours.ok) throw badInput(deadlineHours.code);
   await setSetting(w, KEYS.team_id, String(team_id));
   await setSetting(w, KEYS.team_name, team_name);
   await setSetting(w, KEYS.site_title, site_title);
@@ -162,6 +200,16 @@ export async function updateSiteConfig(w: WriteContext, actor: Actor, input: Sit
   }
   if (loyaltySeasons !== undefined)
     await setOrClear(w, KEYS.loyalty_seasons, loyaltySeasons === null ? null : String(loyaltySeasons));
+  const reminderTimes = [
+    [KEYS.reminder_days_before, reminderDays, current.reminder_days_before],
+    [KEYS.deadline_reminder_hours, deadlineHours, current.deadline_reminder_hours],
+  ] as const;
+  for (const [key, checked, before] of reminderTimes) {
+    if (!checked?.ok || checked.value === before) continue;
+    await setSetting(w, key, String(checked.value));
+    // Other reminder times: the job works out its next due time again (docs/architecture.md, Answer deadlines and reminders).
+    await scheduleReminders(w);
+  }
   await announce(w);
   return getSiteConfig(w.db);
 }

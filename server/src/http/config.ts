@@ -32,9 +32,20 @@ type Reader = 'anonymous' | 'member' | 'admin';
  * only for signed-in users (null to an anonymous caller).
  */
 function toRestConfig(config: SiteConfig, timeZone: string, reader: Reader): SiteConfigView {
-  const { logo_size: _size, auto_import_matches, account_holder, iban, bic, ...rest } = config;
+  const {
+    logo_size: _size,
+    auto_import_matches,
+    account_holder,
+    iban,
+    bic,
+    reminder_days_before,
+    deadline_reminder_hours,
+    ...rest
+  } = config;
   const account = reader === 'anonymous' ? { account_holder: null, iban: null, bic: null } : { account_holder, iban, bic };
-  return { ...rest, ...account, ...(reader === 'admin' ? { auto_import_matches } : {}), time_zone: timeZone };
+  // The admin's form also shows the reminder times (docs/architecture.md, Answer deadlines and reminders).
+  const adminOnly = reader === 'admin' ? { auto_import_matches, reminder_days_before, deadline_reminder_hours } : {};
+  return { ...rest, ...account, ...adminOnly, time_zone: timeZone };
 }
 
 /** The web app manifest's fixed part: what an installed app is, whatever the club. */
@@ -107,7 +118,7 @@ export function configRoutes(app: Api, deps: AppDeps): void {
       path: '/api/config',
       tag,
       summary:
-        "Team id and name, site title, theme colour, logo, time zone and loyalty seasons (public); the club's bank account for signed-in users, the daily import switch for admins",
+        "Team id and name, site title, theme colour, logo, time zone and loyalty seasons (public); the club's bank account for signed-in users, the daily import switch and the reminder times for admins",
       access: 'public',
       answers: { 200: siteConfigAnswer },
     }),
@@ -124,7 +135,7 @@ export function configRoutes(app: Api, deps: AppDeps): void {
       path: '/api/config',
       tag,
       summary:
-        "Save team id, team name, site title, theme colour ('#' and six hex digits), the daily import switch, the club's account (holder, IBAN, BIC) and the loyalty seasons (admin)",
+        "Save team id, team name, site title, theme colour ('#' and six hex digits), the daily import switch, the club's account (holder, IBAN, BIC), the loyalty seasons and the reminder times (admin)",
       body: siteConfigInput,
       // A member learns that the route is admin-only before anything about the body; updateSiteConfig checks anyway.
       access: 'admin',

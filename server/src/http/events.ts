@@ -5,6 +5,7 @@ import {
   eventCreatedAnswer,
   eventDetailAnswer,
   eventImageAnswer,
+  eventRemindersAnswer,
   eventsAnswer,
   messageAnswer,
   MESSAGES,
@@ -24,6 +25,7 @@ import {
   updateEvent,
   type EventView,
 } from '../domain/events.js';
+import { listEventReminders } from '../domain/reminders.js';
 import { UploadStore } from '../domain/uploads.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -207,6 +209,22 @@ export function eventRoutes(app: Api, deps: AppDeps): void {
       const actor = requireActor(c);
       const event = await write(deps.store, (w) => clearUpdated(w, actor, c.req.valid('param').id));
       return c.json({ success: true as const, message: MESSAGES.updatedFlagCleared, event: toRestEvent(event) }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/api/events/{id}/reminders',
+      tag,
+      summary: 'Who was reminded to answer the event and when (admin; docs/product.md, Answer deadlines and reminders)',
+      params: idParams,
+      answers: { 200: eventRemindersAnswer },
+    }),
+    async (c) => {
+      const actor = requireActor(c);
+      const reminders = await listEventReminders(deps.store.db, actor, c.req.valid('param').id);
+      return c.json({ success: true as const, reminders }, 200);
     },
   );
 }

@@ -22,6 +22,9 @@ const RELEVANT = new Set<DomainEvent['type']>([
   'request.made',
   'offer.made',
   'offer.accepted',
+  'reminder.sent',
+  'announcement.created',
+  'poll.created',
 ]);
 
 function isRelevant(event: DomainEvent): boolean {

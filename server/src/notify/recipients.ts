@@ -4,6 +4,8 @@ import type { Store } from '../db/store.js';
 import type { DomainEvent } from '../domain/domainEvents.js';
 import type { Delivery } from './delivery.js';
 import {
+  announcementText,
+  pollText,
   commentAnswerText,
   commentText,
   eventChangedText,
@@ -16,6 +18,7 @@ import {
   ticketBoughtText,
   ticketTakenText,
   offerMadeText,
+  reminderText,
   type CommentInfo,
   type EventInfo,
   type PushText,
@@ -195,6 +198,15 @@ class Planner {
         case 'offer.accepted':
           await this.ticketTaken(event);
           break;
+        case 'reminder.sent':
+          await this.reminder(event);
+          break;
+        case 'announcement.created':
+          await this.announcement(event);
+          break;
+        case 'poll.created':
+          await this.poll(event);
+          break;
         default:
           break;
       }
@@ -268,6 +280,52 @@ class Planner {
         rank: 1,
         topic: 'eventChanged',
         text: (l) => eventChangedText(l, info, fields),
+      });
+    }
+  }
+
+  /** Club news reaches every member but the admin who posted it. */
+  private async announcement(event: Extract<DomainEvent, { type: 'announcement.created' }>): Promise<void> {
+    const row = await this.store.db
+      .selectFrom('announcements')
+      .select(['title', 'text', 'event_id'])
+      .where('id', '=', event.announcementId)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
+    if (!row) return;
+    const news = { title: row.title, text: row.text, eventId: row.event_id };
+    for (const subscriber of this.subscribers.values()) {
+      this.add(subscriber.userId, event.actorId, {
+        key: `news:${event.announcementId}`,
+        rank: 1,
+        topic: 'news',
+        text: (l) => announcementText(l, news),
+      });
+    }
+  }
+
+  /** A new poll reaches every member but the admin who asked it (topic `news`). */
+  private async poll(event: Extract<DomainEvent, { type: 'poll.created' }>): Promise<void> {
+    const row = await this.store.db
+      .selectFrom('polls')
+      .select(['question', 'event_id'])
+      .where('id', '=', event.pollId)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
+    if (!row) return;
+    const options = await this.store.db
+      .selectFrom('poll_options')
+      .select('text')
+      .where('poll_id', '=', event.pollId)
+      .orderBy('position')
+      .execute();
+    const poll = { question: row.question, options: options.map((option) => option.text), eventId: row.event_id };
+    for (const subscriber of this.subscribers.values()) {
+      this.add(subscriber.userId, event.actorId, {
+        key: `poll:${event.pollId}`,
+        rank: 1,
+        topic: 'news',
+        text: (l) => pollText(l, poll),
       });
     }
   }
@@ -402,6 +460,23 @@ class Planner {
       topic: 'ticketOffer',
       text: (l) => offerMadeText(l, info, { expiresAt: event.expiresAt, guestName, timeZone }),
     });
+  }
+
+  /**
+   * A reminder to answer, to each member the job chose (domain/reminders.ts). Both of an event's
+   * reminders due in one run are one message: the deadline's, which says more.
+   */
+  private async reminder(event: Extract<DomainEvent, { type: 'reminder.sent' }>): Promise<void> {
+    const info = await this.event(event.eventId);
+    if (!info) return;
+    for (const userId of event.userIds) {
+      this.add(userId, event.actorId, {
+        key: `reminder:${event.eventId}`,
+        rank: event.kind === 'deadline' ? 1 : 2,
+        topic: 'reminders',
+        text: (l) => reminderText(l, info, event.kind, event.deadline),
+      });
+    }
   }
 
   /** The member who returned the ticket hears that it was taken (and its debt with it). */

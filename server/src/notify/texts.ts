@@ -278,3 +278,55 @@ export function ticketTakenText(language: Language, event: EventInfo, guestName:
     path: '/my-tickets',
   };
 }
+
+/** Club news: a new announcement (topic `news`), opening the list of news or its event. */
+export function announcementText(
+  language: Language,
+  announcement: { title: string; text: string; eventId: string | null },
+): PushText {
+  return {
+    title: language === 'de' ? `Neuigkeit: ${announcement.title}` : `News: ${announcement.title}`,
+    body: excerpt(announcement.text),
+    path: announcement.eventId ? eventPath(announcement.eventId) : '/events',
+  };
+}
+
+/** A new poll (topic `news`): the question and its options, opening its event or the list of polls on /events. */
+export function pollText(language: Language, poll: { question: string; options: string[]; eventId: string | null }): PushText {
+  return {
+    title: language === 'de' ? `Neue Umfrage: ${poll.question}` : `New poll: ${poll.question}`,
+    body: excerpt(poll.options.join(' · ')),
+    path: poll.eventId ? eventPath(poll.eventId) : '/events',
+  };
+}
+
+/**
+ * A reminder to answer (topic `reminders`; docs/product.md, Answer deadlines and reminders): before
+ * the event, or before its answer deadline (`deadline`, the club's wall clock), opening the event.
+ */
+export function reminderText(
+  language: Language,
+  event: EventInfo,
+  kind: 'event' | 'deadline',
+  deadline: string | null,
+): PushText {
+  const de = language === 'de';
+  const when = formatEventDate(event.date, language);
+  if (kind === 'deadline' && deadline) {
+    const until = formatEventDate(deadline, language);
+    return {
+      title: de ? `Antwortfrist läuft ab: ${event.title}` : `Answer deadline soon: ${event.title}`,
+      body: de
+        ? `Antworten bis ${until}. ${event.title} am ${when}: bist du dabei?`
+        : `Answer by ${until}. ${event.title} on ${when}: are you going?`,
+      path: eventPath(event.id),
+    };
+  }
+  return {
+    title: de ? `Noch keine Antwort: ${event.title}` : `No answer yet: ${event.title}`,
+    body: de
+      ? `${event.title} am ${when}: bist du dabei? Sag zu oder ab.`
+      : `${event.title} on ${when}: are you going? Let the club know.`,
+    path: eventPath(event.id),
+  };
+}

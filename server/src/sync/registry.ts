@@ -8,6 +8,8 @@ import { membersCollection } from './collections/members.js';
 import { mentionsCollection } from './collections/mentions.js';
 import { noticesCollection } from './collections/notices.js';
 import { offersCollection } from './collections/offers.js';
+import { pollsCollection } from './collections/polls.js';
+import { pollVotesCollection } from './collections/pollVotes.js';
 import { transportsCollection } from './collections/transports.js';
 
 /** The server's synced collections, one line each (docs/architecture.md, adding a synced collection). */
@@ -21,6 +23,8 @@ const COLLECTIONS: SyncCollection[] = [
   mentionsCollection,
   announcementsCollection,
   offersCollection,
+  pollsCollection,
+  pollVotesCollection,
   ledgerCollection,
 ];
 

@@ -37,11 +37,17 @@ export interface EventDoc extends SyncedDoc {
    */
   going_count: number;
   maybe_count: number;
+  /**
+   * The answer deadline, the club's wall-clock time `YYYY-MM-DD HH:MM:SS` before the event, or null:
+   * after it members can no longer change their answer or guests (docs/product.md, Answer deadlines
+   * and reminders; rule `checkAnswerDeadlineOpen`).
+   */
+  answer_deadline: string | null;
 }
 
 export const eventSchema = {
   title: 'events',
-  version: 2,
+  version: 3,
   primaryKey: 'id',
   type: 'object',
   properties: {
@@ -73,6 +79,7 @@ export const eventSchema = {
     archived: { type: 'boolean' },
     going_count: { type: 'integer' },
     maybe_count: { type: 'integer' },
+    answer_deadline: nullableString,
     seq: seqField,
   },
   required: [
@@ -119,5 +126,6 @@ export const eventsSync = defineSyncCollection<EventDoc>({
     archived: false,
     going_count: 0,
     maybe_count: 0,
+    answer_deadline: null,
   },
 });

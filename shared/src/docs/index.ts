@@ -8,6 +8,8 @@ import { membersSync } from './members.js';
 import { mentionsSync } from './mentions.js';
 import { noticesSync } from './notices.js';
 import { offersSync } from './offers.js';
+import { pollsSync } from './polls.js';
+import { pollVotesSync } from './pollVotes.js';
 import { transportsSync } from './transports.js';
 
 export * from './common.js';
@@ -22,6 +24,8 @@ export * from './mentions.js';
 export * from './announcements.js';
 export * from './ledger.js';
 export * from './offers.js';
+export * from './polls.js';
+export * from './pollVotes.js';
 
 /**
  * The synced collections, one line each (docs/architecture.md, adding a synced collection). The
@@ -38,6 +42,8 @@ export const SYNC_DECLARATIONS = {
   announcements: announcementsSync,
   ledger: ledgerSync,
   offers: offersSync,
+  polls: pollsSync,
+  poll_votes: pollVotesSync,
 } as const;
 
 export type SyncCollectionName = keyof typeof SYNC_DECLARATIONS;

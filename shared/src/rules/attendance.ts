@@ -1,5 +1,5 @@
 import type { AttendanceStatus, TransferStatus } from '../constants.js';
-import { isUpcoming } from '../dates.js';
+import { checkDepartureDate, isUpcoming } from '../dates.js';
 import { NO_TICKET_DOC, type AttendeeDoc } from '../docs/attendees.js';
 import type { RuleResult } from './result.js';
 
@@ -96,6 +96,80 @@ export function checkNewAttendance(hasDebts: boolean): RuleResult<true> {
  */
 export function checkEventOpenForAnswers(eventDate: string, today: string): RuleResult<true> {
   return isUpcoming(eventDate, today) ? { ok: true, value: true } : { ok: false, code: 'eventIsPast' };
+}
+
+/**
+ * The club's wall-clock time of an instant, `YYYY-MM-DD HH:MM:SS` in `timeZone`: what event dates and
+ * answer deadlines are compared with (docs/product.md, Answer deadlines and reminders).
+ */
+export function clubWallClock(timeZone: string, now: Date = new Date()): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(now);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '00';
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}:${part('second')}`;
+}
+
+/**
+ * An event's answer deadline as typed (docs/product.md, Input rules): null, '' or only spaces for
+ * none; else the club's wall-clock time `YYYY-MM-DD HH:MM[:SS]` (or ISO 8601), kept to the minute
+ * (`…:00`), years 2000–2100 (answerDeadlineInvalid otherwise), and strictly before the event's
+ * stored date (answerDeadlineAfterEvent). A deadline already passed is allowed: it closes the
+ * answers at once.
+ */
+export function checkAnswerDeadline(input: unknown, eventDate: string): RuleResult<string | null> {
+  if (input === null || input === undefined || (typeof input === 'string' && input.trim() === ''))
+    return { ok: true, value: null };
+  if (typeof input !== 'string') return { ok: false, code: 'answerDeadlineInvalid' };
+  const checked = checkDepartureDate(input);
+  if (!checked.ok) return { ok: false, code: 'answerDeadlineInvalid' };
+  if (checked.value >= eventDate) return { ok: false, code: 'answerDeadlineAfterEvent' };
+  return checked;
+}
+
+/** Whether an answer deadline has passed: the club's wall clock (`clubWallClock`) is later than it. */
+export const isAnswerDeadlinePassed = (deadline: string | null | undefined, clubNow: string): boolean =>
+  typeof deadline === 'string' && deadline !== '' && clubNow > deadline;
+
+/**
+ * After an event's answer deadline a member can no longer change their answer (status, ticket and
+ * seat answers) or their guests (add, change, remove); an admin can (docs/product.md, Attendance and
+ * guests). Paid and received requests are no answers and stay possible. `clubNow` is
+ * `clubWallClock(timeZone)`. The server's domain (attendance.ts, guests.ts) and the event card and
+ * page call it.
+ */
+export function checkAnswerDeadlineOpen(deadline: string | null | undefined, clubNow: string, admin: boolean): RuleResult<true> {
+  return !admin && isAnswerDeadlinePassed(deadline, clubNow)
+    ? { ok: false, code: 'answerDeadlinePassed' }
+    : { ok: true, value: true };
+}
+
+/** What is left until an answer deadline, in the largest whole unit that fits (at least 1 minute). */
+export interface TimeLeft {
+  unit: 'days' | 'hours' | 'minutes';
+  count: number;
+}
+
+/**
+ * The time left until an open deadline as the event card and page show it ("noch 2 Tage"), or null
+ * once it has passed. Both are the club's wall-clock times, compared as written (a daylight-saving
+ * change in between shifts the figure by an hour at most).
+ */
+export function answerTimeLeft(deadline: string | null | undefined, clubNow: string): TimeLeft | null {
+  if (!deadline || isAnswerDeadlinePassed(deadline, clubNow)) return null;
+  const asUtc = (wallClock: string) => Date.parse(`${wallClock.slice(0, 19).replace(' ', 'T')}Z`);
+  const minutes = Math.max(1, Math.floor((asUtc(deadline) - asUtc(clubNow)) / 60_000));
+  if (Number.isNaN(minutes)) return null;
+  if (minutes >= 24 * 60) return { unit: 'days', count: Math.floor(minutes / (24 * 60)) };
+  if (minutes >= 60) return { unit: 'hours', count: Math.floor(minutes / 60) };
+  return { unit: 'minutes', count: minutes };
 }
 
 /** A member cannot drop an attendance (own or a guest's) whose ticket is already bought; an admin can. */

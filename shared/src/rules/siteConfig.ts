@@ -1,3 +1,4 @@
+import { DEADLINE_REMINDER_HOURS_MAX, REMINDER_DAYS_BEFORE_MAX } from '../constants.js';
 import type { MessageCode } from '../messages.js';
 import { isHexColour } from './colour.js';
 import { freeTextProblem } from './freeText.js';
@@ -121,3 +122,23 @@ export function checkLoyaltySeasons(value: unknown): RuleResult<number> {
   }
   return { ok: true, value: number };
 }
+
+/*
+ * The answer reminders (docs/product.md, Answer deadlines and reminders): how long before an event,
+ * and before its answer deadline, members who have not answered are reminded. 0 switches one off.
+ */
+
+/** A whole number from 0 to `max`, as a number or as typed text ('3'). */
+function checkWholeNumber(value: unknown, max: number, code: MessageCode): RuleResult<number> {
+  const number = typeof value === 'string' && /^\s*\d{1,4}\s*$/.test(value) ? Number(value) : value;
+  if (typeof number !== 'number' || !Number.isInteger(number) || number < 0 || number > max) return { ok: false, code };
+  return { ok: true, value: number };
+}
+
+/** Days before the event: 0 (off) to 14. */
+export const checkReminderDaysBefore = (value: unknown) =>
+  checkWholeNumber(value, REMINDER_DAYS_BEFORE_MAX, 'reminderDaysInvalid');
+
+/** Hours before the answer deadline: 0 (off) to 168 (a week). */
+export const checkDeadlineReminderHours = (value: unknown) =>
+  checkWholeNumber(value, DEADLINE_REMINDER_HOURS_MAX, 'deadlineReminderHoursInvalid');

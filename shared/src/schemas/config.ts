@@ -23,5 +23,9 @@ export const siteConfigInput = z.object({
     .union([z.number(), z.string().max(20)], msg('loyaltySeasonsInvalid'))
     .nullable()
     .optional(),
+  /** Days before an event when members without an answer are reminded (0 off, to 14); unchanged when left out. */
+  reminder_days_before: z.union([z.number(), z.string().max(20)], msg('reminderDaysInvalid')).optional(),
+  /** Hours before an answer deadline when members without an answer are reminded (0 off, to 168); unchanged when left out. */
+  deadline_reminder_hours: z.union([z.number(), z.string().max(20)], msg('deadlineReminderHoursInvalid')).optional(),
 });
 export type SiteConfigInput = z.infer<typeof siteConfigInput>;

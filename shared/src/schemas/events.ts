@@ -20,6 +20,11 @@ export const createEventInput = z.object({
   stadium_id: z.string().max(64).nullish(),
   ticket_price: euros('priceInvalid').nullish(),
   ticket_buyer: lineText(z.string().max(200)).nullish(),
+  /**
+   * The answer deadline, the club's wall-clock time `YYYY-MM-DD HH:MM` before the event, or null for
+   * none; its rules are the domain's (`checkAnswerDeadline`): answerDeadlineInvalid, answerDeadlineAfterEvent.
+   */
+  answer_deadline: z.string(msg('answerDeadlineInvalid')).max(40, msg('answerDeadlineInvalid')).nullish(),
 });
 export type CreateEventInput = z.infer<typeof createEventInput>;
 

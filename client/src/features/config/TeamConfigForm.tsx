@@ -1,9 +1,16 @@
-import { IMAGE_MAX_BYTES, TOAST_DURATION_MS } from '@fankurve/shared/constants';
+import {
+  DEFAULT_DEADLINE_REMINDER_HOURS,
+  DEFAULT_REMINDER_DAYS_BEFORE,
+  IMAGE_MAX_BYTES,
+  TOAST_DURATION_MS,
+} from '@fankurve/shared/constants';
 import type { MessageCode } from '@fankurve/shared/messages';
 import { isHexColour, textColourOn } from '@fankurve/shared/rules/colour';
 import { checkClubAccount } from '@fankurve/shared/rules/iban';
 import {
+  checkDeadlineReminderHours,
   checkLoyaltySeasons,
+  checkReminderDaysBefore,
   checkTeamConfig,
   SITE_TITLE_MAX_LENGTH,
   TEAM_NAME_MAX_LENGTH,
@@ -29,9 +36,10 @@ import { Field, FormError } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { TeamFinder } from '../matches/index.js';
 import { AccountFields, accountValuesOf, type AccountField, type AccountValues } from './AccountFields.js';
+import { ReminderFields, reminderValuesOf, type ReminderField, type ReminderValues } from './ReminderFields.js';
 import './config.css';
 
-interface FormValues extends AccountValues {
+interface FormValues extends AccountValues, ReminderValues {
   team_id: string;
   team_name: string;
   site_title: string;
@@ -39,16 +47,27 @@ interface FormValues extends AccountValues {
   auto_import_matches: boolean;
 }
 
-const valuesOf = (config: SiteConfig, autoImport: boolean): FormValues => ({
+/** The reminder times until the admin's answer brings the stored ones. */
+const DEFAULT_REMINDERS = {
+  reminder_days_before: DEFAULT_REMINDER_DAYS_BEFORE,
+  deadline_reminder_hours: DEFAULT_DEADLINE_REMINDER_HOURS,
+};
+
+const valuesOf = (
+  config: SiteConfig,
+  autoImport: boolean,
+  reminders: Pick<AdminSiteConfig, ReminderField> = DEFAULT_REMINDERS,
+): FormValues => ({
   team_id: String(config.team_id),
   team_name: config.team_name,
   site_title: config.site_title,
   theme_color: config.theme_color,
   auto_import_matches: autoImport,
   ...accountValuesOf(config),
+  ...reminderValuesOf(reminders),
 });
 
-type FormField = TeamConfigField | AccountField;
+type FormField = TeamConfigField | AccountField | ReminderField;
 const FIELDS: readonly FormField[] = [
   'team_id',
   'team_name',
@@ -58,6 +77,8 @@ const FIELDS: readonly FormField[] = [
   'iban',
   'bic',
   'loyalty_seasons',
+  'reminder_days_before',
+  'deadline_reminder_hours',
 ];
 
 /**
@@ -113,7 +134,7 @@ export function TeamConfigForm() {
   // the change stream told this device). While something is typed, the form keeps it.
   const takeAnswer = (config: AdminSiteConfig) => {
     applySiteConfig(config);
-    setValues(valuesOf(config, config.auto_import_matches));
+    setValues(valuesOf(config, config.auto_import_matches, config));
     setLoaded(true);
   };
   useEffect(() => {
@@ -152,11 +173,15 @@ export function TeamConfigForm() {
     const checked = checkTeamConfig(values);
     const account = checkClubAccount(values);
     const seasons = checkLoyaltySeasons(values.loyalty_seasons);
-    if (!checked.ok || !account.ok || !seasons.ok) {
+    const days = checkReminderDaysBefore(values.reminder_days_before);
+    const hours = checkDeadlineReminderHours(values.deadline_reminder_hours);
+    if (!checked.ok || !account.ok || !seasons.ok || !days.ok || !hours.ok) {
       const problems: Partial<Record<FormField, MessageCode>> = {
         ...(checked.ok ? {} : checked.problems),
         ...(account.ok ? {} : { [account.field]: account.code }),
         ...(seasons.ok ? {} : { loyalty_seasons: seasons.code }),
+        ...(days.ok ? {} : { reminder_days_before: days.code }),
+        ...(hours.ok ? {} : { deadline_reminder_hours: hours.code }),
       };
       setErrors(problems);
       const first = FIELDS.find((field) => problems[field]);
@@ -170,6 +195,8 @@ export function TeamConfigForm() {
         auto_import_matches: values.auto_import_matches,
         ...account.value,
         loyalty_seasons: seasons.value,
+        reminder_days_before: days.value,
+        deadline_reminder_hours: hours.value,
       });
       dirtyRef.current = false;
       takeAnswer(answer.config);
@@ -278,6 +305,7 @@ export function TeamConfigForm() {
           </span>
         </label>
         <AccountFields values={values} errors={errors} onChange={(field, value) => set(field, value)} />
+        <ReminderFields values={values} errors={errors} disabled={!loaded} onChange={(field, value) => set(field, value)} />
         <FormError message={failure} />
         <div className="team-config-actions">
           <button type="submit" className="button button-primary" disabled={saving || !online || !loaded}>

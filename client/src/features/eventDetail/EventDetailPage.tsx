@@ -1,5 +1,5 @@
 import { todayIn } from '@fankurve/shared/dates';
-import { checkEventOpenForAnswers } from '@fankurve/shared/rules/attendance';
+import { checkAnswerDeadlineOpen, checkEventOpenForAnswers } from '@fankurve/shared/rules/attendance';
 import { canManageEvent } from '@fankurve/shared/rules/events';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,6 +20,9 @@ import type { Access } from './shared.js';
 import { Transports } from './Transports.js';
 import { CommentSection } from '../comments/index.js';
 import { ContingentSection } from '../contingents/index.js';
+import { useClubNow } from '../events/index.js';
+import { Reminders } from './Reminders.js';
+import { Polls } from '../polls/index.js';
 
 /**
  * /events/{id}: everything is read from the local database, so the page works
@@ -37,8 +40,10 @@ export function EventDetailPage() {
   const members = useMembers();
   const transports = useTransports(id);
   const language = currentLanguage();
-  // The club's calendar day decides what is past, as on the server.
-  const today = todayIn(useSiteConfig().time_zone);
+  // The club's calendar day decides what is past, as on the server; its wall clock whether the answer deadline passed.
+  const timeZone = useSiteConfig().time_zone;
+  const today = todayIn(timeZone);
+  const clubNow = useClubNow(timeZone);
   // The signed-in member's own name is known from the session, also before the members have synced.
   const names = useMemo(
     () => new Map([[user.id, user.username], ...memberNames(members ?? [])]),
@@ -76,6 +81,8 @@ export function EventDetailPage() {
     canManage: canManageEvent(user, event),
     online,
     answersClosed: !checkEventOpenForAnswers(event.date, today).ok,
+    deadlinePassed: !checkAnswerDeadlineOpen(event.answer_deadline, clubNow, isAdmin).ok,
+    clubNow,
   };
   const rows = attendees ?? [];
   const own = rows.find((row) => row.user_id === user.id) ?? null;
@@ -98,7 +105,12 @@ export function EventDetailPage() {
       ) : (
         <>
           <div className="detail-grid">
-            <OwnAnswer eventId={event.id} userId={user.id} own={own} closed={access.answersClosed} />
+            <OwnAnswer
+              eventId={event.id}
+              userId={user.id}
+              own={own}
+              closed={access.answersClosed ? 'past' : access.deadlinePassed ? 'deadline' : null}
+            />
             <Guests eventId={event.id} attendees={rows} members={members ?? []} access={access} />
           </div>
           <ContingentSection
@@ -109,6 +121,7 @@ export function EventDetailPage() {
             online={online}
             answersClosed={access.answersClosed}
           />
+          <Polls eventId={event.id} />
           {eventRows.state === 'onDevice' ? (
             <>
               <AttendeeTable
@@ -126,6 +139,7 @@ export function EventDetailPage() {
           )}
         </>
       )}
+      {isAdmin ? <Reminders eventId={event.id} online={online} language={language} /> : null}
       {eventRows.state === 'onDevice' && <CommentSection eventId={event.id} />}
     </div>
   );

@@ -2,7 +2,7 @@ import { CLUB_CASH_DESK, type EventDoc, type MemberDoc } from '@fankurve/shared'
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchStadiums, updateEvent, type StadiumOption } from '../../api/eventDetail.js';
-import { errorText } from '../../i18n/index.js';
+import { errorText, messageText } from '../../i18n/index.js';
 import { Field, FormError } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { EventTimeFields } from '../events/index.js';
@@ -44,7 +44,7 @@ export function EventEditForm({ event, members, online, onDone }: Props) {
     submitEvent.preventDefault();
     const result = eventUpdateOf(form);
     if (!result.ok) {
-      setError(t(`eventDetail.validation.${result.error}`));
+      setError('deadline' in result ? messageText(result.deadline) : t(`eventDetail.validation.${result.error}`));
       return;
     }
     setError(null);
@@ -74,6 +74,15 @@ export function EventEditForm({ event, members, online, onDone }: Props) {
         hour={form.hour}
         minute={form.minute}
         onChange={(part, value) => set(part === 'date' ? 'day' : part, value)}
+      />
+      <Field
+        label={t('deadlines.field')}
+        optional={t('deadlines.optional')}
+        hint={t('deadlines.fieldHint')}
+        name="answer_deadline"
+        type="datetime-local"
+        value={form.answer_deadline}
+        onChange={(e) => set('answer_deadline', e.target.value)}
       />
       <Field
         label={t('eventDetail.fieldLocation')}

@@ -7,6 +7,7 @@ import { clearUpdated, deleteEvent } from '../../api/eventDetail.js';
 import { errorText, messageText } from '../../i18n/index.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { formatEventDate, isoWallClock } from '../../i18n/eventDates.js';
+import { AnswerDeadline } from '../events/index.js';
 import { DeleteEventDialog } from './DeleteEventDialog.js';
 import { EventEditForm } from './EventEditForm.js';
 import { EventImage } from './EventImage.js';
@@ -110,6 +111,7 @@ export function EventHeader({ event, names, members, attendees, access, language
               <time dateTime={isoWallClock(event.date)}>{formatEventDate(event.date, language)}</time>
             </dd>
           </div>
+          <AnswerDeadline deadline={event.answer_deadline} clubNow={access.clubNow} language={language} />
           <div>
             <dt>{t('eventDetail.where')}</dt>
             <dd>{event.location}</dd>

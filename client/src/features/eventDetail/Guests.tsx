@@ -33,8 +33,9 @@ export function Guests({ eventId, attendees, members, access }: Props) {
 
   const ownGuests = attendees.filter((row) => row.user_id === null && row.brought_by === access.userId);
   const forOther = access.isAdmin && host !== access.userId;
-  // A past event takes no new guests from members and no changes to theirs; an admin keeps correcting.
-  const closed = access.answersClosed && !access.isAdmin;
+  // A past event takes no new guests from members and no changes to theirs, nor does one after its
+  // answer deadline; an admin keeps correcting.
+  const closed = (access.answersClosed || access.deadlinePassed) && !access.isAdmin;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -74,7 +75,9 @@ export function Guests({ eventId, attendees, members, access }: Props) {
       <h2 id={`${id}-title`} className="card-title">
         {t('eventDetail.guests')}
       </h2>
-      {closed ? <p className="answers-closed">{t('eventDetail.guestsClosed')}</p> : null}
+      {closed ? (
+        <p className="answers-closed">{access.answersClosed ? t('eventDetail.guestsClosed') : t('deadlines.closedGuests')}</p>
+      ) : null}
       <form className="form guest-form" onSubmit={(e) => void submit(e)} noValidate>
         <Field
           label={t('eventDetail.guestName')}

@@ -10,8 +10,11 @@ interface Props {
   eventId: string;
   userId: string;
   own: AttendeeDoc | null;
-  /** The event is past: the answers are shown, but no longer changed (the server refuses it too). */
-  closed: boolean;
+  /**
+   * Why the answers are shown but no longer changed (the server refuses it too): the event is past,
+   * or its answer deadline has passed; null while they are open.
+   */
+  closed: 'past' | 'deadline' | null;
 }
 
 const ANSWERS = [
@@ -29,7 +32,7 @@ export function OwnAnswer({ eventId, userId, own: stored, closed }: Props) {
   const [saving, setSaving] = useState(false);
   const [own, beginChange, endChange] = useOverlay(stored);
   const status = own?.status ?? null;
-  const locked = saving || closed;
+  const locked = saving || closed !== null;
   const closedId = `${id}-closed`;
 
   async function run(
@@ -70,7 +73,7 @@ export function OwnAnswer({ eventId, userId, own: stored, closed }: Props) {
       </h2>
       {closed ? (
         <p id={closedId} className="answers-closed">
-          {t('eventDetail.answersClosed')}
+          {closed === 'past' ? t('eventDetail.answersClosed') : t('deadlines.closedAnswer')}
         </p>
       ) : null}
       <div

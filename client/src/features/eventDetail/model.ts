@@ -1,4 +1,6 @@
 import { parseEurosAmount } from '@fankurve/shared/rules/money';
+import { checkAnswerDeadline } from '@fankurve/shared/rules/attendance';
+import type { MessageCode } from '@fankurve/shared/messages';
 import {
   centsToEuros,
   CLUB_CASH_DESK,
@@ -276,6 +278,8 @@ export interface EventForm {
   price: string;
   priceNotYetAvailable: boolean;
   ticket_buyer: string;
+  /** The answer deadline as a datetime-local input holds it (`YYYY-MM-DDTHH:MM`), or '' for none. */
+  answer_deadline: string;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -298,13 +302,19 @@ export function eventFormOf(event: EventDoc): EventForm {
     price: event.ticket_price_cents > 0 ? eurosText(event.ticket_price_cents) : '',
     priceNotYetAvailable: event.ticket_price_cents === 0,
     ticket_buyer: event.ticket_buyer ?? '',
+    answer_deadline: event.answer_deadline ? event.answer_deadline.slice(0, 16).replace(' ', 'T') : '',
   };
 }
 
 export type EventFormError = 'titleRequired' | 'dateRequired' | 'locationRequired' | 'priceInvalid';
 
-/** docs/product.md, Input rules: title, date and location required; price a number ≥ 0 or 'not yet available' (0). */
-export function eventUpdateOf(form: EventForm): { ok: true; body: EventUpdate } | { ok: false; error: EventFormError } {
+/**
+ * docs/product.md, Input rules: title, date and location required; price a number ≥ 0 or 'not yet
+ * available' (0); the answer deadline optional and before the event (the shared rule's message code).
+ */
+export function eventUpdateOf(
+  form: EventForm,
+): { ok: true; body: EventUpdate } | { ok: false; error: EventFormError } | { ok: false; deadline: MessageCode } {
   const title = form.title.trim();
   const location = form.location.trim();
   if (!title) return { ok: false, error: 'titleRequired' };
@@ -319,16 +329,20 @@ export function eventUpdateOf(form: EventForm): { ok: true; body: EventUpdate } 
   const hour = Math.min(23, Math.max(0, Number(form.hour) || 0));
   const minute = Math.min(45, roundToTimeStep(Number(form.minute) || 0));
   const description = form.description.trim();
+  const date = `${form.day} ${pad(hour)}:${pad(minute)}`;
+  const deadline = checkAnswerDeadline(form.answer_deadline, `${date}:00`);
+  if (!deadline.ok) return { ok: false, deadline: deadline.code };
   return {
     ok: true,
     body: {
       title,
       description: description || null,
-      date: `${form.day} ${pad(hour)}:${pad(minute)}`,
+      date,
       location,
       stadium_id: form.stadium_id || null,
       ticket_price: price,
       ticket_buyer: form.ticket_buyer || null,
+      answer_deadline: deadline.value === null ? null : deadline.value.slice(0, 16),
     },
   };
 }

@@ -21,6 +21,13 @@ export interface Access {
    * answer and a member's guests are read-only; requests and the admin's table stay open.
    */
   answersClosed: boolean;
+  /**
+   * The event's answer deadline has passed for this member (shared rule `checkAnswerDeadlineOpen`;
+   * never for an admin): their own answer and their guests are read-only, requests stay open.
+   */
+  deadlinePassed: boolean;
+  /** The club's wall clock now (`useClubNow`), for the deadline's time left. */
+  clubNow: string;
 }
 
 /**

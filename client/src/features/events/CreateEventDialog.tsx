@@ -23,7 +23,7 @@ import { EventTimeFields } from './EventTimeFields.js';
 import { formatEventDate } from '../../i18n/eventDates.js';
 import { MoneyField } from '../../ui/MoneyField.js';
 
-const FIELD_ORDER: EventFormField[] = ['title', 'kind', 'date', 'location', 'price'];
+const FIELD_ORDER: EventFormField[] = ['title', 'kind', 'date', 'answerDeadline', 'location', 'price'];
 
 const KIND_KEYS = {
   home: 'createEvent.kindHome',
@@ -173,6 +173,16 @@ export function CreateEventDialog({ onClose, onCreated }: Props) {
             {t('createEvent.kickOff', { date: formatEventDate(savedDate, language) })}
           </p>
         ) : null}
+        <Field
+          label={t('deadlines.field')}
+          optional={t('deadlines.optional')}
+          hint={t('deadlines.fieldHint')}
+          name="answerDeadline"
+          type="datetime-local"
+          value={values.answerDeadline}
+          onChange={(event) => set('answerDeadline', event.target.value)}
+          error={errorOf('answerDeadline')}
+        />
         <Field
           label={t('createEvent.location')}
           name="location"

@@ -8,6 +8,7 @@ import { errorText } from '../../i18n/index.js';
 import { toastError } from '../../ui/toast.js';
 import { EventMentionBadge } from '../comments/index.js';
 import { formatEventDate, isoWallClock } from '../../i18n/eventDates.js';
+import { AnswerDeadline } from './AnswerDeadline.js';
 import type { EventAttendance } from './summary.js';
 
 interface Props {
@@ -17,6 +18,10 @@ interface Props {
   past: boolean;
   /** The event takes no more answers (shared rule `checkEventOpenForAnswers`: it is past). */
   answersClosed: boolean;
+  /** Its answer deadline has passed for this member (shared rule `checkAnswerDeadlineOpen`; never for an admin). */
+  deadlinePassed: boolean;
+  /** The club's wall clock now, for the deadline's time left. */
+  clubNow: string;
   language: Language;
   userId: string;
 }
@@ -29,17 +34,31 @@ const ANSWERS: { status: AttendanceStatus | null; key: 'events.answerGoing' | 'e
   ];
 
 /** One event: when, where, price, how many go, and the member's own answer (works offline). */
-export function EventCard({ event, attendance, countsLoading, past, answersClosed, language, userId }: Props) {
+export function EventCard({
+  event,
+  attendance,
+  countsLoading,
+  past,
+  answersClosed,
+  deadlinePassed,
+  clubNow,
+  language,
+  userId,
+}: Props) {
   const { t } = useTranslation();
   const titleId = useId();
   const closedId = `${titleId}-closed`;
+  const deadlineId = `${titleId}-deadline`;
+  const locked = answersClosed || deadlinePassed;
+  // Why the answer buttons are off: the event is over, or (said by the deadline's fact) its answers closed.
+  const closedReason = answersClosed ? closedId : deadlinePassed ? deadlineId : undefined;
   const [saving, setSaving] = useState(false);
   const own = attendance.own;
   const ownStatus = own?.status ?? null;
   const paymentRequired = attendance.paymentRequired;
 
   async function answer(status: AttendanceStatus | null) {
-    if (saving || answersClosed || status === ownStatus) return;
+    if (saving || locked || status === ownStatus) return;
     setSaving(true);
     try {
       await setOwnAttendance(event.id, userId, status);
@@ -79,6 +98,7 @@ export function EventCard({ event, attendance, countsLoading, past, answersClose
               <time dateTime={isoWallClock(event.date)}>{formatEventDate(event.date, language)}</time>
             </dd>
           </div>
+          <AnswerDeadline deadline={event.answer_deadline} clubNow={clubNow} language={language} id={deadlineId} />
           <div>
             <dt>{t('events.where')}</dt>
             <dd>{event.location}</dd>
@@ -104,10 +124,10 @@ export function EventCard({ event, attendance, countsLoading, past, answersClose
           </span>
         ) : null}
         <div
-          className="answer"
+          className={locked ? 'answer answer-closed' : 'answer'}
           role="group"
           aria-label={t('events.yourAnswer')}
-          aria-describedby={answersClosed ? closedId : undefined}
+          aria-describedby={closedReason}
         >
           {ANSWERS.map(({ status, key }) => (
             <button
@@ -116,7 +136,7 @@ export function EventCard({ event, attendance, countsLoading, past, answersClose
               className={`answer-button answer-${status ?? 'none'}`}
               // "Absage" is the way out of an answer, never a stored state: without an answer nothing is selected.
               aria-pressed={status !== null && ownStatus === status}
-              disabled={saving || answersClosed}
+              disabled={saving || locked}
               onClick={() => void answer(status)}
             >
               {t(key)}

@@ -1,5 +1,5 @@
 import { todayIn } from '@fankurve/shared/dates';
-import { checkEventOpenForAnswers } from '@fankurve/shared/rules/attendance';
+import { checkAnswerDeadlineOpen, checkEventOpenForAnswers } from '@fankurve/shared/rules/attendance';
 import type { EventDoc } from '@fankurve/shared';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,12 +10,14 @@ import { holdsEventRows, useAttendeesOfEvents, useEvents, useLoadedEvents, useSn
 import { currentLanguage } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
 import { Announcements } from '../announcements/index.js';
+import { Polls } from '../polls/index.js';
 import { SyncMatchesButton } from '../matches/index.js';
 import { CreateEventDialog } from './CreateEventDialog.js';
 import { EventCard } from './EventCard.js';
 import { EventFilters } from './EventFilters.js';
 import { filterEvents, readFilters, seasonsOf, writeFilters, type EventFilters as Filters } from './filters.js';
 import { orderEvents } from './order.js';
+import { useClubNow } from './useClubNow.js';
 import { attendanceOf, summarizeAttendance, type EventAttendance } from './summary.js';
 import './events.css';
 
@@ -59,8 +61,10 @@ export function EventsPage() {
   const [creating, setCreating] = useState(false);
   const painted = usePainted();
   const navigate = useNavigate();
-  // The club's calendar day decides what is past and which season is the current one.
-  const today = todayIn(useSiteConfig().time_zone);
+  // The club's calendar day decides what is past and which season is the current one; its wall clock which answer deadlines passed.
+  const timeZone = useSiteConfig().time_zone;
+  const today = todayIn(timeZone);
+  const clubNow = useClubNow(timeZone);
 
   // A warm start paints the last list at once and the device database replaces it when it has opened.
   const [live, setLive] = useState<EventsSnapshot | undefined>(undefined);
@@ -103,6 +107,8 @@ export function EventsPage() {
       countsLoading={attendees === undefined && !summary.has(event.id)}
       past={isPast}
       answersClosed={!checkEventOpenForAnswers(event.date, today).ok}
+      deadlinePassed={!checkAnswerDeadlineOpen(event.answer_deadline, clubNow, user.scope === 'admin').ok}
+      clubNow={clubNow}
       language={language}
       userId={user.id}
     />
@@ -131,6 +137,7 @@ export function EventsPage() {
         </div>
       </div>
       <Announcements />
+      <Polls />
       {events.length === 0 ? (
         initialSyncDone ? (
           <p className="empty-state">{t('events.empty')}</p>

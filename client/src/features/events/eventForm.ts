@@ -2,6 +2,7 @@ import { centsToEuros, checkEuros } from '@fankurve/shared/rules/money';
 import { DEFAULT_EVENT_TIME, TIME_STEP_MINUTES } from '@fankurve/shared/constants';
 import { checkEventDate, locationOfTitle, titleForLocation, type EventLocation } from '@fankurve/shared/dates';
 import { freeTextProblem } from '@fankurve/shared/rules/freeText';
+import { checkAnswerDeadline } from '@fankurve/shared/rules/attendance';
 import type { MessageCode } from '@fankurve/shared/messages';
 import type { RuleResult } from '@fankurve/shared/rules/result';
 import type { NewEvent } from '../../api/events.js';
@@ -27,9 +28,11 @@ export interface EventFormValues {
   price: string;
   /** 'Not yet available': sends 0. */
   priceTba: boolean;
+  /** The answer deadline as a datetime-local input holds it (`YYYY-MM-DDTHH:MM`), or '' for none. */
+  answerDeadline: string;
 }
 
-export type EventFormField = 'title' | 'kind' | 'date' | 'location' | 'price';
+export type EventFormField = 'title' | 'kind' | 'date' | 'location' | 'price' | 'answerDeadline';
 export type EventFormErrors = Partial<Record<EventFormField, MessageCode>>;
 
 const [DEFAULT_HOUR, DEFAULT_MINUTE] = DEFAULT_EVENT_TIME.split(':') as [string, string];
@@ -50,6 +53,7 @@ export const EMPTY_EVENT_FORM: EventFormValues = {
   description: '',
   price: '',
   priceTba: false,
+  answerDeadline: '',
 };
 
 /**
@@ -90,7 +94,7 @@ export function withKind(values: EventFormValues, kind: EventLocation): EventFor
 
 /**
  * Checks the form (title, home / away / other, date and location required, title and location free
- * text as rules/freeText.ts; price a number of at least 0) and builds the
+ * text as rules/freeText.ts; price a number of at least 0; an answer deadline, if any, before the event) and builds the
  * body of POST /api/events. An empty price without the box is left out (the server's default: to be
  * announced); the box sends 0.
  */
@@ -114,11 +118,15 @@ export function toNewEvent(values: EventFormValues): { ok: true; body: NewEvent 
     if (!checked.ok) errors.price = checked.code;
     else price = centsToEuros(checked.value);
   }
+  // The deadline lies before the event (the shared rule the server checks too).
+  const deadline = date ? checkAnswerDeadline(values.answerDeadline, `${date}:00`) : null;
+  if (deadline && !deadline.ok) errors.answerDeadline = deadline.code;
   if (Object.keys(errors).length > 0 || !date) return { ok: false, errors };
   const body: NewEvent = { title, date, location };
   if (values.stadiumId) body.stadium_id = values.stadiumId;
   const description = values.description.trim();
   if (description) body.description = description;
   if (price !== undefined) body.ticket_price = price;
+  if (deadline?.ok && deadline.value) body.answer_deadline = deadline.value.slice(0, 16);
   return { ok: true, body };
 }

@@ -14,6 +14,7 @@ import { currentLanguage, errorText } from '../../i18n/index.js';
 import { useUser } from '../../session/session.js';
 import { Loading } from '../../ui/Loading.js';
 import { NeedsConnection, useOnline } from '../../ui/NeedsConnection.js';
+import { StatsLink } from '../stats/index.js';
 import { AdjustDialog } from './AdjustDialog.js';
 import { SeasonChart } from './SeasonChart.js';
 import './loyalty.css';
@@ -131,6 +132,9 @@ function Ranking({ data, online, admin, onChanged }: RankingProps) {
         )}
       </p>
       <p className="muted loyalty-intro">{t('loyalty.intro', { count: countedSeasons })}</p>
+      <p className="loyalty-intro">
+        <StatsLink variant="inline" />
+      </p>
 
       <h2 id={chartId} className="section-title">
         {t('loyalty.chartTitle')}

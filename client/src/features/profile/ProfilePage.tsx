@@ -6,6 +6,7 @@ import { updateUser, useUser } from '../../session/session.js';
 import { applyLanguage, errorText, i18next, isLanguage } from '../../i18n/index.js';
 import { Field } from '../../ui/Field.js';
 import { MentionList } from '../comments/index.js';
+import { StatsLink } from '../stats/index.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { updateOwnLanguage } from '../../api/profile.js';
 import { CalendarSection } from './CalendarSection.js';
@@ -13,11 +14,12 @@ import { DevicesSection } from './DevicesSection.js';
 import { formatDate } from './format.js';
 import { InstallSection } from './InstallSection.js';
 import { PushSettings } from './PushSettings.js';
+import { StorageSection } from './StorageSection.js';
 import './profile.css';
 
 /**
  * /profile, the signed-in user's own page (docs/architecture.md, Profile and prompts): their data, the language, installing the
- * app, push notifications, the calendar feed, their mentions, the password and their signed-in devices.
+ * app, its storage on this device, push notifications, the calendar feed, their mentions, the password and their signed-in devices.
  */
 export function ProfilePage() {
   const { t } = useTranslation();
@@ -109,9 +111,13 @@ export function ProfilePage() {
 
       <InstallSection />
 
+      <StorageSection />
+
       <PushSettings />
 
       <CalendarSection />
+
+      <StatsLink variant="card" />
 
       <MentionList className="card profile-section" />
 

@@ -39,6 +39,7 @@ export const eventsCollection = defineServerCollection<EventDoc>({
       archived: view.archived,
       going_count: view.going_count,
       maybe_count: view.maybe_count,
+      answer_deadline: view.answer_deadline,
       seq: view.seq,
       _deleted: view.deleted,
     }));

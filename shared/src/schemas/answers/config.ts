@@ -22,6 +22,10 @@ export const siteConfigView = z
     bic: textOrNull,
     /** Seasons whose away matches count for loyalty points. */
     loyalty_seasons: z.number().int(),
+    /** Days before an event when members without an answer are reminded (0 = off): in admins' answers only. */
+    reminder_days_before: z.number().int().optional(),
+    /** Hours before an answer deadline when members without an answer are reminded (0 = off): in admins' answers only. */
+    deadline_reminder_hours: z.number().int().optional(),
   })
   .meta({ id: 'SiteConfig' });
 export type SiteConfigView = z.infer<typeof siteConfigView>;

@@ -31,6 +31,8 @@ export const restEvent = z
     /** Euros; 0 when not announced yet. */
     ticket_price: z.number(),
     image: textOrNull,
+    /** The answer deadline, the club's wall-clock time `YYYY-MM-DD HH:MM:SS`, or null. */
+    answer_deadline: textOrNull,
   })
   .meta({ id: 'Event' });
 export type RestEvent = z.infer<typeof restEvent>;
@@ -67,3 +69,19 @@ export type EventChangedAnswer = z.infer<typeof eventChangedAnswer>;
 /** POST /api/events/{id}/image: the stored file's name, and the event. */
 export const eventImageAnswer = messageAnswerWith({ filename: textOrNull, event: restEvent });
 export type EventImageAnswer = z.infer<typeof eventImageAnswer>;
+
+/** A reminder a member was sent: before the event or before its answer deadline (docs/product.md, Answer deadlines and reminders). */
+export const eventReminder = z
+  .strictObject({
+    user_id: z.string(),
+    username: z.string(),
+    kind: z.enum(['event', 'deadline']),
+    /** When it was sent (ISO 8601 UTC). */
+    sent_at: z.string(),
+  })
+  .meta({ id: 'EventReminder' });
+export type EventReminder = z.infer<typeof eventReminder>;
+
+/** GET /api/events/{id}/reminders (admin): who was reminded and when, newest first. */
+export const eventRemindersAnswer = successAnswer({ reminders: z.array(eventReminder) });
+export type EventRemindersAnswer = z.infer<typeof eventRemindersAnswer>;

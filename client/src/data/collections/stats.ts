@@ -1,0 +1,46 @@
+import type { AttendeeDoc, EventDoc, MemberDoc } from '@fankurve/shared';
+import { seasonDateRange, seasonStats, type SeasonStats } from '@fankurve/shared/rules/stats';
+import { asyncScheduler, combineLatest, map, of, switchMap, throttleTime, type Observable } from 'rxjs';
+import type { FankurveDatabase } from '../database.js';
+import { plainDocs, useQuery } from '../query.js';
+
+/*
+ * A season in numbers from the device's own copy (docs/product.md, Statistics), offline too: the
+ * same rule as GET /api/stats (rules/stats.ts) over the season's events, their attendee rows and the
+ * members. Complete only for a season whose every attendee row the device keeps, the current one
+ * (docs/architecture.md, What a device keeps); older seasons come from the server.
+ */
+
+/** How often the season's rows are counted again at most while a sync writes them in batches. */
+const ROWS_THROTTLE_MS = 250;
+
+function deviceSeasonStats(db: FankurveDatabase, season: number, today: string): Observable<SeasonStats> {
+  const { from, until } = seasonDateRange(season);
+  const events$ = db.events.find({ selector: { date: { $gte: from, $lt: until } } }).$.pipe(plainDocs<EventDoc>());
+  const rows$ = events$.pipe(
+    switchMap((events) => {
+      if (events.length === 0) return of([] as AttendeeDoc[]);
+      return db.attendees
+        .find({ selector: { event_id: { $in: events.map((event) => event.id) } } })
+        .$.pipe(throttleTime(ROWS_THROTTLE_MS, asyncScheduler, { leading: true, trailing: true }), plainDocs<AttendeeDoc>());
+    }),
+  );
+  const members$ = db.members.find().$.pipe(plainDocs<MemberDoc>());
+  return combineLatest([events$, rows$, members$]).pipe(
+    map(([events, rows, members]) =>
+      seasonStats({
+        season,
+        today,
+        // The device holds no deleted documents; archived ones the rule leaves out.
+        events: events.map((event) => ({ ...event, deleted: false })),
+        attendees: rows.map((row) => ({ ...row, deleted: false })),
+        members,
+      }),
+    ),
+  );
+}
+
+/** The statistic of the season starting in July of `season`, counted on the device; undefined while it loads. */
+export function useDeviceSeasonStats(season: number, today: string): SeasonStats | undefined {
+  return useQuery((db) => deviceSeasonStats(db, season, today), [season, today]);
+}
