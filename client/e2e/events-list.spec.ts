@@ -140,6 +140,12 @@ test("cards: green when going, red with 'Zahlung erforderlich' for a bought, unp
   await expect(own).toHaveClass(/event-attending/);
   await expect(own).toHaveCSS('border-left-color', 'rgb(21, 128, 61)');
   await expect(own).not.toContainText('Zahlung erforderlich');
+  // The card turns green from the device at once; the admin's purchase below needs the answer on the server.
+  await expect
+    .poll(async () =>
+      (await admin.get(`/api/events/${ownEvent}`)).attendees.some((a: { user_id?: string }) => a.user_id === user.id),
+    )
+    .toBe(true);
 
   // A guest the member brings (the member does not go themselves): the admin buys the guest's ticket.
   await memberApi.post('/api/guests', { event_id: guestEvent, guest_name: 'Kalle Gast' });
