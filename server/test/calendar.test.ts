@@ -138,6 +138,14 @@ describe('calendar feed', () => {
     expect(entry.description).toContain('Your answer: Going');
     expect(entry.description).toContain('Ticket: needs one');
     expect(entry.description).toContain('Travel: own travel');
+    expect(entry.description).not.toContain('Answer by');
+    // An answer deadline is named in the member's language.
+    const deadline = await t.call('PUT', `/api/events/${event.id}`, {
+      token: admin,
+      body: { answer_deadline: `${event.date.slice(0, 10)} 12:00` },
+    });
+    expect(deadline.status).toBe(200);
+    expect(eventIn((await fetchFeed(url)).events, event.id)!.description).toMatch(/Answer by \d{1,2} \w{3} \d{4}, 12:00/);
     // Another member's feed holds their own (missing) answer.
     const other = await t.member('calendar-other');
     expect(eventIn((await fetchFeed(await feedUrl(other.token))).events, event.id)!.description).toContain('Keine Antwort');

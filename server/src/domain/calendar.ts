@@ -64,6 +64,7 @@ export const calendarUrl = (publicUrl: string, token: string): string =>
 const WORDS = {
   de: {
     answer: 'Deine Antwort',
+    answerBy: 'Antworten bis',
     going: 'Ich bin dabei',
     maybe: 'Vielleicht',
     none: 'Keine Antwort',
@@ -82,6 +83,7 @@ const WORDS = {
   },
   en: {
     answer: 'Your answer',
+    answerBy: 'Answer by',
     going: 'Going',
     maybe: 'Maybe',
     none: 'No answer',
@@ -106,6 +108,7 @@ interface FeedRow {
   date: string;
   location: string;
   deleted: number;
+  answer_deadline: string | null;
   schedule_version: number;
   updated_at: string;
   stadium_name: string | null;
@@ -119,11 +122,22 @@ interface FeedRow {
   transfer_status: 'outstanding' | 'reserved' | 'waiting_list' | null;
 }
 
+/** A wall-clock time as it is, `28.11.2030, 18:00` / `28 Nov 2030, 18:00` (no zone shift). */
+function wallClockText(wallClock: string, language: Language): string {
+  const format = new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  });
+  return format.format(new Date(`${wallClock.slice(0, 19).replace(' ', 'T')}Z`));
+}
+
 function describe(row: FeedRow, language: Language, link: string): string {
   const words = WORDS[language];
   const lines: string[] = [];
   if (row.deleted) lines.push(words.cancelled);
   lines.push(`${words.answer}: ${row.status ? words[row.status] : words.none}`);
+  if (row.answer_deadline) lines.push(`${words.answerBy} ${wallClockText(row.answer_deadline, language)}`);
   if (row.status) {
     const ticket = row.paid
       ? words.paid
@@ -183,6 +197,7 @@ export async function calendarFeed(
       'e.date',
       'e.location',
       'e.deleted',
+      'e.answer_deadline',
       'e.schedule_version',
       'e.updated_at',
       's.stadium_name',
