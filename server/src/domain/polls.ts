@@ -47,6 +47,28 @@ export interface PollView {
   myVotes: string[];
 }
 
+/**
+ * A poll's fields as the actor sees them, the same for REST (`restPoll`) and the device's document:
+ * without seq, tombstone flag or options.
+ */
+export function pollFields(view: PollView) {
+  const { row } = view;
+  return {
+    id: row.id,
+    question: row.question,
+    multiple: toBool(row.multiple),
+    results: row.results,
+    closes_at: row.closes_at,
+    closes_at_utc: row.closes_at_utc,
+    closed: !view.open,
+    voters: view.voters,
+    event_id: row.event_id,
+    created_by: row.created_by,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
 const enforce = <T>(result: RuleResult<T>): T => {
   if (!result.ok) throw badInput(result.code);
   return result.value;

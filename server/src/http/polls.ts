@@ -9,36 +9,26 @@ import {
   pollVoteInput,
   updatePollInput,
 } from '@fankurve/shared';
-import { toBool, write } from '../db/store.js';
+import { write } from '../db/store.js';
 import type { Actor } from '../domain/actor.js';
-import { castVote, createPoll, deletePoll, listPolls, pollDetail, updatePoll, type PollView } from '../domain/polls.js';
+import {
+  castVote,
+  createPoll,
+  deletePoll,
+  listPolls,
+  pollDetail,
+  pollFields,
+  updatePoll,
+  type PollView,
+} from '../domain/polls.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, idParams } from './openapi.js';
 import { requireActor } from './session.js';
 
 const tag = 'Polls';
 
-/** The REST shape of a poll (`restPoll`): as the caller sees it, without seq, tombstone flag or options. */
-export function toRestPoll(view: PollView) {
-  const { row } = view;
-  return {
-    id: row.id,
-    question: row.question,
-    multiple: toBool(row.multiple),
-    results: row.results,
-    closes_at: row.closes_at,
-    closes_at_utc: row.closes_at_utc,
-    closed: !view.open,
-    voters: view.voters,
-    event_id: row.event_id,
-    created_by: row.created_by,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
-
 /** `{ poll, options, my_votes }`: GET one, and the writes' answers. */
-const detailOf = (view: PollView) => ({ poll: toRestPoll(view), options: view.options, my_votes: view.myVotes });
+const detailOf = (view: PollView) => ({ poll: pollFields(view), options: view.options, my_votes: view.myVotes });
 
 /** Polls: admins ask, change, close and delete them; every signed-in member reads them and votes. */
 export function pollRoutes(app: Api, deps: AppDeps): void {
@@ -56,7 +46,7 @@ export function pollRoutes(app: Api, deps: AppDeps): void {
     async (c) => {
       const actor = requireActor(c);
       const views = await listPolls(deps.store.db, actor, new Date().toISOString());
-      return c.json({ success: true as const, polls: views.map(toRestPoll) }, 200);
+      return c.json({ success: true as const, polls: views.map(pollFields) }, 200);
     },
   );
 

@@ -1,27 +1,10 @@
 import { pollsSync, type PollDoc } from '@fankurve/shared';
 import { toBool } from '../../db/store.js';
-import { pollViews, type PollView } from '../../domain/polls.js';
+import { pollFields, pollViews, type PollView } from '../../domain/polls.js';
 import { defineServerCollection, type MasterDocument } from '../collection.js';
 
 function toPollDoc(view: PollView): MasterDocument<PollDoc> {
-  const { row } = view;
-  return {
-    id: row.id,
-    question: row.question,
-    options: view.options,
-    multiple: toBool(row.multiple),
-    results: row.results,
-    closes_at: row.closes_at,
-    closes_at_utc: row.closes_at_utc,
-    closed: !view.open,
-    voters: view.voters,
-    event_id: row.event_id,
-    created_by: row.created_by,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    seq: Number(row.seq),
-    _deleted: false,
-  };
+  return { ...pollFields(view), options: view.options, seq: Number(view.row.seq), _deleted: false };
 }
 
 /**
