@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, Api, daysAhead, memberPage, uniqueName, untilServiceWorkerControls } from './support.js';
+import { ADMIN, Api, daysAhead, memberPage, unfold, uniqueName, untilServiceWorkerControls } from './support.js';
 
 const PHONE = { viewport: { width: 360, height: 740 } };
 const SHOTS = process.env.E2E_SCREENSHOTS;
@@ -43,6 +43,9 @@ test('an admin posts pinned news on /events at 360 px; a member reads it, also o
   await form.getByRole('button', { name: 'Veröffentlichen' }).click();
   await expect(form).toHaveCount(0);
 
+  // On a phone the news start folded: its newest title shows in one line until the admin opens them.
+  await expect(adminPage.locator('.announcements .fold-teaser')).toHaveText(title);
+  await unfold(adminPage, 'Neuigkeiten');
   // The list follows through the sync; the admin sees it with its pin marker, edit and delete.
   const adminNews = adminPage.getByRole('article', { name: title });
   await expect(adminNews).toContainText('Angeheftet');
@@ -62,6 +65,7 @@ test('an admin posts pinned news on /events at 360 px; a member reads it, also o
 
   const { context: memberContext, page } = await memberPage(browser, member, PHONE);
   const news = page.getByRole('article', { name: title });
+  await unfold(page, 'Neuigkeiten');
   await expect(news).toBeVisible();
   // Pinned first, line breaks kept, the link to its event; no admin buttons.
   await expect(page.locator('.announcement-list article').first()).toHaveAccessibleName(title);
@@ -75,6 +79,7 @@ test('an admin posts pinned news on /events at 360 px; a member reads it, also o
   await memberContext.setOffline(true);
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Termine' })).toBeVisible();
+  await unfold(page, 'Neuigkeiten');
   await expect(news).toContainText('Schals nicht vergessen!');
   await expect(news).toContainText('Angeheftet');
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/announcements-member-offline-360.png` });
@@ -116,6 +121,7 @@ test('more than three: a member sees three and "show all", in English, and long 
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: 'Events' })).toBeVisible();
   const section = page.getByRole('region', { name: 'News' });
+  await unfold(page, 'News');
   const titles = section.getByRole('heading', { level: 3 });
   // Pinned first, then newest first; only three until "show all".
   await expect(titles).toHaveText([`${prefix} 3`, `${prefix} 4`, `${prefix} 2`]);
@@ -138,6 +144,7 @@ test('more than three: a member sees three and "show all", in English, and long 
   await expect(heading).toHaveText('News');
   await expect(section.locator('.announcement-new')).toHaveCount(0);
   await page.reload();
+  await unfold(page, 'News');
   await expect(section.getByRole('heading', { level: 3 }).first()).toBeVisible();
   await expect(heading).toHaveText('News');
   await admin.post('/api/announcements', { title: `${prefix} 5`, text: 'Fifth' });
@@ -148,6 +155,7 @@ test('more than three: a member sees three and "show all", in English, and long 
   await expect(page).toHaveURL(/\/my-tickets$/);
   await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('link', { name: 'Events', exact: true }).click();
+  await unfold(page, 'News');
   await expect(section.getByRole('heading', { level: 3 }).first()).toBeVisible();
   await expect(heading).toHaveText('News');
   await context.close();

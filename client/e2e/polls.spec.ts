@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, Api, daysAhead, memberPage, uniqueName, untilServiceWorkerControls } from './support.js';
+import { ADMIN, Api, daysAhead, memberPage, unfold, uniqueName, untilServiceWorkerControls } from './support.js';
 
 /*
  * Polls in the browser (docs/product.md, Polls): an admin asks one on /events; a member votes
@@ -56,7 +56,9 @@ test('an admin asks a poll on /events at 360 px; a member votes offline, the vot
   await form.getByRole('button', { name: 'Erstellen' }).click();
   await expect(form).toHaveCount(0);
 
-  // The list follows through the sync; an admin sees the counts from the start.
+  // The list follows through the sync; an admin sees the counts from the start (on a phone after opening the polls).
+  await expect(adminPage.locator('.polls .fold-teaser')).toHaveText(question);
+  await unfold(adminPage, 'Umfragen');
   const adminPoll = adminPage.getByRole('article', { name: question });
   await expect(adminPoll).toContainText('Endet');
   await expect(adminPoll).toContainText('0 Mitglieder haben abgestimmt');
@@ -66,6 +68,9 @@ test('an admin asks a poll on /events at 360 px; a member votes offline, the vot
 
   const { context, page } = await memberPage(browser, member, PHONE);
   const poll = page.getByRole('article', { name: question });
+  // Folded on a phone: the heading says a poll waits for the member's vote.
+  await expect(page.getByRole('button', { name: 'Umfragen · 1 wartet auf deine Stimme', expanded: false })).toBeVisible();
+  await unfold(page, 'Umfragen');
   await expect(poll.getByRole('radio')).toHaveCount(3);
   await expect(poll).toContainText('Das Ergebnis siehst du nach deiner Stimme.');
   await expect(poll.getByRole('button', { name: 'Abstimmen' })).toBeDisabled();
@@ -142,6 +147,7 @@ test('results after the close, in English: hidden after the vote, shown to all o
 
   // The admin closes it now, after a confirmation.
   const { context: adminContext, page: adminPage } = await memberPage(browser, ADMIN, PHONE);
+  await unfold(adminPage, 'Umfragen');
   const adminPoll = adminPage.getByRole('article', { name: question });
   await expect(adminPoll).toContainText('1 Mitglied hat abgestimmt');
   await adminPoll.getByRole('button', { name: `Jetzt beenden ${question}` }).click();

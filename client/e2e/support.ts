@@ -103,3 +103,8 @@ export function daysAhead(days: number, time = '15:30'): string {
 export async function promptsSettled(page: Page): Promise<void> {
   await expect(page.locator('html')).toHaveAttribute('data-prompts', 'done', { timeout: 20_000 });
 }
+
+/** Opens a section folded on a phone above the events list (news, polls) by its heading's toggle. */
+export async function unfold(page: Page, heading: string): Promise<void> {
+  await page.getByRole('button', { name: new RegExp(`^${heading}`), expanded: false }).click();
+}

@@ -7,6 +7,7 @@ import { formatDay } from '../../i18n/dates.js';
 import { currentLanguage } from '../../i18n/index.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
+import { useFold } from '../../ui/useFold.js';
 import { useUser } from '../../session/session.js';
 import { AnnouncementForm, failureText } from './AnnouncementForm.js';
 import { markAnnouncementsRead, useReadAnnouncements } from './readState.js';
@@ -26,20 +27,25 @@ export function Announcements() {
   const online = useSyncState('online');
   const announcements = useAnnouncements();
   const headingId = useId();
+  const listId = useId();
   const [showAll, setShowAll] = useState(false);
   const [editing, setEditing] = useState<AnnouncementView | 'new' | null>(null);
   const [removing, setRemoving] = useState<AnnouncementView | null>(null);
   const [busy, setBusy] = useState(false);
+  const fold = useFold();
   const read = useReadAnnouncements(user.id);
   const isUnread = (announcement: AnnouncementView) => announcement.created_by !== user.id && !read.has(announcement.id);
   const unread = (announcements ?? []).filter(isUnread);
 
   // What the member saw here counts as read once they leave the page (the marker stays while they read).
-  const seen = useRef<{ ids: string[] }>({ ids: [] });
-  seen.current.ids = (announcements ?? []).map((announcement) => announcement.id);
+  // Folded on a phone, nothing was seen until the member opens the news.
+  const seen = useRef<{ ids: string[]; existing: string[]; opened: boolean }>({ ids: [], existing: [], opened: false });
+  if (!fold.folded) seen.current.opened = true;
+  seen.current.existing = (announcements ?? []).map((announcement) => announcement.id);
+  seen.current.ids = seen.current.opened ? seen.current.existing : [];
   useEffect(() => {
     const current = seen.current;
-    return () => markAnnouncementsRead(user.id, current.ids, current.ids);
+    return () => markAnnouncementsRead(user.id, current.ids, current.existing);
   }, [user.id]);
 
   // Nothing while the device reads, and nothing at all for a member when there is no news.
@@ -65,17 +71,34 @@ export function Announcements() {
   return (
     <section className="announcements" aria-labelledby={headingId}>
       <div className="announcements-head">
-        <h2 id={headingId} className="announcements-heading">
-          {t('announcements.heading')}
-          {unread.length > 0 ? (
-            <span className="announcements-unread"> {t('announcements.unread', { count: unread.length })}</span>
-          ) : null}
+        <h2 className="announcements-heading">
+          {fold.foldable ? (
+            <button
+              type="button"
+              className="fold-toggle"
+              aria-expanded={!fold.folded}
+              aria-controls={listId}
+              onClick={fold.toggle}
+            >
+              <span id={headingId}>{t('announcements.heading')}</span>
+              {unread.length > 0 ? (
+                <span className="announcements-unread"> {t('announcements.unread', { count: unread.length })}</span>
+              ) : null}
+            </button>
+          ) : (
+            <>
+              <span id={headingId}>{t('announcements.heading')}</span>
+              {unread.length > 0 ? (
+                <span className="announcements-unread"> {t('announcements.unread', { count: unread.length })}</span>
+              ) : null}
+            </>
+          )}
         </h2>
-        {unread.length > 0 ? (
+        {unread.length > 0 && !fold.folded ? (
           <button
             type="button"
             className="button button-small button-ghost"
-            onClick={() => markAnnouncementsRead(user.id, seen.current.ids, seen.current.ids)}
+            onClick={() => markAnnouncementsRead(user.id, seen.current.existing, seen.current.existing)}
           >
             {t('announcements.markRead')}
           </button>
@@ -87,31 +110,46 @@ export function Announcements() {
         ) : null}
       </div>
       {isAdmin && !online ? <small className="announcements-hint">{t('announcements.postOffline')}</small> : null}
-      {shown.length > 0 ? (
-        <ul className="plain-list announcement-list">
-          {shown.map((announcement) => (
-            <AnnouncementItem
-              key={announcement.id}
-              announcement={announcement}
-              unread={isUnread(announcement)}
-              admin={isAdmin}
-              online={online}
-              onEdit={() => setEditing(announcement)}
-              onDelete={() => setRemoving(announcement)}
-            />
-          ))}
-        </ul>
-      ) : null}
-      {hidden > 0 ? (
-        <button
-          type="button"
-          className="button button-small button-secondary"
-          aria-expanded={showAll}
-          onClick={() => setShowAll(!showAll)}
-        >
-          {showAll ? t('announcements.showFewer') : t('announcements.showAll', { count: announcements.length })}
-        </button>
-      ) : null}
+      <div className="fold-body" id={listId}>
+        {fold.folded ? (
+          announcements.length > 0 ? (
+            <p className="fold-teaser">
+              {announcements[0]!.title}
+              {announcements.length > 1 ? (
+                <span className="muted"> {t('announcements.more', { count: announcements.length - 1 })}</span>
+              ) : null}
+            </p>
+          ) : null
+        ) : (
+          <>
+            {shown.length > 0 ? (
+              <ul className="plain-list announcement-list">
+                {shown.map((announcement) => (
+                  <AnnouncementItem
+                    key={announcement.id}
+                    announcement={announcement}
+                    unread={isUnread(announcement)}
+                    admin={isAdmin}
+                    online={online}
+                    onEdit={() => setEditing(announcement)}
+                    onDelete={() => setRemoving(announcement)}
+                  />
+                ))}
+              </ul>
+            ) : null}
+            {hidden > 0 ? (
+              <button
+                type="button"
+                className="button button-small button-secondary"
+                aria-expanded={showAll}
+                onClick={() => setShowAll(!showAll)}
+              >
+                {showAll ? t('announcements.showFewer') : t('announcements.showAll', { count: announcements.length })}
+              </button>
+            ) : null}
+          </>
+        )}
+      </div>
       {editing ? <AnnouncementForm announcement={editing === 'new' ? null : editing} onClose={() => setEditing(null)} /> : null}
       {removing ? (
         <ConfirmDialog

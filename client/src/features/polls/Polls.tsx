@@ -12,6 +12,7 @@ import { useUser } from '../../session/session.js';
 import { useSiteConfig } from '../../session/siteConfig.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
+import { useFold } from '../../ui/useFold.js';
 import { PollForm } from './PollForm.js';
 import './polls.css';
 
@@ -41,6 +42,9 @@ export function Polls({ eventId }: Props) {
   const [tick, setTick] = useState(0);
   const polls = usePolls(user.id, eventId, tick);
   const headingId = useId();
+  const listId = useId();
+  // Folded on a phone above the events list only; on an event's page its polls are part of it.
+  const fold = useFold(eventId === undefined);
   const [creating, setCreating] = useState(false);
 
   // A poll closes at its closing time by the device's clock: the list is read again then.
@@ -58,12 +62,26 @@ export function Polls({ eventId }: Props) {
 
   // Nothing while the device reads, and nothing at all for a member when there is no poll.
   if (polls === undefined || (polls.length === 0 && !isAdmin)) return null;
+  const awaiting = polls.filter((poll) => poll.open && poll.my_votes.length === 0).length;
 
   return (
     <section className="polls" aria-labelledby={headingId}>
       <div className="polls-head">
-        <h2 id={headingId} className="polls-heading">
-          {t('polls.heading')}
+        <h2 className="polls-heading">
+          {fold.foldable ? (
+            <button
+              type="button"
+              className="fold-toggle"
+              aria-expanded={!fold.folded}
+              aria-controls={listId}
+              onClick={fold.toggle}
+            >
+              <span id={headingId}>{t('polls.heading')}</span>
+              {awaiting > 0 ? <span className="polls-awaiting"> {t('polls.awaiting', { count: awaiting })}</span> : null}
+            </button>
+          ) : (
+            <span id={headingId}>{t('polls.heading')}</span>
+          )}
         </h2>
         {isAdmin ? (
           <button type="button" className="button button-small button-ghost" disabled={!online} onClick={() => setCreating(true)}>
@@ -72,15 +90,24 @@ export function Polls({ eventId }: Props) {
         ) : null}
       </div>
       {isAdmin && !online ? <small className="polls-hint">{t('polls.askOffline')}</small> : null}
-      {polls.length > 0 ? (
-        <ul className="plain-list poll-list">
-          {polls.map((poll) => (
-            <li key={poll.id}>
-              <PollCard poll={poll} userId={user.id} admin={isAdmin} online={online} showEvent={eventId === undefined} />
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <div className="fold-body" id={listId}>
+        {fold.folded ? (
+          polls.length > 0 ? (
+            <p className="fold-teaser">
+              {polls[0]!.question}
+              {polls.length > 1 ? <span className="muted"> {t('polls.more', { count: polls.length - 1 })}</span> : null}
+            </p>
+          ) : null
+        ) : polls.length > 0 ? (
+          <ul className="plain-list poll-list">
+            {polls.map((poll) => (
+              <li key={poll.id}>
+                <PollCard poll={poll} userId={user.id} admin={isAdmin} online={online} showEvent={eventId === undefined} />
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
       {creating ? <PollForm poll={null} eventId={eventId} onClose={() => setCreating(false)} /> : null}
     </section>
   );
