@@ -116,7 +116,15 @@ describe('my tickets, requests and debts', () => {
     const res = await t.call('GET', '/api/tickets/debts', { token: admin });
     expect(res.status).toBe(200);
     expect(res.body.debts).toEqual([
-      { user_id: olaf.id, username: 'olaf', email: 'olaf@example.org', total_debt: 99.99, unpaid_count: 1, open_price_count: 0 },
+      {
+        user_id: olaf.id,
+        username: 'olaf',
+        email: 'olaf@example.org',
+        total_debt: 99.99,
+        unpaid_count: 1,
+        open_price_count: 0,
+        balance: 99.99,
+      },
       {
         user_id: jurgen.id,
         username: 'Jürgen',
@@ -124,6 +132,7 @@ describe('my tickets, requests and debts', () => {
         total_debt: 45.75,
         unpaid_count: 4,
         open_price_count: 0,
+        balance: 45.75,
       },
     ]);
     expect(res.body.unpaidTickets).toHaveLength(5);

@@ -41,7 +41,7 @@ export const MESSAGES = {
   priceInvalid: 'Ticket price must be a number of at least 0',
   moneyInvalid: 'Please enter an amount in euros, for example 18.50',
   moneyTooPrecise: 'Amounts have at most two decimal places (cents)',
-  unpaidDebts: 'You have unpaid tickets. Please pay them before signing up for another match.',
+  unpaidDebts: 'You have unpaid tickets. Please pay them before signing up for another event.',
   ticketAlreadyBought: 'Your ticket has already been bought. Please ask an admin to remove your attendance.',
   hasTicketAndNeedsTicket: 'Needs ticket and has ticket cannot both be set',
   attendanceSaved: 'Attendance saved',
@@ -193,6 +193,9 @@ export const MESSAGES = {
   ledgerEntryFollowsTicket: 'This entry follows its ticket: correct bought, price or paid in the attendee table',
   ledgerNothingOwed: 'Nothing is owed at the moment',
   ledgerNoClubAccount: 'The club has not configured a bank account yet',
+  ledgerAmountTooLarge: 'The amount is too large for a GiroCode (at most 999,999,999.99 €); please ask the treasurer',
+  idempotencyKeyInvalid: 'The Idempotency-Key header must be 1 to 100 visible characters',
+  idempotencyKeyReused: 'This Idempotency-Key was already used for a different booking',
   // ── contingent messages ──
   contingentNotFound: 'This event has no ticket contingent',
   contingentTicketsInvalid: 'The number of tickets must be a whole number from 0 to 100,000',

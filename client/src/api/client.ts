@@ -57,6 +57,8 @@ export interface ApiOptions {
   /** Overrides the stored token (null: send none). */
   token?: string | null;
   signal?: AbortSignal;
+  /** Further request headers (e.g. an `Idempotency-Key`). */
+  headers?: Record<string, string>;
 }
 
 /** The JSON answer of a successful call (`success: true` plus the route's fields). */
@@ -68,7 +70,7 @@ export async function api<T extends object = Record<string, unknown>>(
   options: ApiOptions = {},
 ): Promise<ApiAnswer<T>> {
   const token = options.token === undefined ? readToken() : options.token;
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { ...options.headers, Accept: 'application/json' };
   const multipart = options.body instanceof FormData;
   if (options.body !== undefined && !multipart) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;

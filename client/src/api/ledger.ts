@@ -62,8 +62,9 @@ export async function fetchMemberStatement(
   };
 }
 
-export const bookLedgerEntry = (body: LedgerEntryInput) =>
-  api<LedgerEntryAnswer>('/api/ledger/entries', { method: 'POST', body });
+/** Books an entry; `idempotencyKey` (one per booking the admin makes) makes a repeated submit book nothing more. */
+export const bookLedgerEntry = (body: LedgerEntryInput, idempotencyKey: string) =>
+  api<LedgerEntryAnswer>('/api/ledger/entries', { method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey } });
 
 export const reverseLedgerEntry = (entryId: string) =>
   api<LedgerEntryAnswer>(`/api/ledger/entries/${id(entryId)}/reverse`, { method: 'POST' });

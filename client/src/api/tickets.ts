@@ -6,7 +6,7 @@ import { api } from './client.js';
 type RestDebt = DebtsAnswer['debts'][number];
 type RestUnpaidTicket = DebtsAnswer['unpaidTickets'][number];
 
-/** What one member owes: the known prices in cents; the tickets whose price is open are counted in open_price_count. */
+/** What one member owes (the ledger's balance when positive) in cents, `balance` signed euros; tickets whose price is open are counted in open_price_count. */
 export type MemberDebt = Omit<RestDebt, 'total_debt'> & { totalCents: number };
 
 /** An unpaid ticket with its price in cents (null while open). */
@@ -15,9 +15,11 @@ export type UnpaidTicket = Omit<RestUnpaidTicket, 'price'> & { priceCents: numbe
 export interface DebtOverview {
   debts: MemberDebt[];
   unpaidTickets: UnpaidTicket[];
-  /** The known prices of every unpaid ticket, and how many have their price open. */
+  /** What all members owe together (their positive ledger balances), and how many unpaid tickets have their price open. */
   totalCents: number;
   openPriceCount: number;
+  /** The members' credit together (not subtracted from the total). */
+  creditTotalCents: number;
 }
 
 export async function fetchDebts(signal?: AbortSignal): Promise<DebtOverview> {
@@ -25,6 +27,7 @@ export async function fetchDebts(signal?: AbortSignal): Promise<DebtOverview> {
   return {
     totalCents: eurosToCents(answer.total),
     openPriceCount: answer.open_price_count,
+    creditTotalCents: eurosToCents(answer.credit_total),
     debts: answer.debts.map(({ total_debt, ...debt }) => ({ ...debt, totalCents: eurosToCents(total_debt) })),
     unpaidTickets: answer.unpaidTickets.map(({ price, ...ticket }) => ({
       ...ticket,

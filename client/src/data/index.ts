@@ -30,7 +30,7 @@ export type { SyncSession } from './sync.js';
 export { useEvent, useEvents } from './collections/events.js';
 export { useAttendees, useAttendeesOfEvents, type GuestChange } from './collections/attendees.js';
 export { useMyTickets, type MyTicket, type MyTickets } from './collections/tickets.js';
-export { useMyLedger, type MyLedger, type StatementLine } from './collections/ledger.js';
+export { myOwedFigures, useMyLedger, type MyLedger, type StatementLine } from './collections/ledger.js';
 export { useDeviceSeasonStats } from './collections/stats.js';
 export { useMembers } from './collections/members.js';
 export { useTransports } from './collections/transports.js';

@@ -310,6 +310,18 @@ export interface CalendarTokensTable {
   created_at: string;
 }
 
+/** The first answer to a request with an Idempotency-Key (migration 020; docs/architecture.md, Ledger). Not replicated. */
+export interface IdempotencyKeysTable {
+  user_id: string;
+  scope: string;
+  key: string;
+  request_hash: string;
+  status: number;
+  /** The answer's JSON body. */
+  answer: string;
+  created_at: string;
+}
+
 /** An admin's adjustment of a member's loyalty points (migration 016; docs/architecture.md, "Loyalty"). Not replicated. */
 export interface LoyaltyAdjustmentsTable {
   user_id: string;
@@ -439,6 +451,7 @@ export interface Database {
   poll_votes: PollVotesTable;
   loyalty_adjustments: LoyaltyAdjustmentsTable;
   calendar_tokens: CalendarTokensTable;
+  idempotency_keys: IdempotencyKeysTable;
   event_reminders: EventRemindersTable;
   reminder_waivers: ReminderWaiversTable;
   ledger: LedgerTable;

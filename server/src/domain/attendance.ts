@@ -3,7 +3,9 @@ import {
   checkEventOpenForAnswers,
   checkMemberMayDrop,
   checkNewAttendance,
+  firstAnswerDefaults,
   hasUnpaidDebts as owesUnpaidTickets,
+  isWithinPaymentDays,
   newId,
   transferStatusAfterAnswer,
   type AnswerFields,
@@ -42,10 +44,10 @@ export interface OwnAttendanceChange extends Partial<AnswerFields> {
 export async function requireLiveEvent(
   db: Kysely<Database>,
   eventId: string,
-): Promise<{ id: string; date: string; answer_deadline: string | null }> {
+): Promise<{ id: string; title: string; date: string; answer_deadline: string | null }> {
   const event = await db
     .selectFrom('events')
-    .select(['id', 'date', 'answer_deadline'])
+    .select(['id', 'title', 'date', 'answer_deadline'])
     .where('id', '=', eventId)
     .where('deleted', '=', 0)
     .where('archived', '=', 0)
@@ -85,27 +87,33 @@ export async function findOwnAttendance(db: Kysely<Database>, eventId: string, u
 }
 
 /**
- * The debt block's question (shared rule: a bought, unpaid ticket owed by the member, or for a guest
- * by the member who brought them). The query only narrows the rows the rule looks at.
+ * The debt block's question (shared rule `hasUnpaidDebts`: a bought, unpaid ticket owed by the
+ * member, or for a guest by the member who brought them, whose payment days have run out at `now`).
+ * A contingent's ticket is inside its payment days from its request's `allocated_at` for the
+ * contingent's `payment_days` (docs/architecture.md, Ticket contingents), read here from the
+ * contingents and ticket_requests tables. The query only narrows the rows the rule looks at.
  */
-export async function hasUnpaidDebts(db: Kysely<Database>, userId: string): Promise<boolean> {
+export async function hasUnpaidDebts(db: Kysely<Database>, userId: string, now: string): Promise<boolean> {
   const rows = await db
-    .selectFrom('attendees')
-    .select(['user_id', 'brought_by', 'bought', 'paid'])
-    .where('deleted', '=', 0)
-    .where('bought', '=', 1)
-    .where('paid', '=', 0)
-    .where((eb) => eb.or([eb('user_id', '=', userId), eb('brought_by', '=', userId)]))
+    .selectFrom('attendees as a')
+    .leftJoin('ticket_requests as r', 'r.attendee_id', 'a.id')
+    .leftJoin('contingents as c', 'c.event_id', 'a.event_id')
+    .select(['a.user_id', 'a.brought_by', 'a.bought', 'a.paid', 'r.allocated_at', 'c.payment_days'])
+    .where('a.deleted', '=', 0)
+    .where('a.bought', '=', 1)
+    .where('a.paid', '=', 0)
+    .where((eb) => eb.or([eb('a.user_id', '=', userId), eb('a.brought_by', '=', userId)]))
     .execute();
   return owesUnpaidTickets(
     rows.map((row) => ({ ...row, bought: toBool(row.bought), paid: toBool(row.paid) })),
     userId,
+    (row) => isWithinPaymentDays(row.allocated_at, row.payment_days === null ? null : Number(row.payment_days), now),
   );
 }
 
 /** Refuses a new attendance or a new own guest while the member owes a ticket (the debt block). */
-export async function requireNoDebtBlock(db: Kysely<Database>, userId: string): Promise<void> {
-  const rule = checkNewAttendance(await hasUnpaidDebts(db, userId));
+export async function requireNoDebtBlock(w: WriteContext, userId: string): Promise<void> {
+  const rule = checkNewAttendance(await hasUnpaidDebts(w.db, userId, w.now));
   if (!rule.ok) throw new DomainError(rule.code, 403);
 }
 
@@ -127,9 +135,9 @@ export async function setOwnAttendance(
   if (!existing) {
     requireOpenForAnswers(w, event);
     requireBeforeAnswerDeadline(w, actor, event);
-    await requireNoDebtBlock(w.db, actor.id);
+    await requireNoDebtBlock(w, actor.id);
   }
-  const answer = mergedAnswerFields(existing ?? null, change);
+  const answer = mergedAnswerFields(existing ?? firstAnswerDefaults(event.title), change);
   // On a past event (or after the answer deadline) an unchanged answer may still carry a paid or received request.
   if (existing && ANSWER_FIELDS.some((key) => answer[key] !== existing[key])) {
     requireOpenForAnswers(w, event);

@@ -1,27 +1,20 @@
-import {
-  debtCents,
-  debtorOf,
-  isOverdue,
-  isPriceOpen,
-  summarizeDebts,
-  ticketStateOf,
-  unpaidDebtOf,
-  type DebtSummary,
-} from '@fankurve/shared';
+import { debtorOf, isOverdue, isPriceOpen, owedFiguresOf, ticketStateOf, type OwedFigures } from '@fankurve/shared';
 import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../db/schema.js';
 import { toBool } from '../db/store.js';
 import { requireAdmin, type Actor } from './actor.js';
 import { findLiveUser, toPublicUser, type PublicUser } from './accounts.js';
 import { notFound } from './errors.js';
+import { owedFiguresByMember, owedFiguresOfMember } from './ledger.js';
 import { ticketRowOf } from './tickets.js';
 
 /*
- * What members owe (docs/architecture.md, "Data model" and "Rules once"): a debt is a bought, unpaid
- * ticket, owed by its debtor (`debtorOf`: the member, or for a guest the member who brought them).
- * The member's /my-tickets, the admin's /debts and the user table read the same rows and sum them
- * with the one shared rule `summarizeDebts` (`unpaidDebtOf`), so their figures agree
- * (server/test/debt-figures.test.ts). Tickets of archived events count: the debt outlives the event.
+ * What members owe (docs/architecture.md, "Data model", "Rules once" and Ledger, "One figure"): a
+ * debt is a bought, unpaid ticket, owed by its debtor (`debtorOf`: the member, or for a guest the
+ * member who brought them); the amount owed is the member's ledger balance. The member's /my-tickets,
+ * the admin's /debts (total, per member, CSV) and the user table all take their figures from
+ * `owedFiguresByMember` (the shared rule `owedFiguresOf`), so they agree with the ledger's views
+ * (server/test/balance-views.test.ts). Tickets of archived events count: the debt outlives the event.
  */
 
 /** Live attendee rows with their (live or archived) event; narrowed further by the callers. */
@@ -45,8 +38,12 @@ function unpaidTicketRows(db: Kysely<Database>): Promise<TicketListRow[]> {
 type Debtor = { username: string; email: string };
 
 /** The name and email of each row's debtor (accounts deleted since included, as their tickets are). */
-async function debtorsOf(db: Kysely<Database>, rows: readonly TicketListRow[]): Promise<Map<string, Debtor>> {
-  const ids = [...new Set(rows.map(debtorOf).filter((id): id is string => id !== null))];
+async function debtorsOf(
+  db: Kysely<Database>,
+  rows: readonly TicketListRow[],
+  more: readonly string[] = [],
+): Promise<Map<string, Debtor>> {
+  const ids = [...new Set([...rows.map(debtorOf).filter((id): id is string => id !== null), ...more])];
   if (ids.length === 0) return new Map();
   const users = await db.selectFrom('users').select(['id', 'username', 'email']).where('id', 'in', ids).execute();
   return new Map(users.map((user) => [user.id, { username: user.username, email: user.email }]));
@@ -58,8 +55,14 @@ function debtorFor(debtors: ReadonlyMap<string, Debtor>, row: TicketListRow): De
 }
 
 /** A ticket as the REST edge answers it (euros with two decimals; the ticket's fields plus the list it belongs to). */
-function toRestTicket(row: TicketListRow, today: string, debtors: ReadonlyMap<string, Debtor>) {
+function toRestTicket(
+  row: TicketListRow,
+  today: string,
+  debtors: ReadonlyMap<string, Debtor>,
+  figures: ReadonlyMap<string, OwedFigures>,
+) {
   const ticket = ticketRowOf(row);
+  const debtorId = debtorOf(row);
   const event = { date: row.event_date, archived: toBool(row.event_archived) };
   return {
     id: row.id,
@@ -86,7 +89,18 @@ function toRestTicket(row: TicketListRow, today: string, debtors: ReadonlyMap<st
     received_requested_at: row.received_requested_at,
     state: ticketStateOf(ticket, event, today),
     overdue: isOverdue(ticket, event, today),
+    open_amount: openAmountOf(ticket, row.id, debtorId === null ? undefined : figures.get(debtorId)),
   };
+}
+
+/**
+ * What is still open on a ticket, in euros (`owedFiguresOf`: its charge minus the part paid): null
+ * while not bought or while its price is open; 0 once paid, or free.
+ */
+function openAmountOf(ticket: ReturnType<typeof ticketRowOf>, id: string, figures: OwedFigures | undefined): number | null {
+  if (!ticket.bought || isPriceOpen(ticket)) return null;
+  if (ticket.paid) return 0;
+  return (figures?.tickets.find((debt) => debt.id === id)?.open_cents ?? 0) / 100;
 }
 
 /**
@@ -102,65 +116,85 @@ export async function listMyTickets(db: Kysely<Database>, actor: Actor, today: s
       .orderBy('a.created_at')
       .execute()
   ).filter((row) => debtorOf(row) === actor.id);
-  const debtors = await debtorsOf(db, rows);
-  const tickets = rows.map((row) => toRestTicket(row, today, debtors)).filter((ticket) => ticket.state !== null);
-  const owed = unpaidDebtOf(rows.map(ticketRowOf), actor.id);
-  return { tickets, unpaidTotal: owed.cents / 100, unpaidOpenPriceCount: owed.openPriceCount };
+  const [debtors, owed] = await Promise.all([debtorsOf(db, rows), owedFiguresOfMember(db, actor.id)]);
+  const figures = new Map([[actor.id, owed]]);
+  const tickets = rows.map((row) => toRestTicket(row, today, debtors, figures)).filter((ticket) => ticket.state !== null);
+  return {
+    tickets,
+    unpaidTotal: owed.owedCents / 100,
+    unpaidOpenPriceCount: owed.openPriceCount,
+    balance: owed.balanceCents / 100,
+    credit: owed.creditCents / 100,
+  };
 }
 
 /**
- * GET /api/tickets/debts (admin): debts per member, largest first, and every unpaid ticket; totals of
- * the known prices, with the tickets whose price is open counted apart (`open_price_count`).
+ * GET /api/tickets/debts (admin): every member who owes something, has credit or an unpaid ticket,
+ * largest debt first (`total_debt` what they owe, `balance` the signed ledger balance: credit
+ * negative), and every unpaid ticket with what is still open on it; `total` the sum of what members
+ * owe (credit does not lower it; `credit_total` sums the credit), the tickets whose price is open
+ * counted apart (`open_price_count`).
  */
 export async function listDebts(db: Kysely<Database>, actor: Actor, today: string) {
   requireAdmin(actor);
-  const rows = await unpaidTicketRows(db);
-  const debtors = await debtorsOf(db, rows);
-  const debts = summarizeDebts(rows.map(ticketRowOf)).map((debt) => {
-    const debtor = debtors.get(debt.debtorId);
-    return {
-      user_id: debt.debtorId,
-      username: debtor?.username ?? null,
-      email: debtor?.email ?? null,
-      total_debt: debt.totalCents / 100,
-      unpaid_count: debt.unpaidCount,
-      open_price_count: debt.openPriceCount,
-    };
-  });
+  const [rows, figures] = await Promise.all([unpaidTicketRows(db), owedFiguresByMember(db)]);
+  const people = [...figures].filter(([, owed]) => owed.balanceCents !== 0 || owed.unpaidCount > 0);
+  const debtors = await debtorsOf(
+    db,
+    rows,
+    people.map(([id]) => id),
+  );
+  const debts = people
+    .map(([id, owed]) => ({
+      user_id: id,
+      username: debtors.get(id)?.username ?? null,
+      email: debtors.get(id)?.email ?? null,
+      total_debt: owed.owedCents / 100,
+      unpaid_count: owed.unpaidCount,
+      open_price_count: owed.openPriceCount,
+      balance: owed.balanceCents / 100,
+    }))
+    .sort(
+      (a, b) =>
+        b.balance - a.balance ||
+        b.unpaid_count - a.unpaid_count ||
+        b.open_price_count - a.open_price_count ||
+        (a.username ?? '').localeCompare(b.username ?? '', 'de', { sensitivity: 'base' }) ||
+        a.user_id.localeCompare(b.user_id),
+    );
   const unpaidTickets = rows.map((row) => ({
-    ...toRestTicket(row, today, debtors),
+    ...toRestTicket(row, today, debtors, figures),
     email: debtorFor(debtors, row)?.email ?? null,
   }));
-  const tickets = rows.map(ticketRowOf);
+  const all = [...figures.values()];
   return {
     debts,
     unpaidTickets,
-    total: tickets.reduce((sum, ticket) => sum + debtCents(ticket), 0) / 100,
-    open_price_count: tickets.filter(isPriceOpen).length,
+    total: all.reduce((sum, owed) => sum + owed.owedCents, 0) / 100,
+    open_price_count: all.reduce((sum, owed) => sum + owed.openPriceCount, 0),
+    credit_total: all.reduce((sum, owed) => sum + owed.creditCents, 0) / 100,
   };
 }
 
 /** A user in the admin's user table: the public fields plus what they owe. */
 export interface AdminUserView extends PublicUser {
   unpaid_count: number;
-  /** Integer cents of the known prices; the REST edge speaks euros. */
+  /** Integer cents owed (the ledger's balance when positive); the REST edge speaks euros. */
   total_debt_cents: number;
   /** Unpaid tickets whose price is still open (not in the total). */
   open_price_count: number;
+  /** The signed ledger balance in cents (credit negative). */
+  balance_cents: number;
 }
 
-/** Each debtor's debt, from the same rows and rule as /debts. */
-async function debtsByUser(db: Kysely<Database>): Promise<Map<string, DebtSummary>> {
-  const debts = summarizeDebts((await unpaidTicketRows(db)).map(ticketRowOf));
-  return new Map(debts.map((debt) => [debt.debtorId, debt]));
-}
-
-function debtView(user: UserRow, debt: DebtSummary | undefined): AdminUserView {
+function debtView(user: UserRow, owed: OwedFigures | undefined): AdminUserView {
+  const figures = owed ?? owedFiguresOf(0, []);
   return {
     ...toPublicUser(user),
-    unpaid_count: debt?.unpaidCount ?? 0,
-    total_debt_cents: debt?.totalCents ?? 0,
-    open_price_count: debt?.openPriceCount ?? 0,
+    unpaid_count: figures.unpaidCount,
+    total_debt_cents: figures.owedCents,
+    open_price_count: figures.openPriceCount,
+    balance_cents: figures.balanceCents,
   };
 }
 
@@ -176,7 +210,7 @@ export async function listUsersWithDebts(
   requireAdmin(actor);
   let query = db.selectFrom('users').selectAll().where('deleted', '=', 0);
   if (which === 'active') query = query.where('status', '=', 'active');
-  const [rows, debts] = await Promise.all([query.orderBy('username_key').orderBy('id').execute(), debtsByUser(db)]);
+  const [rows, debts] = await Promise.all([query.orderBy('username_key').orderBy('id').execute(), owedFiguresByMember(db)]);
   return rows.map((row) => debtView(row, debts.get(row.id)));
 }
 
@@ -185,5 +219,5 @@ export async function getUserForAdmin(db: Kysely<Database>, actor: Actor, id: st
   requireAdmin(actor);
   const user = await findLiveUser(db, id);
   if (!user) throw notFound('userNotFound');
-  return debtView(user, (await debtsByUser(db)).get(id));
+  return debtView(user, await owedFiguresOfMember(db, id));
 }

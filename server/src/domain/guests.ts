@@ -1,6 +1,7 @@
 import {
   checkGuestName,
   checkMemberMayDrop,
+  firstAnswerDefaults,
   isValidId,
   newId,
   transferStatusAfterAnswer,
@@ -108,9 +109,9 @@ export async function addGuest(w: WriteContext, actor: Actor, input: AddGuestCha
   }
   // Nor does one after its answer deadline (a retry of a guest already added, above, is no new guest).
   requireBeforeAnswerDeadline(w, actor, event);
-  if (broughtBy === actor.id) await requireNoDebtBlock(w.db, actor.id);
+  if (broughtBy === actor.id) await requireNoDebtBlock(w, actor.id);
   if (!isAdmin(actor)) await requireRoomForGuest(w, input.event_id, broughtBy);
-  const answers = mergedAnswerFields(null, { ...answersIn(input), status: input.status ?? 'going' });
+  const answers = mergedAnswerFields(firstAnswerDefaults(event.title), { ...answersIn(input), status: input.status ?? 'going' });
   const who = {
     id: taken?.id ?? id ?? newId(),
     event_id: input.event_id,

@@ -3,17 +3,19 @@ import {
   checkReversal,
   debtorOf,
   eurosToCents,
-  isPriceOpen,
   reversedIds,
   signedCents,
   statementOf,
   ticketChargeCents,
   ticketEntryDescription,
   ticketsCoveredBy,
+  ticketOpenCents,
+  owedFiguresOf,
   newId,
+  type OwedFigures,
   type LedgerEntryInput,
 } from '@fankurve/shared';
-import { epcPayload, paymentReference } from '@fankurve/shared/rules/girocode';
+import { epcPayload, isPayableByGiroCode, paymentReference } from '@fankurve/shared/rules/girocode';
 import type { Kysely } from 'kysely';
 import type { AttendeeRow, Database, LedgerRow, LedgerTable } from '../db/schema.js';
 import { toBool, type WriteContext, type Written } from '../db/store.js';
@@ -110,6 +112,68 @@ export async function ledgerBalanceOf(
   };
 }
 
+/**
+ * What members owe, by the one rule (`owedFiguresOf`; docs/architecture.md, Ledger, "One figure"):
+ * each member's ledger balance with their unpaid bought tickets (their own and their guests', archived
+ * events' too). Every member with entries or an unpaid ticket has figures; `userIds` narrows the
+ * query to those members. /my-tickets, /debts, the debts CSV, the user table, the payment request
+ * and the paid requests on /admin/tasks all read them here.
+ */
+export async function owedFiguresByMember(db: Db, userIds?: readonly string[]): Promise<Map<string, OwedFigures>> {
+  if (userIds !== undefined && userIds.length === 0) return new Map();
+  const parts = userIds === undefined ? [undefined] : chunks(userIds);
+  const balances = new Map<string, number>();
+  const unpaid = new Map<
+    string,
+    { id: string; event_date: string; created_at: string; price_cents: number | null; is_free: boolean; is_price_tbd: boolean }[]
+  >();
+  for (const part of parts) {
+    let sums = db.selectFrom('ledger').select(['user_id', (eb) => eb.fn.sum<number | string>('amount_cents').as('total')]);
+    let rows = db
+      .selectFrom('attendees as a')
+      .innerJoin('events as e', 'e.id', 'a.event_id')
+      .select([
+        'a.id',
+        'a.user_id',
+        'a.brought_by',
+        'a.price_cents',
+        'a.is_free',
+        'a.is_price_tbd',
+        'a.created_at',
+        'e.date as event_date',
+      ])
+      .where('a.deleted', '=', 0)
+      .where('e.deleted', '=', 0)
+      .where('a.bought', '=', 1)
+      .where('a.paid', '=', 0);
+    if (part !== undefined) {
+      sums = sums.where('user_id', 'in', part);
+      rows = rows.where((eb) =>
+        eb.or([eb('a.user_id', 'in', part), eb.and([eb('a.user_id', 'is', null), eb('a.brought_by', 'in', part)])]),
+      );
+    }
+    const [sumRows, ticketRows] = await Promise.all([sums.groupBy('user_id').execute(), rows.execute()]);
+    for (const row of sumRows) balances.set(row.user_id, Number(row.total));
+    for (const row of ticketRows) {
+      const debtor = debtorOf(row);
+      if (debtor === null) continue;
+      const list = unpaid.get(debtor) ?? [];
+      list.push({ id: row.id, event_date: row.event_date, created_at: row.created_at, ...ticketRowOfPrice(row) });
+      unpaid.set(debtor, list);
+    }
+  }
+  const figures = new Map<string, OwedFigures>();
+  for (const id of new Set([...balances.keys(), ...unpaid.keys()])) {
+    figures.set(id, owedFiguresOf(balances.get(id) ?? 0, unpaid.get(id) ?? []));
+  }
+  return figures;
+}
+
+/** One member's figures (nothing owed, no tickets, when they have neither entries nor unpaid tickets). */
+export async function owedFiguresOfMember(db: Db, userId: string): Promise<OwedFigures> {
+  return (await owedFiguresByMember(db, [userId])).get(userId) ?? owedFiguresOf(0, []);
+}
+
 /* ── Reading: statements and balances ── */
 
 /** The REST shape of an entry as booked: euros, no seq or tombstone flag. */
@@ -170,47 +234,28 @@ export async function memberStatement(db: Db, actor: Actor, userId: string) {
  */
 export async function listBalances(db: Db, actor: Actor) {
   requireAdmin(actor);
-  const [sums, unpaid, active] = await Promise.all([
-    db
-      .selectFrom('ledger')
-      .select(['user_id', (eb) => eb.fn.sum<number | string>('amount_cents').as('total')])
-      .groupBy('user_id')
-      .execute(),
-    db
-      .selectFrom('attendees as a')
-      .innerJoin('events as e', 'e.id', 'a.event_id')
-      .select(['a.user_id', 'a.brought_by', 'a.price_cents', 'a.is_free', 'a.is_price_tbd'])
-      .where('a.deleted', '=', 0)
-      .where('e.deleted', '=', 0)
-      .where('a.bought', '=', 1)
-      .where('a.paid', '=', 0)
-      .execute(),
+  const [figures, active] = await Promise.all([
+    owedFiguresByMember(db),
     db.selectFrom('users').select('id').where('deleted', '=', 0).where('status', '=', 'active').execute(),
   ]);
-  const balances = new Map(sums.map((row) => [row.user_id, Number(row.total)]));
-  const unpaidCounts = new Map<string, number>();
-  const openCounts = new Map<string, number>();
-  for (const row of unpaid) {
-    const debtor = debtorOf(row);
-    if (debtor === null) continue;
-    unpaidCounts.set(debtor, (unpaidCounts.get(debtor) ?? 0) + 1);
-    if (isPriceOpen(ticketRowOfPrice(row))) openCounts.set(debtor, (openCounts.get(debtor) ?? 0) + 1);
-  }
   const ids = new Set(active.map((user) => user.id));
-  for (const [id, balance] of balances) if (balance !== 0) ids.add(id);
+  for (const [id, owed] of figures) if (owed.balanceCents !== 0) ids.add(id);
   const names = new Map<string, string>();
   for (const part of chunks([...ids])) {
     const users = await db.selectFrom('users').select(['id', 'username']).where('id', 'in', part).execute();
     for (const user of users) names.set(user.id, user.username);
   }
   return [...ids]
-    .map((id) => ({
-      user_id: id,
-      username: names.get(id) ?? null,
-      balance: (balances.get(id) ?? 0) / 100,
-      unpaid_count: unpaidCounts.get(id) ?? 0,
-      open_price_count: openCounts.get(id) ?? 0,
-    }))
+    .map((id) => {
+      const owed = figures.get(id);
+      return {
+        user_id: id,
+        username: names.get(id) ?? null,
+        balance: (owed?.balanceCents ?? 0) / 100,
+        unpaid_count: owed?.unpaidCount ?? 0,
+        open_price_count: owed?.openPriceCount ?? 0,
+      };
+    })
     .sort(
       (a, b) =>
         b.balance - a.balance ||
@@ -226,12 +271,15 @@ export async function listBalances(db: Db, actor: Actor) {
  */
 export async function paymentRequestOf(db: Db, actor: Actor) {
   const { balanceCents, unpaidTickets } = await ledgerBalanceOf(db, actor.id);
-  if (balanceCents <= 0) throw conflict('ledgerNothingOwed');
+  const owed = owedFiguresOf(balanceCents, []).owedCents;
+  if (owed <= 0) throw conflict('ledgerNothingOwed');
+  // A GiroCode carries at most 999,999,999.99 € (rules/girocode.ts): more is said, never a 500.
+  if (!isPayableByGiroCode(owed)) throw conflict('ledgerAmountTooLarge');
   const account = await clubAccount(db);
   if (!account) throw conflict('ledgerNoClubAccount');
   const reference = paymentReference(actor.username, unpaidTickets);
-  const epc = epcPayload({ bic: account.bic, name: account.holder, iban: account.iban, amountCents: balanceCents, reference });
-  return { amountCents: balanceCents, reference, epc };
+  const epc = epcPayload({ bic: account.bic, name: account.holder, iban: account.iban, amountCents: owed, reference });
+  return { amountCents: owed, reference, epc };
 }
 
 /* ── Writing ── */
@@ -381,12 +429,33 @@ async function followTicketCharge(
 }
 
 /**
+ * What is still open on a ticket the admin is marking paid (`ticketOpenCents`): its charge minus the
+ * part of the debtor's money not yet used that goes to it, read as if it were still unpaid.
+ */
+async function openOnTicket(w: WriteContext, debtor: string, row: AttendeeRow, charge: number): Promise<number> {
+  const [entries, unpaid] = await Promise.all([entriesOf(w.db, debtor), unpaidTicketsOf(w.db, debtor)]);
+  const event = await w.db.selectFrom('events').select('date').where('id', '=', row.event_id).executeTakeFirst();
+  const others = unpaid
+    .filter((ticket) => ticket.id !== row.id)
+    .map((ticket) => ({
+      id: ticket.id,
+      charge_cents: chargeOf(ticket),
+      event_date: ticket.event_date,
+      created_at: ticket.created_at,
+    }));
+  const self = { id: row.id, charge_cents: charge, event_date: event?.date ?? '', created_at: row.created_at };
+  return ticketOpenCents(balanceOf(entries), [...others, self], row.id);
+}
+
+/**
  * An admin marked a ticket paid or unpaid, or changed a paid ticket (updateTicketStatus, also when
- * accepting a paid request): the ledger books the money. Paid → a 'payment' of the ticket's price
- * linked to it, for its debtor; unpaid again → that payment is reversed. A paid ticket whose price
- * changes has its payment booked again at the new price, so "paid" stays "paid in full". A ticket
- * that is no longer bought (or no longer costs anything) keeps its payment: the money is in and
- * stays the member's credit. A ticket the member's credit paid (no linked payment) writes nothing.
+ * accepting a paid request): the ledger books the money. Paid → a 'payment' linked to it, for its
+ * debtor, of what is still open on it (`openOnTicket`: a part payment already made counts, so a
+ * ticket of 21,50 € with 10,00 € paid books 11,50 €; nothing when the member's money covers it);
+ * unpaid again → that payment is reversed (the part payment stays the member's money). A paid ticket
+ * whose price changes has its payment moved by the difference, so "paid" stays "paid in full". A
+ * ticket that is no longer bought (or no longer costs anything) keeps its payment: the money is in
+ * and stays the member's credit. A ticket the member's credit paid (no linked payment) writes nothing.
  */
 export async function followTicketPaid(w: WriteContext, actor: Actor, before: AttendeeRow, after: AttendeeRow): Promise<void> {
   const unchanged = toBool(before.paid) === toBool(after.paid) && toBool(before.bought) === toBool(after.bought);
@@ -403,14 +472,23 @@ export async function followTicketPaid(w: WriteContext, actor: Actor, before: At
   const debtor = debtorOf(after);
   if (charge === 0 || debtor === null) return;
   const paidCents = -balanceOf(linked);
-  if (paidCents === charge) return;
   const newlyOwed = !toBool(before.paid) || ticketCharge(before) === 0;
-  if (linked.length === 0 && !newlyOwed) return;
-  for (const payment of linked) await reverse(w, payment, actor);
+  let amount: number;
+  if (newlyOwed) {
+    for (const payment of linked) await reverse(w, payment, actor);
+    amount = await openOnTicket(w, debtor, after, charge);
+  } else {
+    // Paid before at another price: only the difference moves; a ticket paid by credit writes nothing.
+    if (linked.length === 0) return;
+    amount = paidCents + charge - ticketCharge(before);
+    if (amount === paidCents) return;
+    for (const payment of linked) await reverse(w, payment, actor);
+  }
+  if (amount <= 0) return;
   await insertEntry(w, {
     user_id: debtor,
     kind: 'payment',
-    amount_cents: signedCents('payment', charge),
+    amount_cents: signedCents('payment', amount),
     date: w.today(),
     description: ticketEntryDescription(title, after.guest_name),
     event_id: after.event_id,

@@ -1,4 +1,4 @@
-import { isPriceOpen } from '@fankurve/shared';
+import { debtorOf, isPriceOpen, ticketChargeCents } from '@fankurve/shared';
 import type { Kysely } from 'kysely';
 import type { AttendeeRow, Database } from '../db/schema.js';
 import { toBool, type WriteContext } from '../db/store.js';
@@ -6,6 +6,7 @@ import { requireAdmin, type Actor } from './actor.js';
 import { findAttendeeById } from './attendeeRows.js';
 import { countPendingComments } from './comments.js';
 import { notFound } from './errors.js';
+import { owedFiguresByMember } from './ledger.js';
 import { updateTicketStatus } from './tickets.js';
 import { listPendingUsers } from './userAdmin.js';
 
@@ -32,6 +33,12 @@ export interface PendingRequest {
   price_cents: number | null;
   /** Not known yet (shared rule isPriceOpen): shown as "price open", never as 0,00 €. */
   price_open: boolean;
+  /**
+   * What is still open on the ticket (cents; `owedFiguresOf`: its price minus the part of the debtor's
+   * money that goes to it): what accepting a paid request books (docs/architecture.md, Ledger). Null
+   * while the price is open.
+   */
+  open_cents: number | null;
   request_date: string;
 }
 
@@ -56,6 +63,9 @@ export async function listPendingRequests(db: Kysely<Database>, actor: Actor, ki
   const rows = await pendingQuery(db, kind)
     .select([
       'a.id as id',
+      'a.user_id as user_id',
+      'a.brought_by as brought_by',
+      'a.paid as paid',
       'a.event_id as event_id',
       'e.title as event_title',
       'e.date as event_date',
@@ -71,17 +81,28 @@ export async function listPendingRequests(db: Kysely<Database>, actor: Actor, ki
     .orderBy(AT[kind])
     .orderBy('a.id')
     .execute();
-  return rows.map(({ updated_at, is_free, is_price_tbd, ...row }) => ({
-    ...row,
-    price_cents: row.price_cents === null ? null : Number(row.price_cents),
-    price_open: isPriceOpen({
+  const debtorIds = [...new Set(rows.map(debtorOf).filter((id): id is string => id !== null))];
+  const figures = await owedFiguresByMember(db, debtorIds);
+  return rows.map(({ updated_at, is_free, is_price_tbd, user_id, brought_by, paid, ...row }) => {
+    const price = {
       price_cents: row.price_cents === null ? null : Number(row.price_cents),
       is_free: toBool(is_free),
       is_price_tbd: toBool(is_price_tbd),
-    }),
-    // A request flag set without its time (a hand-edited row) still shows when it was last touched.
-    request_date: row.request_date ?? updated_at,
-  }));
+    };
+    const debtor = debtorOf({ user_id, brought_by });
+    const owed = debtor === null ? undefined : figures.get(debtor);
+    const charge = ticketChargeCents({ ...price, bought: true });
+    const priceOpen = isPriceOpen(price);
+    return {
+      ...row,
+      price_cents: price.price_cents,
+      price_open: priceOpen,
+      // Paid: nothing open; a ticket not yet bought (no charge yet) is open at its whole price.
+      open_cents: priceOpen ? null : toBool(paid) ? 0 : (owed?.tickets.find((debt) => debt.id === row.id)?.open_cents ?? charge),
+      // A request flag set without its time (a hand-edited row) still shows when it was last touched.
+      request_date: row.request_date ?? updated_at,
+    };
+  });
 }
 
 async function countPendingRequests(db: Kysely<Database>, kind: RequestKind): Promise<number> {

@@ -18,10 +18,15 @@ const tag = 'Admin';
 
 /**
  * A pending request at the REST edge: price in euros, 0 when not known yet (the REST contract),
- * and `price_open` saying so, for screens that show "price open" instead.
+ * and `price_open` saying so, for screens that show "price open" instead; `open_amount` what is
+ * still open on the ticket (what accepting books).
  */
-function toRestRequest({ price_cents, ...request }: PendingRequest) {
-  return { ...request, price: centsToEuros(price_cents ?? 0) };
+function toRestRequest({ price_cents, open_cents, ...request }: PendingRequest) {
+  return {
+    ...request,
+    price: centsToEuros(price_cents ?? 0),
+    open_amount: open_cents === null ? null : centsToEuros(open_cents),
+  };
 }
 
 /** The admin's pending tasks (the /admin/tasks screen; docs/product.md, "Screens"). */

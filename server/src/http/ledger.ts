@@ -17,6 +17,7 @@ import {
   reverseEntry,
   toRestLedgerEntry,
 } from '../domain/ledger.js';
+import { answerOnce, idempotencyKeyOf, keepRefusal } from '../domain/idempotency.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, idParams, z } from './openapi.js';
 import { requireActor } from './session.js';
@@ -100,15 +101,34 @@ export function ledgerRoutes(app: Api, deps: AppDeps): void {
       method: 'post',
       path: '/api/ledger/entries',
       tag,
-      summary: 'Book a payment, charge, credit or refund for a member (admin)',
+      summary:
+        'Book a payment, charge, credit or refund for a member (admin); with an Idempotency-Key header a repeated request gets the first answer and books nothing',
       access: 'admin',
       body: ledgerEntryInput,
-      answers: { 201: ledgerEntryAnswer },
+      answers: {
+        201: ledgerEntryAnswer,
+        409: { schema: errorAnswer, description: 'The Idempotency-Key was used with another body (`idempotencyKeyReused`)' },
+      },
     }),
     async (c) => {
       const actor = requireActor(c);
-      const entry = await write(deps.store, (w) => bookEntry(w, actor, c.req.valid('json')));
-      return c.json({ success: true as const, message: MESSAGES.ledgerEntryBooked, entry: toRestLedgerEntry(entry) }, 201);
+      const body = c.req.valid('json');
+      const request = { actor, scope: 'POST /api/ledger/entries', key: idempotencyKeyOf(c.req.header('idempotency-key')), body };
+      try {
+        const answer = await write(deps.store, (w) =>
+          answerOnce(w, request, async () => {
+            const entry = await bookEntry(w, actor, body);
+            return {
+              status: 201,
+              body: { success: true as const, message: MESSAGES.ledgerEntryBooked, entry: toRestLedgerEntry(entry) },
+            };
+          }),
+        );
+        return c.json(answer.body, 201);
+      } catch (error) {
+        if (request.key !== null) await write(deps.store, (w) => keepRefusal(w, request, error));
+        throw error;
+      }
     },
   );
 

@@ -44,8 +44,8 @@ const setPasswordInput = z
   .strict();
 
 /** A user of the admin's table at the REST edge: total_debt in euros. */
-function toRestUser({ total_debt_cents, ...user }: AdminUserView) {
-  return { ...user, total_debt: centsToEuros(total_debt_cents) };
+function toRestUser({ total_debt_cents, balance_cents, ...user }: AdminUserView) {
+  return { ...user, total_debt: centsToEuros(total_debt_cents), balance: centsToEuros(balance_cents) };
 }
 
 /** User administration (the admin's /users and /users/{id} screens); approve, decline/delete and update live in auth.ts. */

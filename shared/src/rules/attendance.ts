@@ -1,5 +1,5 @@
 import type { AttendanceStatus, TransferStatus } from '../constants.js';
-import { checkDepartureDate, isUpcoming } from '../dates.js';
+import { checkDepartureDate, isUpcoming, locationOfTitle } from '../dates.js';
 import { NO_TICKET_DOC, type AttendeeDoc } from '../docs/attendees.js';
 import type { RuleResult } from './result.js';
 
@@ -18,23 +18,27 @@ export interface MemberAttendanceFields {
 
 export type AnswerFields = Omit<MemberAttendanceFields, 'status'>;
 
-/** First-time attendance defaults. */
-export const FIRST_ATTENDANCE_DEFAULTS: AnswerFields = {
-  needs_ticket: true,
-  has_ticket: false,
-  needs_transport: true,
-};
+/**
+ * First-time answers by the kind of event (docs/product.md, Attendance and guests): only a match
+ * (home or away, by its title's suffix) needs a ticket, only an away match a seat; a Stammtisch or
+ * the Christmas party needs neither until the member ticks it. The same for a guest.
+ */
+export function firstAnswerDefaults(eventTitle: string): AnswerFields {
+  const location = locationOfTitle(eventTitle);
+  return { needs_ticket: location !== 'other', has_ticket: false, needs_transport: location === 'away' };
+}
 
 /**
- * Merges a partial answer onto the current (or default) answer. Needs-ticket and has-ticket are
- * mutually exclusive: the flag set in this change wins; both set in one change is refused.
+ * Merges a partial answer onto the current answer (for a first answer: `firstAnswerDefaults` of the
+ * event). Needs-ticket and has-ticket are mutually exclusive: the flag set in this change wins; both
+ * set in one change is refused.
  */
 export function mergeAttendanceAnswer(
-  current: AnswerFields | null,
+  current: AnswerFields,
   change: Partial<MemberAttendanceFields> & { status: AttendanceStatus },
 ): RuleResult<MemberAttendanceFields> {
   if (change.needs_ticket === true && change.has_ticket === true) return { ok: false, code: 'hasTicketAndNeedsTicket' };
-  const base = current ?? FIRST_ATTENDANCE_DEFAULTS;
+  const base = current;
   const value: MemberAttendanceFields = {
     status: change.status,
     needs_ticket: change.needs_ticket ?? base.needs_ticket,
@@ -73,10 +77,28 @@ export function debtorOf(row: { user_id: string | null; brought_by: string | nul
 
 type DebtRow = TicketState & { user_id: string | null; brought_by: string | null; _deleted?: boolean };
 
-/** The debt block: the member owes at least one bought, unpaid ticket (their own or a guest's). */
-export function hasUnpaidDebts(rows: Iterable<DebtRow>, userId: string): boolean {
-  for (const row of rows) if (!row._deleted && isDebt(row) && debtorOf(row) === userId) return true;
+/**
+ * The debt block: the member owes at least one bought, unpaid ticket (their own or a guest's; unpaid
+ * as every debt figure counts it, `isDebt`) whose time to pay has run out. `withinPaymentTime` names
+ * the tickets still inside their payment days (a contingent's ticket until its allocation plus the
+ * contingent's `payment_days`; docs/architecture.md, Ticket contingents): they do not block yet.
+ */
+export function hasUnpaidDebts<Row extends DebtRow>(
+  rows: Iterable<Row>,
+  userId: string,
+  withinPaymentTime: (row: Row) => boolean = () => false,
+): boolean {
+  for (const row of rows) if (!row._deleted && isDebt(row) && debtorOf(row) === userId && !withinPaymentTime(row)) return true;
   return false;
+}
+
+/**
+ * Whether a contingent's ticket is still inside its payment days at `now` (ISO 8601 UTC): allocated at
+ * `allocatedAt` (ISO) with `paymentDays` to pay. Without payment days or an allocation time it is not.
+ */
+export function isWithinPaymentDays(allocatedAt: string | null, paymentDays: number | null, now: string): boolean {
+  if (allocatedAt === null || paymentDays === null) return false;
+  return Date.parse(now) < Date.parse(allocatedAt) + paymentDays * 86_400_000;
 }
 
 /**
@@ -177,43 +199,56 @@ export function checkMemberMayDrop(row: { bought: boolean }): RuleResult<true> {
   return row.bought ? { ok: false, code: 'ticketAlreadyBought' } : { ok: true, value: true };
 }
 
-/** A new attendance document as a device creates it (offline too): first-time answers, no ticket yet. */
-function newAttendeeDoc(fields: {
-  id: string;
-  event_id: string;
-  user_id: string | null;
-  guest_name: string | null;
-  brought_by: string | null;
-  status: AttendanceStatus;
-  created_at: string;
-}): AttendeeDoc {
+/**
+ * A new attendance document as a device creates it (offline too): first-time answers for the event
+ * (`firstAnswerDefaults` of its title), no ticket yet.
+ */
+function newAttendeeDoc(
+  fields: {
+    id: string;
+    event_id: string;
+    user_id: string | null;
+    guest_name: string | null;
+    brought_by: string | null;
+    status: AttendanceStatus;
+    created_at: string;
+  },
+  eventTitle: string,
+): AttendeeDoc {
+  const answers = firstAnswerDefaults(eventTitle);
   return {
     ...fields,
-    ...FIRST_ATTENDANCE_DEFAULTS,
-    transfer_status: transferStatusAfterAnswer(null, FIRST_ATTENDANCE_DEFAULTS.needs_transport),
+    ...answers,
+    transfer_status: transferStatusAfterAnswer(null, answers.needs_transport),
     ...NO_TICKET_DOC,
     seq: 0,
   };
 }
 
-/** A member's own new attendance. */
-export function newMemberAttendeeDoc(fields: {
-  id: string;
-  event_id: string;
-  user_id: string;
-  status: AttendanceStatus;
-  created_at: string;
-}): AttendeeDoc {
-  return newAttendeeDoc({ ...fields, guest_name: null, brought_by: null });
+/** A member's own new attendance at the event titled `eventTitle`. */
+export function newMemberAttendeeDoc(
+  fields: {
+    id: string;
+    event_id: string;
+    user_id: string;
+    status: AttendanceStatus;
+    created_at: string;
+  },
+  eventTitle: string,
+): AttendeeDoc {
+  return newAttendeeDoc({ ...fields, guest_name: null, brought_by: null }, eventTitle);
 }
 
-/** A guest a member brings: going, needs a ticket and a seat. */
-export function newGuestAttendeeDoc(fields: {
-  id: string;
-  event_id: string;
-  guest_name: string;
-  brought_by: string;
-  created_at: string;
-}): AttendeeDoc {
-  return newAttendeeDoc({ ...fields, user_id: null, status: 'going' });
+/** A guest a member brings: going, with the event's first-time answers (a match: a ticket; away: a seat too). */
+export function newGuestAttendeeDoc(
+  fields: {
+    id: string;
+    event_id: string;
+    guest_name: string;
+    brought_by: string;
+    created_at: string;
+  },
+  eventTitle: string,
+): AttendeeDoc {
+  return newAttendeeDoc({ ...fields, user_id: null, status: 'going' }, eventTitle);
 }

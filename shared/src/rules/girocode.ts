@@ -45,6 +45,14 @@ export function cutToCharacters(text: string, max: number): string {
   return characters.length <= max ? text : characters.slice(0, max).join('');
 }
 
+/**
+ * Whether a GiroCode can carry this amount: whole cents from 0.01 to 999,999,999.99 euros. The server
+ * answers 409 `ledgerAmountTooLarge` above it and the device says so instead of drawing a code.
+ */
+export function isPayableByGiroCode(cents: number): boolean {
+  return Number.isInteger(cents) && cents >= EPC_AMOUNT_MIN_CENTS && cents <= EPC_AMOUNT_MAX_CENTS;
+}
+
 /** `EUR12.3`, `EUR1`, `EUR0.05`: euros with a dot and without trailing zeros, as the format's own example writes them. */
 export function epcAmount(cents: number): string {
   if (!Number.isInteger(cents) || cents < EPC_AMOUNT_MIN_CENTS || cents > EPC_AMOUNT_MAX_CENTS) {

@@ -1,4 +1,5 @@
 import { EVENT_YEAR_MAX, EVENT_YEAR_MIN } from '../dates.js';
+import { csvAmount, toCsv } from './csv.js';
 import type { RuleResult } from './result.js';
 import { isPriceOpen, type TicketPriceFields } from './tickets.js';
 
@@ -121,26 +122,100 @@ export interface UnpaidTicketCharge {
   created_at: string;
 }
 
-/**
- * Which unpaid tickets the member's money pays (docs/product.md, Tickets and money): the money not
- * yet used is the sum of the unpaid tickets' charges minus the balance (when positive); it pays the
- * oldest tickets first (event date, then the row's creation), each only when it covers it fully. The
- * first ticket it cannot cover stops it: the rest waits there as a part payment of that ticket. What
- * is left over is credit, which pays later charges as they come.
- */
-export function ticketsCoveredBy(balanceCents: number, unpaid: readonly UnpaidTicketCharge[]): string[] {
-  const charges = unpaid.filter((ticket) => ticket.charge_cents > 0);
-  let available = charges.reduce((sum, ticket) => sum + ticket.charge_cents, 0) - balanceCents;
-  const covered: string[] = [];
-  const oldestFirst = [...charges].sort(
+/** What is paid and what is still open on one unpaid ticket (cents). */
+export interface TicketDebt {
+  id: string;
+  charge_cents: number;
+  /** The part of the member's money not yet used that goes to this ticket (0 up to its charge). */
+  paid_cents: number;
+  /** What is still open on it: its charge minus the part paid. */
+  open_cents: number;
+}
+
+const oldestFirst = <T extends Pick<UnpaidTicketCharge, 'event_date' | 'created_at' | 'id'>>(tickets: readonly T[]): T[] =>
+  [...tickets].sort(
     (a, b) => a.event_date.localeCompare(b.event_date) || a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id),
   );
-  for (const ticket of oldestFirst) {
-    if (available < ticket.charge_cents) break;
-    available -= ticket.charge_cents;
-    covered.push(ticket.id);
-  }
-  return covered;
+
+/**
+ * The payment allocation, ticket by ticket (docs/product.md, Tickets and money; docs/architecture.md,
+ * Ledger): the money not yet used is the sum of the unpaid tickets' charges minus the balance (when
+ * positive); it pays the oldest tickets first (event date, then the row's creation), each only when it
+ * covers it fully. The first ticket it cannot cover takes the rest as a part payment and stops it:
+ * later tickets have nothing paid. What is left over after all of them is credit. Every screen and
+ * the server read a ticket's open amount here, so accepting a paid report books exactly what is
+ * still open on that ticket and the confirmation says the same amount.
+ */
+export function ticketDebtsOf(balanceCents: number, unpaid: readonly UnpaidTicketCharge[]): TicketDebt[] {
+  const charges = unpaid.filter((ticket) => ticket.charge_cents > 0);
+  let available = Math.max(0, charges.reduce((sum, ticket) => sum + ticket.charge_cents, 0) - balanceCents);
+  return oldestFirst(charges).map((ticket) => {
+    const paid = available >= ticket.charge_cents ? ticket.charge_cents : available;
+    available = paid === ticket.charge_cents ? available - paid : 0;
+    return { id: ticket.id, charge_cents: ticket.charge_cents, paid_cents: paid, open_cents: ticket.charge_cents - paid };
+  });
+}
+
+/**
+ * Which unpaid tickets the member's money pays in full (`ticketDebtsOf`): settling marks them paid.
+ */
+export function ticketsCoveredBy(balanceCents: number, unpaid: readonly UnpaidTicketCharge[]): string[] {
+  return ticketDebtsOf(balanceCents, unpaid)
+    .filter((ticket) => ticket.open_cents === 0)
+    .map((ticket) => ticket.id);
+}
+
+/** What is still open on one ticket (its whole charge when it is no unpaid ticket with a charge of the list). */
+export function ticketOpenCents(balanceCents: number, unpaid: readonly UnpaidTicketCharge[], ticketId: string): number {
+  return ticketDebtsOf(balanceCents, unpaid).find((ticket) => ticket.id === ticketId)?.open_cents ?? 0;
+}
+
+/** An unpaid bought ticket with its price fields, as `owedFiguresOf` reads it (server row or device document). */
+export interface UnpaidTicketOf extends TicketPriceFields {
+  id: string;
+  event_date: string;
+  created_at: string;
+}
+
+/** Everything a screen or answer shows of what one member owes, from their ledger balance. */
+export interface OwedFigures {
+  /** The ledger's balance: positive owed, negative credit. */
+  balanceCents: number;
+  /** What the member owes: the balance when positive, else 0 (the total, the GiroCode, "Offene Schulden"). */
+  owedCents: number;
+  /** Credit: the negated balance when negative, else 0. */
+  creditCents: number;
+  /** Unpaid bought tickets (a ticket's price still open included) … */
+  unpaidCount: number;
+  /** … of which this many have their price open (no charge, not in the balance). */
+  openPriceCount: number;
+  /** Each unpaid ticket with a charge: the part paid and what is open. */
+  tickets: TicketDebt[];
+}
+
+/**
+ * The one rule behind every figure of what a member owes (docs/architecture.md, Ledger, "One
+ * figure"): /my-tickets, /debts (list, total, statement, CSV), the user table, the GiroCode and the
+ * payment request all take the ledger's balance and the member's unpaid bought tickets (bought, not
+ * paid: settling keeps the paid flag in step with the money) and read them here.
+ */
+export function owedFiguresOf(balanceCents: number, unpaid: readonly UnpaidTicketOf[]): OwedFigures {
+  return {
+    balanceCents,
+    owedCents: Math.max(0, balanceCents),
+    creditCents: Math.max(0, -balanceCents),
+    unpaidCount: unpaid.length,
+    openPriceCount: unpaid.filter(isPriceOpen).length,
+    tickets: ticketDebtsOf(
+      balanceCents,
+      unpaid.map((ticket) => ({
+        id: ticket.id,
+        charge_cents: ticketChargeCents({ ...ticket, bought: true }),
+        event_date: ticket.event_date,
+        created_at: ticket.created_at,
+      })),
+    ),
+  };
 }
 
 const DAY_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -161,4 +236,32 @@ export function checkLedgerDate(text: string): RuleResult<string> {
 /** The text of a ticket's entries: the event's title, and for a guest their name. The device words the kind. */
 export function ticketEntryDescription(eventTitle: string, guestName: string | null): string {
   return guestName ? `${eventTitle} · ${guestName}` : eventTitle;
+}
+
+/** One member's line of the debts CSV, as GET /api/tickets/debts answers it (euros). */
+export interface DebtsCsvMember {
+  username: string | null;
+  email: string | null;
+  /** The signed ledger balance: what the member owes, credit as a negative amount. */
+  balance: number;
+  unpaid_count: number;
+  open_price_count: number;
+}
+
+/**
+ * The debts CSV of /debts ("Schulden als CSV"): one line per member of the debt list with their
+ * ledger balance as the amount (credit negative, `owedFiguresOf`), unpaid tickets and those with an
+ * open price, through the one CSV writer. `header` is the five column names in the admin's language.
+ */
+export function debtsCsv(header: readonly [string, string, string, string, string], debts: readonly DebtsCsvMember[]): string {
+  return toCsv(
+    header,
+    debts.map((debt) => [
+      debt.username,
+      debt.email,
+      csvAmount(Math.round(debt.balance * 100)),
+      debt.unpaid_count,
+      debt.open_price_count,
+    ]),
+  );
 }

@@ -1,4 +1,12 @@
-import { balanceOf, statementOf, type LedgerDoc, type LedgerKind } from '@fankurve/shared';
+import {
+  balanceOf,
+  owedFiguresOf,
+  statementOf,
+  type LedgerDoc,
+  type LedgerKind,
+  type OwedFigures,
+  type TicketPriceFields,
+} from '@fankurve/shared';
 import { map, type Observable } from 'rxjs';
 import type { FankurveDatabase } from '../database.js';
 import { plainDocs, useQuery } from '../query.js';
@@ -47,6 +55,21 @@ export function buildMyLedger(entries: readonly LedgerDoc[], userId: string): My
       reverses_id: line.reverses_id,
     })),
   };
+}
+
+/**
+ * What the member owes on the device, by the one rule the server's views use (`owedFiguresOf`;
+ * docs/architecture.md, Ledger, "One figure"): the pulled ledger's balance and the device's unpaid
+ * tickets. /my-tickets' "Offene Schulden" and the GiroCode read it, offline too.
+ */
+export function myOwedFigures(
+  ledger: Pick<MyLedger, 'balanceCents'>,
+  unpaid: readonly (TicketPriceFields & { id: string; event_date: string | null })[],
+): OwedFigures {
+  return owedFiguresOf(
+    ledger.balanceCents,
+    unpaid.map((ticket) => ({ ...ticket, event_date: ticket.event_date ?? '', created_at: '' })),
+  );
 }
 
 export function myLedger$(db: FankurveDatabase, userId: string): Observable<MyLedger> {

@@ -1,4 +1,4 @@
-import type { Language, PendingComment } from '@fankurve/shared';
+import { eurosToCents, formatMoney, type Language, type PendingComment } from '@fankurve/shared';
 import { useCallback, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUser } from '../../session/session.js';
@@ -212,6 +212,12 @@ function AdminTasksPageOnline() {
                   <>
                     <dt>{t('admin.price')}</dt>
                     <dd>{requestPriceText(pending.request, language)}</dd>
+                    {pending.request.open_amount !== null ? (
+                      <>
+                        <dt>{t('admin.openAmount')}</dt>
+                        <dd data-testid="paid-open-amount">{formatMoney(eurosToCents(pending.request.open_amount), language)}</dd>
+                      </>
+                    ) : null}
                   </>
                 ) : null}
               </>

@@ -77,11 +77,17 @@ function useBalances() {
  * "reverse" on the entries an admin booked; and the form that books a payment, charge, credit or refund.
  * On a phone each member is a block: the name on its own line, the labelled figures and the button beneath.
  */
-export function Balances() {
+export function Balances({ onChanged }: { onChanged?: () => void } = {}) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const titleId = useId();
-  const { members, error, reload, version } = useBalances();
+  const balances = useBalances();
+  const { members, error, version } = balances;
+  // The page around it (its total) reloads with the balances.
+  const reload = useCallback(() => {
+    balances.reload();
+    onChanged?.();
+  }, [balances, onChanged]);
   const [open, setOpen] = useState<string | null>(null);
 
   if (error) return <p className="form-error" role="alert">{`${t('ledger.loadFailed')} ${error}`}</p>;
@@ -245,6 +251,9 @@ function BookEntryForm({ members, onBooked }: { members: readonly MemberBalance[
   const [note, setNote] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   const [saving, setSaving] = useState(false);
+  // One key per booking: a double submit or a retry of the same booking books once (docs/architecture.md, Ledger).
+  const [bookingKey, setBookingKey] = useState(() => crypto.randomUUID());
+  const chosenMember = members.find((member) => member.user_id === userId);
   const chosen = [...members].sort((a, b) => (a.username ?? '').localeCompare(b.username ?? '', 'de', { sensitivity: 'base' }));
 
   function check(): { errors: Errors; cents: number | null } {
@@ -271,8 +280,9 @@ function BookEntryForm({ members, onBooked }: { members: readonly MemberBalance[
     if (Object.values(checked.errors).some(Boolean) || checked.cents === null) return;
     setSaving(true);
     try {
-      await bookLedgerEntry({ user_id: userId, kind, amount: centsToEuros(checked.cents), date, note: note.trim() });
+      await bookLedgerEntry({ user_id: userId, kind, amount: centsToEuros(checked.cents), date, note: note.trim() }, bookingKey);
       toastSuccess(t('ledger.booked'));
+      setBookingKey(crypto.randomUUID());
       setAmount('');
       setNote('');
       onBooked();
@@ -308,14 +318,22 @@ function BookEntryForm({ members, onBooked }: { members: readonly MemberBalance[
           </select>
         )}
       </Field>
-      <MoneyField
-        label={t('ledger.fieldAmount')}
-        name="amount"
-        value={amount}
-        onValueChange={setAmount}
-        tidy
-        error={errors.amount}
-      />
+      <div className="ledger-book-amount">
+        <MoneyField
+          label={t('ledger.fieldAmount')}
+          name="amount"
+          value={amount}
+          onValueChange={setAmount}
+          tidy
+          error={errors.amount}
+        />
+        {chosenMember ? (
+          <p className="ledger-book-balance" data-testid="book-member-balance" aria-live="polite">
+            <span>{t('ledger.memberBalance', { name: chosenMember.username ?? '—' })}:</span>{' '}
+            <BalanceText cents={chosenMember.balanceCents} />
+          </p>
+        ) : null}
+      </div>
       <Field
         label={t('ledger.fieldDate')}
         name="date"

@@ -1,4 +1,4 @@
-import { epcPayload, EPC_AMOUNT_MAX_CENTS } from '@fankurve/shared/rules/girocode';
+import { epcPayload, isPayableByGiroCode } from '@fankurve/shared/rules/girocode';
 import { formatMoney } from '@fankurve/shared/rules/money';
 import { formatIban } from '@fankurve/shared/rules/siteConfig';
 import QRCode from 'qrcode';
@@ -39,15 +39,22 @@ export function GiroCode({ amountCents, reference }: { amountCents: number; refe
   const titleId = useId();
   const language = currentLanguage();
   const { account_holder: holder, iban, bic } = useSiteConfig();
-  const payable =
-    holder !== null && iban !== null && Number.isInteger(amountCents) && amountCents > 0 && amountCents <= EPC_AMOUNT_MAX_CENTS;
+  const payable = holder !== null && iban !== null && isPayableByGiroCode(amountCents);
   const code = useMemo(
     () => (payable ? qrPath(epcPayload({ bic, name: holder, iban, amountCents, reference })) : null),
     [payable, bic, holder, iban, amountCents, reference],
   );
+  const amount = formatMoney(amountCents, language);
+  // More than a GiroCode carries (the same rule as the server's 409 `ledgerAmountTooLarge`): said, not drawn.
+  if (holder !== null && iban !== null && amountCents > 0 && !isPayableByGiroCode(amountCents)) {
+    return (
+      <p className="notice notice-warning" role="status" data-testid="giro-code-too-large">
+        {t('account.giro.tooLarge', { amount })}
+      </p>
+    );
+  }
   if (!payable || !code) return null;
 
-  const amount = formatMoney(amountCents, language);
   async function copyIban() {
     try {
       await navigator.clipboard.writeText(iban!);
@@ -59,7 +66,8 @@ export function GiroCode({ amountCents, reference }: { amountCents: number; refe
 
   return (
     <section className="card giro-code" aria-labelledby={titleId} data-testid="giro-code">
-      <h3 id={titleId}>{t('account.giro.title')}</h3>
+      {/* A section of /my-tickets beneath its h1 (axe heading-order). */}
+      <h2 id={titleId}>{t('account.giro.title')}</h2>
       <div className="giro-code-body">
         <svg
           className="giro-code-qr"

@@ -1,6 +1,7 @@
 import { todayIn } from '@fankurve/shared';
 import { csvAmount, toCsv } from '@fankurve/shared/rules/csv';
-import { useEffect, useId, useState } from 'react';
+import { debtsCsv, formatMoney } from '@fankurve/shared';
+import { useCallback, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useUser } from '../../session/session.js';
@@ -42,21 +43,41 @@ function Debts() {
   const [data, setData] = useState<DebtOverview | null>(null);
   const [error, setError] = useState<string | null>(null);
   const today = todayIn(useSiteConfig().time_zone);
+  const [version, setVersion] = useState(0);
+  const reload = useCallback(() => setVersion((n) => n + 1), []);
 
+  // Loaded again after the admin's own bookings and whenever the server says the ledger or tickets
+  // changed, so the total never lags behind the balances beneath it.
   useEffect(() => {
     const controller = new AbortController();
     fetchDebts(controller.signal).then(setData, (failure: unknown) => {
       if (!controller.signal.aborted) setError(errorText(failure));
     });
     return () => controller.abort();
-  }, []);
+  }, [version]);
+
+  useEffect(() => {
+    let stopped = false;
+    let stop: (() => void) | null = null;
+    void import('../../data/index.js').then((data) => {
+      if (!stopped)
+        stop = data.onServerChange((collections) => {
+          if (collections.includes('ledger') || collections.includes('attendees')) reload();
+        });
+    });
+    return () => {
+      stopped = true;
+      stop?.();
+    };
+  }, [reload]);
 
   if (error) return <p className="form-error" role="alert">{`${t('tickets.loadFailed')} ${error}`}</p>;
   if (!data) return <Loading />;
+  // The ledger's balance per member, credit as a negative amount (shared rule `debtsCsv`).
   const exportDebts = () =>
     downloadText(
       `schulden-${today}.csv`,
-      toCsv(
+      debtsCsv(
         [
           t('tickets.username'),
           t('tickets.email'),
@@ -64,13 +85,7 @@ function Debts() {
           t('tickets.unpaidCount'),
           t('tickets.openPriceCount'),
         ],
-        data.debts.map((debt) => [
-          debt.username,
-          debt.email,
-          csvAmount(debt.totalCents),
-          debt.unpaid_count,
-          debt.open_price_count,
-        ]),
+        data.debts,
       ),
     );
   const exportTickets = () =>
@@ -105,6 +120,12 @@ function Debts() {
       <h1 id={titleId}>{t('tickets.debtsTitle')}</h1>
       <p className="debt-total" data-testid="debts-total">
         <span>{t('tickets.total')}</span> <strong>{debtText(data.totalCents, data.openPriceCount, language, t)}</strong>
+        {data.creditTotalCents > 0 ? (
+          <small className="muted" data-testid="debts-credit-total">
+            {' '}
+            {t('tickets.creditTotal', { amount: formatMoney(data.creditTotalCents, language) })}
+          </small>
+        ) : null}
       </p>
       <div className="debt-exports">
         <button type="button" className="button button-secondary button-small" onClick={exportDebts}>
@@ -115,7 +136,7 @@ function Debts() {
         </button>
       </div>
 
-      <Balances />
+      <Balances onChanged={reload} />
 
       <h2 className="section-title">{t('tickets.unpaidTickets')}</h2>
       {data.unpaidTickets.length === 0 ? (

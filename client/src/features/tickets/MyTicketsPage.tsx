@@ -5,7 +5,15 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useUser } from '../../session/session.js';
 import { useSiteConfig } from '../../session/siteConfig.js';
-import { requestTicket, useMyLedger, useMyTickets, type MyLedger, type MyTicket, type MyTickets } from '../../data/index.js';
+import {
+  myOwedFigures,
+  requestTicket,
+  useMyLedger,
+  useMyTickets,
+  type MyLedger,
+  type MyTicket,
+  type MyTickets,
+} from '../../data/index.js';
 import { currentLanguage } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
@@ -32,6 +40,8 @@ export function MyTicketsPage() {
   const language = currentLanguage();
 
   if (!tickets || !ledger) return <Loading />;
+  // What the member owes comes from the ledger, as on every other view (docs/architecture.md, Ledger).
+  const owed = myOwedFigures(ledger, tickets.unpaid);
   const lists = [
     ['unpaid', tickets.unpaid],
     ['pending', tickets.pending],
@@ -41,11 +51,10 @@ export function MyTicketsPage() {
     <section className="page my-tickets" aria-labelledby={titleId}>
       <h1 id={titleId}>{t('tickets.title')}</h1>
       <p
-        className={tickets.unpaidTotalCents > 0 || tickets.unpaidOpenPriceCount > 0 ? 'debt-total debt-total-open' : 'debt-total'}
+        className={owed.owedCents > 0 || owed.openPriceCount > 0 ? 'debt-total debt-total-open' : 'debt-total'}
         data-testid="unpaid-total"
       >
-        <span>{t('tickets.unpaidTotal')}</span>{' '}
-        <strong>{debtText(tickets.unpaidTotalCents, tickets.unpaidOpenPriceCount, language, t)}</strong>
+        <span>{t('tickets.unpaidTotal')}</span> <strong>{debtText(owed.owedCents, owed.openPriceCount, language, t)}</strong>
       </p>
       <LedgerBalance ledger={ledger} tickets={tickets} username={user.username} />
       <MyOffers userId={user.id} />
@@ -82,6 +91,7 @@ export function MyTicketsPage() {
  */
 function LedgerBalance({ ledger, tickets, username }: { ledger: MyLedger; tickets: MyTickets; username: string }) {
   const { t } = useTranslation();
+  const owed = myOwedFigures(ledger, tickets.unpaid);
   const payable = tickets.unpaid.filter(
     (ticket) => ticket.event_title !== null && ticketChargeCents({ ...ticket, bought: true }) > 0,
   );
@@ -94,7 +104,7 @@ function LedgerBalance({ ledger, tickets, username }: { ledger: MyLedger; ticket
       <p className="ledger-balance" data-testid="ledger-balance">
         <span>{t('ledger.balance')}</span> <BalanceText cents={ledger.balanceCents} />
       </p>
-      {ledger.balanceCents > 0 ? <GiroCode amountCents={ledger.balanceCents} reference={reference} /> : null}
+      {owed.owedCents > 0 ? <GiroCode amountCents={owed.owedCents} reference={reference} /> : null}
     </>
   );
 }

@@ -18,6 +18,11 @@ export const pendingRequest = z
     price: z.number(),
     /** … which this says: shown as "price open", never as 0,00 €. */
     price_open: z.boolean(),
+    /**
+     * Euros still open on the ticket (its price minus the part of the member's money that goes to it,
+     * `rules/ledger.ts` `ticketDebtsOf`): what accepting a paid request books. Null while the price is open.
+     */
+    open_amount: z.number().nullable(),
     request_date: z.string(),
   })
   .meta({ id: 'PendingRequest' });

@@ -32,28 +32,42 @@ export const restTicket = z
     received_requested_at: textOrNull,
     state: z.enum(['pending', 'unpaid', 'paid']).nullable(),
     overdue: z.boolean(),
+    /**
+     * Euros still open on it (`rules/ledger.ts` `owedFiguresOf`: its charge minus the part of the
+     * member's money that goes to it); 0 once paid or free; null while not bought or its price is open.
+     */
+    open_amount: z.number().nullable(),
   })
   .meta({ id: 'Ticket' });
 export type RestTicket = z.infer<typeof restTicket>;
 
-/** GET /api/tickets/my: own and guests' tickets, the known prices owed and the unpaid tickets with an open price. */
+/**
+ * GET /api/tickets/my: own and guests' tickets; what the member owes (`unpaidTotal`: the ledger's
+ * balance when positive) and the unpaid tickets with an open price; the signed `balance` and `credit`.
+ */
 export const myTicketsAnswer = successAnswer({
   tickets: z.array(restTicket),
   unpaidTotal: z.number(),
   unpaidOpenPriceCount: z.number().int(),
+  /** The ledger's balance: positive owed, negative credit. */
+  balance: z.number(),
+  /** The credit (the negated balance when negative, else 0). */
+  credit: z.number(),
 });
 export type MyTicketsAnswer = z.infer<typeof myTicketsAnswer>;
 
-/** What one member owes (`rules/tickets.ts` `summarizeDebts`). */
+/** What one member owes (`rules/ledger.ts` `owedFiguresOf`). */
 export const memberDebt = z
   .strictObject({
     user_id: z.string(),
     username: textOrNull,
     email: textOrNull,
-    /** The known prices; the tickets whose price is open are counted in open_price_count. */
+    /** What the member owes: the ledger's balance when positive, else 0; tickets whose price is open are counted in open_price_count. */
     total_debt: z.number(),
     unpaid_count: z.number().int(),
     open_price_count: z.number().int(),
+    /** The signed ledger balance (credit negative), as the debts CSV writes it. */
+    balance: z.number(),
   })
   .meta({ id: 'MemberDebt' });
 export type MemberDebt = z.infer<typeof memberDebt>;
@@ -66,10 +80,12 @@ export type UnpaidTicket = z.infer<typeof unpaidTicket>;
 export const debtsAnswer = successAnswer({
   debts: z.array(memberDebt),
   unpaidTickets: z.array(unpaidTicket),
-  /** The known prices of every unpaid ticket … */
+  /** What all members owe together (the sum of the positive balances) … */
   total: z.number(),
-  /** … and how many have their price open. */
+  /** … and how many unpaid tickets have their price open. */
   open_price_count: z.number().int(),
+  /** The members' credit together (not subtracted from the total). */
+  credit_total: z.number(),
 });
 export type DebtsAnswer = z.infer<typeof debtsAnswer>;
 

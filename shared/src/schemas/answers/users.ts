@@ -8,10 +8,12 @@ import { messageAnswerWith, successAnswer } from './common.js';
 export const adminUser = publicUser
   .extend({
     unpaid_count: z.number().int(),
-    /** Euros: the known prices of the unpaid tickets … */
+    /** Euros owed: the ledger's balance when positive, else 0 (`rules/ledger.ts` `owedFiguresOf`) … */
     total_debt: z.number(),
     /** … and how many unpaid tickets have their price open (not in the total). */
     open_price_count: z.number().int(),
+    /** The signed ledger balance in euros (credit negative). */
+    balance: z.number(),
   })
   .meta({ id: 'AdminUser' });
 export type AdminUser = z.infer<typeof adminUser>;
