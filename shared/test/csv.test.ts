@@ -8,8 +8,20 @@ describe('the CSV formula guard', () => {
     expect(csvField(text).replace(/^"/, '').startsWith(`'${start}`)).toBe(true);
   });
 
+  it.each([
+    ['a full-width equals sign', '\uFF1DHYPERLINK("http://x","y")'],
+    ['a full-width plus and minus', '\uFF0B1\uFF0D2'],
+    ['a small equals sign', '\uFE66SUM(A1)'],
+    ['a zero-width space before =', '\u200B=HYPERLINK("http://x","y")'],
+    ['a zero-width joiner and a byte order mark before =', '\u200D\uFEFF=1+1'],
+    ['a right-to-left mark before @', '\u200F@SUM(A1)'],
+    ['a soft hyphen before -', '\u00AD-2+3'],
+  ])('guards %s: a spreadsheet reads it as a formula too', (_name, text) => {
+    expect(guardCsvText(text)).toBe(`'${text}`);
+  });
+
   it('leaves other texts as they are, and one in the middle of a text', () => {
-    for (const text of ['Jürgen', 'a=b', 'x-y@z.de', ' =1', "'quoted", '']) expect(guardCsvText(text)).toBe(text);
+    for (const text of ['Jürgen', 'a=b', 'x-y@z.de', ' =1', "'quoted", '', 'Zoë\u200B=', '\uFF21bc']) expect(guardCsvText(text)).toBe(text);
   });
 
   it('writes amounts as numbers, a negative one too, never guarded', () => {

@@ -13,6 +13,9 @@ export function failure<Status extends ContentfulStatusCode>(
   message?: string,
 ) {
   const text = message ?? (code in MESSAGES ? MESSAGES[code as MessageCode] : code);
+  // A body too large is left unread and the server closes the socket after answering: say so, so a
+  // client that reuses connections opens a new one instead of failing on the closed one.
+  if (status === 413) c.header('Connection', 'close');
   return c.json({ success: false as const, message: text, code }, status);
 }
 

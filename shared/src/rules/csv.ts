@@ -6,6 +6,9 @@
  * The formula guard: names, titles and e-mail addresses come from members, and a spreadsheet runs a
  * cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return as a formula
  * (`=HYPERLINK("http://x","y")`). Such a text cell gets a leading apostrophe, so it stays text.
+ * The check looks at the text as a spreadsheet may read it: compatibility-normalised (NFKC, so a
+ * full-width `＝` or `＋` counts as `=` or `+`) and without invisible format characters in front
+ * (a zero-width space, joiner, byte order mark or direction mark before `=`).
  * Amounts are no text: they are passed as `csvAmount(cents)` and written as numbers, a negative one
  * (`-5,00`) included. Counts are passed as numbers.
  */
@@ -36,9 +39,13 @@ function amountText(cents: number): string {
   return `${sign}${Math.floor(abs / 100)},${String(abs % 100).padStart(2, '0')}`;
 }
 
+/** Invisible format characters (Unicode category Cf: zero-width space and joiners, BOM, direction marks, soft hyphen). */
+const LEADING_INVISIBLE = /^\p{Cf}+/u;
+
 /** A text cell that a spreadsheet would run as a formula gets a leading apostrophe; any other stays as it is. */
 export function guardCsvText(text: string): string {
-  return FORMULA_START.test(text) ? `'${text}` : text;
+  const asRead = text.normalize('NFKC').replace(LEADING_INVISIBLE, '');
+  return FORMULA_START.test(asRead) ? `'${text}` : text;
 }
 
 /** What a cell holds, before quoting: the guarded text, the count, or the amount. */
