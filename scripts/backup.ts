@@ -5,6 +5,10 @@
 import { BackupError } from '../server/src/backup/archive.js';
 import { createBackup } from '../server/src/backup/backup.js';
 import { loadConfig } from '../server/src/config.js';
+import { keepNewFilesPrivate } from '../server/src/db/privateFiles.js';
+
+// What the backups hold is the server user's alone (docs/architecture.md, Backups: "Private files").
+keepNewFilesPrivate();
 
 try {
   const { file, manifest, deleted } = await createBackup(loadConfig());

@@ -6,6 +6,10 @@ import path from 'node:path';
 import { BackupError } from '../server/src/backup/archive.js';
 import { restoreBackup } from '../server/src/backup/restore.js';
 import { loadConfig } from '../server/src/config.js';
+import { keepNewFilesPrivate } from '../server/src/db/privateFiles.js';
+
+// What the backups hold is the server user's alone (docs/architecture.md, Backups: "Private files").
+keepNewFilesPrivate();
 
 const [file, ...rest] = process.argv.slice(2);
 if (!file || rest.length > 0) {

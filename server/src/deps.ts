@@ -43,7 +43,8 @@ export interface Runtime {
   /** This instance's runner of scheduled work (docs/architecture.md, "Jobs"); started here, stopped on shutdown. */
   jobs: JobRunner;
   /** The bootstrap admin's generated password, when one was just created (print it once). */
-  bootstrapPassword: string | null;
+  /** The admin created on this start (an empty database): the password only when it was generated. */
+  bootstrapAdmin: { username: string; password: string | null } | null;
 }
 
 /** Opens the database, runs migrations, creates the first admin: everything createApp needs. */
@@ -62,7 +63,7 @@ export async function prepareRuntime(config: Config): Promise<Runtime> {
   };
   // Several instances on one PostgreSQL hear each other's commits (docs/architecture.md, "Several instances").
   if (connection.dialect === 'postgres' && config.databaseUrl) await CommitSignal.start(store, config.databaseUrl);
-  const bootstrapPassword = await bootstrapAdmin(store, config);
+  const createdAdmin = await bootstrapAdmin(store, config);
   await deleteIdleSessions(store.db);
   const jwtSecret = loadOrCreateSecret(config.dataDir, 'jwt-secret', config.jwtSecret, randomSecret);
   const mailer = new Mailer(config);
@@ -113,7 +114,7 @@ export async function prepareRuntime(config: Config): Promise<Runtime> {
   // Polls: a poll's close published when its closing time passes.
   startPollJob(store, jobs);
   jobs.start();
-  return { deps, connection, jobs, bootstrapPassword };
+  return { deps, connection, jobs, bootstrapAdmin: createdAdmin };
 }
 
 /**
@@ -140,8 +141,11 @@ function createLimits(
   };
 }
 
-/** Creates the first admin on an empty database; returns the generated password to print once, if one was generated. */
-async function bootstrapAdmin(store: Store, config: Config): Promise<string | null> {
+/**
+ * Creates the first admin on an empty database; returns its name, and the password to print once
+ * when it was generated (not when ADMIN_PASSWORD chose it), or null when an admin existed.
+ */
+async function bootstrapAdmin(store: Store, config: Config): Promise<{ username: string; password: string | null } | null> {
   if (await hasAdmin(store.db)) return null;
   const password = config.adminPassword ?? randomPassword();
   const prepared = await prepareNewPassword(password);
@@ -149,5 +153,6 @@ async function bootstrapAdmin(store: Store, config: Config): Promise<string | nu
   const created = await write(store, (w) =>
     ensureBootstrapAdmin(w, { username: config.adminUsername, password: prepared, mustChangePassword }),
   );
-  return created && mustChangePassword ? password : null;
+  if (!created) return null;
+  return { username: config.adminUsername, password: mustChangePassword ? password : null };
 }

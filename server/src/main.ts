@@ -1,16 +1,26 @@
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
 import { prepareRuntime } from './deps.js';
+import { keepNewFilesPrivate, privateTree } from './db/privateFiles.js';
 import { startServer } from './server.js';
 
+// Everything in DATA_DIR and BACKUP_DIR is the server user's alone (docs/architecture.md, Backups:
+// "Private files"): new files by the umask, those an older installation left by tightening them.
+keepNewFilesPrivate();
 const config = loadConfig();
+for (const dir of new Set([config.dataDir, config.uploadsDir, config.backupDir])) privateTree(dir);
 const runtime = await prepareRuntime(config);
 const app = createApp(runtime.deps);
 
-if (runtime.bootstrapPassword) {
+if (runtime.bootstrapAdmin) {
   console.log('──────────────────────────────────────────────────────────');
-  console.log(` Admin account created: ${config.adminUsername} / ${runtime.bootstrapPassword}`);
-  console.log(' This password is shown once; you will be asked to change it.');
+  if (runtime.bootstrapAdmin.password) {
+    console.log(` Admin account created: ${runtime.bootstrapAdmin.username} / ${runtime.bootstrapAdmin.password}`);
+    console.log(' This password is shown once; you will be asked to change it.');
+  } else {
+    console.log(` Admin account created: ${runtime.bootstrapAdmin.username}`);
+    console.log(' Its password is the one ADMIN_PASSWORD sets.');
+  }
   console.log('──────────────────────────────────────────────────────────');
 }
 

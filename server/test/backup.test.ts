@@ -292,7 +292,7 @@ async function startOn(env: Record<string, string>, eventId: string): Promise<vo
   });
   const runtime = await prepareRuntime(config);
   try {
-    expect(runtime.bootstrapPassword).toBeNull();
+    expect(runtime.bootstrapAdmin).toBeNull();
     const api = createApp(runtime.deps);
     const login = await api.request('/api/auth/login', {
       method: 'POST',

@@ -253,7 +253,7 @@ describe('must_change_password (bootstrap admin with a generated password)', () 
   afterAll(() => t.close());
 
   it('creates the admin with a random password that must be changed', async () => {
-    const password = t.runtime.bootstrapPassword;
+    const password = t.runtime.bootstrapAdmin?.password;
     expect(password).toEqual(expect.any(String));
     expect(password!.length).toBeGreaterThanOrEqual(12);
     expect((await t.call('POST', '/api/auth/login', { body: { username: 'admin', password: 'admin-secret' } })).status).toBe(401);
@@ -301,12 +301,12 @@ describe('must_change_password (bootstrap admin with a generated password)', () 
   it('lifts the block once the password is changed', async () => {
     const short = await t.call('POST', '/api/auth/change-password', {
       token,
-      body: { currentPassword: t.runtime.bootstrapPassword, newPassword: 'abc' },
+      body: { currentPassword: t.runtime.bootstrapAdmin?.password, newPassword: 'abc' },
     });
     expect(short.status).toBe(400);
     const changed = await t.call('POST', '/api/auth/change-password', {
       token,
-      body: { currentPassword: t.runtime.bootstrapPassword, newPassword: 'my-own-admin-pass' },
+      body: { currentPassword: t.runtime.bootstrapAdmin?.password, newPassword: 'my-own-admin-pass' },
     });
     expect(changed.status).toBe(200);
     expect(changed.body.user.must_change_password).toBe(false);

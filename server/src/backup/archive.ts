@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as tar from 'tar';
+import { privateFile } from '../db/privateFiles.js';
 import { SQLITE_FILE, type Dialect } from '../db/connection.js';
 
 /*
@@ -148,6 +149,7 @@ export async function writeArchive(
       DATABASE_FILE[manifest.dialect],
       UPLOADS_FOLDER,
     ]);
+    privateFile(partial);
     fs.renameSync(partial, target);
   } finally {
     fs.rmSync(partial, { force: true });

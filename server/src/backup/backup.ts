@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { privateDir } from '../db/privateFiles.js';
 import { SQLITE_FILE } from '../db/connection.js';
 import {
   appVersion,
@@ -50,7 +51,7 @@ export async function createBackup(config: BackupConfig, options: { now?: Date }
   const target = path.join(config.backupDir, backupFileName(now));
   if (fs.existsSync(target)) throw new BackupError(`${target} already exists`);
 
-  fs.mkdirSync(config.backupDir, { recursive: true });
+  privateDir(config.backupDir);
   const stage = fs.mkdtempSync(path.join(config.backupDir, '.staging-'));
   try {
     const uploadsFrom = config.uploadsDir;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { privateDir, privateTree } from '../db/privateFiles.js';
 import { SQLITE_FILE, type Dialect } from '../db/connection.js';
 import { loadMigrations } from '../db/migrate.js';
 import {
@@ -62,10 +63,12 @@ export async function restoreBackup(config: RestoreConfig, file: string): Promis
     throw new BackupError(`Restore refused, the target is not empty (nothing was changed): ${refusals.join('; ')}`);
   }
 
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  privateDir(config.dataDir);
   const stage = fs.mkdtempSync(path.join(config.dataDir, '.restore-'));
   try {
     await extractArchive(file, stage, manifest);
+    // The archive's modes are not trusted: what is restored is the server user's alone.
+    privateTree(stage);
     const databaseFile = path.join(stage, DATABASE_FILE[dialect]);
     if (dialect === 'sqlite') {
       try {
@@ -80,6 +83,7 @@ export async function restoreBackup(config: RestoreConfig, file: string): Promis
       await restorePostgres(config.databaseUrl!, pgRestore!, databaseFile, stage);
     }
     moveUploads(path.join(stage, UPLOADS_FOLDER), uploadsDir);
+    privateTree(uploadsDir);
   } finally {
     fs.rmSync(stage, { recursive: true, force: true });
   }

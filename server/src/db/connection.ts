@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { PRIVATE_FILE_MODE, privateDir, privateFile } from './privateFiles.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -33,8 +34,13 @@ export function openConnection(options: {
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
-  fs.mkdirSync(options.dataDir, { recursive: true });
-  const file = new SQLite(path.join(options.dataDir, SQLITE_FILE));
+  // The folder and the database are private before anything is written; SQLite gives its -wal and
+  // -shm files the database file's mode (docs/architecture.md, Backups: "Private files").
+  privateDir(options.dataDir);
+  const sqlitePath = path.join(options.dataDir, SQLITE_FILE);
+  fs.closeSync(fs.openSync(sqlitePath, 'a', PRIVATE_FILE_MODE));
+  for (const suffix of ['', '-wal', '-shm']) privateFile(sqlitePath + suffix);
+  const file = new SQLite(sqlitePath);
   file.pragma('journal_mode = WAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { IMAGE_MAX_BYTES } from '@fankurve/shared';
 import { badInput, DomainError } from './errors.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../db/privateFiles.js';
 
 /*
  * Uploaded images (event images, the logo): at most 5 MB, image types recognised by their content
@@ -43,9 +44,9 @@ export class UploadStore {
 
   /** Writes the file under a fresh random name (`<prefix>-<24 url-safe chars>.<ext>`) and returns the name. */
   async save(bytes: Uint8Array, extension: ImageExtension, prefix = 'img'): Promise<string> {
-    await fs.mkdir(this.dir, { recursive: true });
+    await fs.mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const name = `${prefix}-${crypto.randomBytes(18).toString('base64url')}.${extension}`;
-    await fs.writeFile(path.join(this.dir, name), bytes, { flag: 'wx', mode: 0o644 });
+    await fs.writeFile(path.join(this.dir, name), bytes, { flag: 'wx', mode: PRIVATE_FILE_MODE });
     return name;
   }
 
