@@ -102,6 +102,7 @@ export const MESSAGES = {
   emailTooLong: 'Email must be at most 200 characters',
   dateOutOfRange: 'The date must lie between the years 2000 and 2100',
   eventHasTickets: 'Tickets have been bought for this event; only an admin can delete it',
+  eventPriceLocked: 'This event has a ticket contingent or bought tickets; only an admin can change its ticket price or stadium',
   tooManyGuests: 'You have already brought the maximum number of guests to this event',
   tooManyChanges: 'Too many changes in one request',
   commentsTooFast: 'You are writing comments too quickly. Please wait a moment.',

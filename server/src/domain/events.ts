@@ -1,6 +1,7 @@
 import {
   canManageEvent,
   checkAnswerDeadline,
+  checkPriceChange,
   checkEventDate,
   EVENT_PART_COLLECTIONS,
   eurosToCents,
@@ -265,6 +266,10 @@ export async function updateEvent(w: WriteContext, actor: Actor, eventId: string
   }
   const changed = (Object.keys(fields) as (keyof EventRow)[]).filter((key) => fields[key] !== event[key]);
   if (changed.length === 0) return getEventView(w.db, eventId);
+  if (changed.includes('ticket_price_cents') || changed.includes('stadium_id')) {
+    const rule = checkPriceChange(actor, await hasContingentOrBoughtTicket(w, eventId));
+    if (!rule.ok) throw conflict(rule.code);
+  }
   const significant = changed.some((key) => key === 'date' || key === 'location' || key === 'ticket_price_cents');
   const markedUpdated = isAdmin(actor) && significant && (await hasLiveAttendees(w, eventId));
   if (markedUpdated) fields.is_updated = 1;
@@ -314,6 +319,12 @@ async function tombstoneEventParts(w: WriteContext, eventId: string, options: { 
       await sql`UPDATE ${table} SET deleted = 1, seq = ${seq}, updated_at = ${w.now} WHERE id = ${row.id}`.execute(w.db);
     }
   }
+}
+
+/** Whether what the event's members are charged is already set: a ticket contingent or a bought ticket. */
+async function hasContingentOrBoughtTicket(w: WriteContext, eventId: string): Promise<boolean> {
+  const contingent = await w.db.selectFrom('contingents').select('event_id').where('event_id', '=', eventId).executeTakeFirst();
+  return contingent !== undefined || (await boughtTicketIds(w, eventId)).size > 0;
 }
 
 async function boughtTicketIds(w: WriteContext, eventId: string): Promise<Set<string>> {

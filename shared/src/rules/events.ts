@@ -1,4 +1,5 @@
 import type { Scope } from '../constants.js';
+import type { RuleResult } from './result.js';
 
 /** Who may edit and delete an event and its image: its creator or an admin. */
 export function canManageEvent(user: { id: string; scope: Scope }, event: { created_by: string | null }): boolean {
@@ -12,4 +13,15 @@ export function canManageEvent(user: { id: string; scope: Scope }, event: { crea
  */
 export function mayDeleteEvent(user: { scope: Scope }, hasBoughtTickets: boolean): boolean {
   return !hasBoughtTickets || user.scope === 'admin';
+}
+
+/**
+ * What members are charged is the admins' once it is charged: while an event has a ticket contingent
+ * (the allocation buys at its price, also by the deadline job with no admin) or any bought ticket,
+ * only an admin may change its ticket price or its stadium (whose only price category stands in for
+ * a price of 0); its creator is refused with 'eventPriceLocked' (docs/product.md, Roles and
+ * permissions). Other fields stay the creator's.
+ */
+export function checkPriceChange(user: { scope: Scope }, hasContingentOrBoughtTicket: boolean): RuleResult<true> {
+  return hasContingentOrBoughtTicket && user.scope !== 'admin' ? { ok: false, code: 'eventPriceLocked' } : { ok: true, value: true };
 }
