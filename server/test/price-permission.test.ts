@@ -25,7 +25,10 @@ afterAll(() => t.close());
 
 const put = (id: string, body: unknown, token: string) => t.call('PUT', `/api/events/${id}`, { token, body });
 const stadium = async (name: string) => {
-  const res = await t.call('POST', '/api/stadiums', { token: admin, body: { team_name: 'Union', stadium_name: name, city: 'Berlin' } });
+  const res = await t.call('POST', '/api/stadiums', {
+    token: admin,
+    body: { team_name: 'Union', stadium_name: name, city: 'Berlin' },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.stadium.id as string;
 };

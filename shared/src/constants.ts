@@ -97,3 +97,8 @@ export const REMINDER_DAYS_BEFORE_MAX = 14;
 /** Hours before an event's answer deadline when members who have not answered are reminded (default; 0 = off). */
 export const DEFAULT_DEADLINE_REMINDER_HOURS = 24;
 export const DEADLINE_REMINDER_HOURS_MAX = 168;
+
+/** Unread notices one member keeps at most: a new one marks the oldest read (docs/architecture.md, Sync: Refusals). */
+export const NOTICES_UNREAD_MAX = 20;
+/** A repeat of an unread notice moves it to the top at most this often; in between it writes nothing. */
+export const NOTICE_REPEAT_PACE_MS = 60_000;
