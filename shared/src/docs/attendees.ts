@@ -24,6 +24,11 @@ export interface AttendeeDoc extends SyncedDoc {
   received: boolean;
   paid_requested: boolean;
   received_requested: boolean;
+  /**
+   * A contingent's ticket: when it is to be paid by (ISO 8601 UTC, its allocation plus the payment
+   * days); until then it does not trigger the debt block. Null otherwise. Set by the server only.
+   */
+  pay_by?: string | null;
   created_at: string;
 }
 
@@ -42,7 +47,8 @@ const bool = { type: 'boolean' } as const;
 
 export const attendeeSchema = {
   title: 'attendees',
-  version: 0,
+  // 1: pay_by (the debt block on the device waits for a contingent ticket's payment days).
+  version: 1,
   primaryKey: 'id',
   type: 'object',
   properties: {
@@ -67,6 +73,7 @@ export const attendeeSchema = {
     received: bool,
     paid_requested: bool,
     received_requested: bool,
+    pay_by: nullableString,
     created_at: { type: 'string' },
     seq: seqField,
   },

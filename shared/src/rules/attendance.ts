@@ -93,12 +93,27 @@ export function hasUnpaidDebts<Row extends DebtRow>(
 }
 
 /**
+ * The day and time a contingent's ticket is to be paid by (ISO 8601 UTC): its allocation at
+ * `allocatedAt` plus the contingent's `paymentDays`; null without either (a ticket without payment
+ * days is due at once). The server puts it on the attendee document as `pay_by`, so the device's
+ * debt block agrees with the server's.
+ */
+export function payByOf(allocatedAt: string | null, paymentDays: number | null): string | null {
+  if (allocatedAt === null || paymentDays === null) return null;
+  return new Date(Date.parse(allocatedAt) + paymentDays * 86_400_000).toISOString();
+}
+
+/** Whether a ticket with this pay-by time is still inside its payment days at `now` (ISO 8601 UTC). */
+export function isBeforePayBy(payBy: string | null | undefined, now: string): boolean {
+  return payBy !== null && payBy !== undefined && Date.parse(now) < Date.parse(payBy);
+}
+
+/**
  * Whether a contingent's ticket is still inside its payment days at `now` (ISO 8601 UTC): allocated at
  * `allocatedAt` (ISO) with `paymentDays` to pay. Without payment days or an allocation time it is not.
  */
 export function isWithinPaymentDays(allocatedAt: string | null, paymentDays: number | null, now: string): boolean {
-  if (allocatedAt === null || paymentDays === null) return false;
-  return Date.parse(now) < Date.parse(allocatedAt) + paymentDays * 86_400_000;
+  return isBeforePayBy(payByOf(allocatedAt, paymentDays), now);
 }
 
 /**

@@ -3,6 +3,7 @@ import {
   checkMemberMayDrop,
   checkNewAttendance,
   hasUnpaidDebts,
+  isBeforePayBy,
   mergeAttendanceAnswer,
   newGuestAttendeeDoc,
   newId,
@@ -66,12 +67,26 @@ function findOwn(db: FankurveDatabase, eventId: string, userId: string) {
   return db.attendees.findOne({ selector: { event_id: eventId, user_id: userId } }).exec();
 }
 
-/** The debt block on the device's copy: a bought, unpaid ticket of the member or of a guest they brought. */
+/**
+ * The title of an event on the device: a first answer's defaults follow it (`firstAnswerDefaults`:
+ * a match needs a ticket, an away match a seat). An event the device does not hold counts as no match.
+ */
+async function eventTitle(db: FankurveDatabase, eventId: string): Promise<string> {
+  return (await db.events.findOne(eventId).exec())?.title ?? '';
+}
+
+/**
+ * The debt block on the device's copy: a bought, unpaid ticket of the member or of a guest they
+ * brought, unless it is a contingent's ticket still inside its payment days (`pay_by`, set by the
+ * server), by the same shared rule as the server's.
+ */
 async function owesTickets(db: FankurveDatabase, userId: string): Promise<boolean> {
   const bought = await db.attendees.find({ selector: { bought: true, paid: false } }).exec();
+  const now = new Date().toISOString();
   return hasUnpaidDebts(
     bought.map((doc) => doc.toJSON() as AttendeeDoc),
     userId,
+    (row) => isBeforePayBy(row.pay_by, now),
   );
 }
 
@@ -102,7 +117,10 @@ export async function setOwnAttendance(
     }
     if (existing) return patchIfChanged(outbox, existing, { status });
     enforce(checkNewAttendance(await owesTickets(db, userId)));
-    const doc = newMemberAttendeeDoc({ id: newId(), event_id: eventId, user_id: userId, status, created_at: new Date().toISOString() });
+    const doc = newMemberAttendeeDoc(
+      { id: newId(), event_id: eventId, user_id: userId, status, created_at: new Date().toISOString() },
+      await eventTitle(db, eventId),
+    );
     outbox.add(doc.id);
     await db.attendees.insert(doc);
     return null;
@@ -155,11 +173,14 @@ export async function updateOwnAnswer({ db, outbox }: Device, eventId: string, u
   );
 }
 
-/** A guest the member brings (going, needs a ticket and a seat); the debt block applies as to the member. */
+/** A guest the member brings (going, with the event's first-time answers); the debt block applies as to the member. */
 export async function addGuest({ db, outbox }: Device, eventId: string, userId: string, guestName: string): Promise<string> {
   const name = enforce(checkGuestName(guestName));
   enforce(checkNewAttendance(await owesTickets(db, userId)));
-  const doc = newGuestAttendeeDoc({ id: newId(), event_id: eventId, guest_name: name, brought_by: userId, created_at: new Date().toISOString() });
+  const doc = newGuestAttendeeDoc(
+    { id: newId(), event_id: eventId, guest_name: name, brought_by: userId, created_at: new Date().toISOString() },
+    await eventTitle(db, eventId),
+  );
   outbox.add(doc.id);
   await db.attendees.insert(doc);
   return doc.id;

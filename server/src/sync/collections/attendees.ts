@@ -1,15 +1,28 @@
-import { attendeesSync, keptOnDeviceSince, type AttendeeDoc, type NoticeAction } from '@fankurve/shared';
-import type { AttendeeRow } from '../../db/schema.js';
+import { attendeesSync, keptOnDeviceSince, payByOf, type AttendeeDoc, type NoticeAction } from '@fankurve/shared';
+import type { Kysely } from 'kysely';
+import type { AttendeeRow, Database } from '../../db/schema.js';
 import { toBool, type WriteContext } from '../../db/store.js';
 import type { Actor } from '../../domain/actor.js';
 import { changeOwnAttendance, removeOwnAttendance, setOwnAttendance } from '../../domain/attendance.js';
-import { findAttendeeById } from '../../domain/attendeeRows.js';
 import { badInput, forbidden } from '../../domain/errors.js';
 import { addGuest, removeGuest, updateGuest } from '../../domain/guests.js';
 import { requestTicket } from '../../domain/tickets.js';
 import { defineServerCollection, type MasterDocument, type PushedChange } from '../collection.js';
 
-export function toAttendeeDoc(row: AttendeeRow): MasterDocument<AttendeeDoc> {
+/** An attendee row with what its pay-by time is made of: its request's allocation and the contingent's payment days. */
+type AttendeeRowWithPayBy = AttendeeRow & { allocated_at?: string | null; payment_days?: number | string | null };
+
+/** Attendee rows with their request's allocation time and their contingent's payment days (`pay_by`). */
+function attendeeRows(db: Kysely<Database>) {
+  return db
+    .selectFrom('attendees as a')
+    .leftJoin('ticket_requests as r', 'r.attendee_id', 'a.id')
+    .leftJoin('contingents as c', 'c.event_id', 'a.event_id')
+    .selectAll('a')
+    .select(['r.allocated_at', 'c.payment_days']);
+}
+
+export function toAttendeeDoc(row: AttendeeRowWithPayBy): MasterDocument<AttendeeDoc> {
   return {
     id: row.id,
     event_id: row.event_id,
@@ -32,6 +45,10 @@ export function toAttendeeDoc(row: AttendeeRow): MasterDocument<AttendeeDoc> {
     received: toBool(row.received),
     paid_requested: toBool(row.paid_requested),
     received_requested: toBool(row.received_requested),
+    pay_by: payByOf(
+      row.allocated_at ?? null,
+      row.payment_days === null || row.payment_days === undefined ? null : Number(row.payment_days),
+    ),
     created_at: row.created_at,
     seq: Number(row.seq),
     _deleted: toBool(row.deleted),
@@ -120,10 +137,8 @@ function actionOf(change: Change): NoticeAction {
 export const attendeesCollection = defineServerCollection<AttendeeDoc>({
   declaration: attendeesSync,
   async pull(db, actor, afterSeq, limit, { today }) {
-    const rows = await db
-      .selectFrom('attendees as a')
+    const rows = await attendeeRows(db)
       .innerJoin('events as e', 'e.id', 'a.event_id')
-      .selectAll('a')
       .where('a.seq', '>', afterSeq)
       .where((eb) =>
         eb.or([eb('e.date', '>=', keptOnDeviceSince(today)), eb('a.user_id', '=', actor.id), eb('a.brought_by', '=', actor.id)]),
@@ -134,12 +149,12 @@ export const attendeesCollection = defineServerCollection<AttendeeDoc>({
     return rows.map(toAttendeeDoc);
   },
   async pullEvent(db, _actor, eventId) {
-    const rows = await db.selectFrom('attendees').selectAll().where('event_id', '=', eventId).orderBy('seq').execute();
+    const rows = await attendeeRows(db).where('a.event_id', '=', eventId).orderBy('a.seq').execute();
     return rows.map(toAttendeeDoc);
   },
   push: {
     async find(db, _actor, id) {
-      const row = await findAttendeeById(db, id);
+      const row = await attendeeRows(db).where('a.id', '=', id).executeTakeFirst();
       return row ? toAttendeeDoc(row) : undefined;
     },
     apply: (w, actor, change) => (isGuestChange(change) ? applyGuestRow(w, actor, change) : applyOwnRow(w, actor, change)),
