@@ -54,6 +54,8 @@ export default defineConfig({
       REGISTRATIONS_PER_HOUR: '10000',
       // The fixture import's stand-in for OpenLigaDB, started by client/e2e/matches.spec.ts.
       FOOTBALL_DATA_URL: 'http://127.0.0.1:4917',
+      // Push subscriptions the tests register point here, on this machine: nothing is sent elsewhere.
+      PUSH_ENDPOINT_HOSTS: '127.0.0.1:4918',
     },
   },
 });

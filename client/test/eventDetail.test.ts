@@ -26,7 +26,10 @@ const members = [member('u-anna', 'anna'), member('u-bert', 'Bert'), member('u-c
 
 function row(id: string, fields: Partial<AttendeeDoc> = {}): AttendeeDoc {
   return {
-    ...newMemberAttendeeDoc({ id, event_id: 'e1', user_id: 'u-anna', status: 'going', created_at: '2026-01-01T10:00:00Z' }),
+    ...newMemberAttendeeDoc(
+      { id, event_id: 'e1', user_id: 'u-anna', status: 'going', created_at: '2026-01-01T10:00:00Z' },
+      'Test match (A)',
+    ),
     ...fields,
   };
 }

@@ -119,12 +119,18 @@ describe('payment required', () => {
   const base = (doc: AttendeeDoc, overrides: Partial<AttendeeDoc>): AttendeeDoc => ({ ...doc, seq: 1, ...overrides });
   const own = (overrides: Partial<AttendeeDoc>) =>
     base(
-      newMemberAttendeeDoc({ id: 'own', event_id: 'e1', user_id: 'me', status: 'going', created_at: '2026-11-01T10:00:00Z' }),
+      newMemberAttendeeDoc(
+        { id: 'own', event_id: 'e1', user_id: 'me', status: 'going', created_at: '2026-11-01T10:00:00Z' },
+        'Test match (A)',
+      ),
       overrides,
     );
   const guest = (overrides: Partial<AttendeeDoc>) =>
     base(
-      newGuestAttendeeDoc({ id: 'g', event_id: 'e1', guest_name: 'Kalle', brought_by: 'me', created_at: '2026-11-01T10:00:00Z' }),
+      newGuestAttendeeDoc(
+        { id: 'g', event_id: 'e1', guest_name: 'Kalle', brought_by: 'me', created_at: '2026-11-01T10:00:00Z' },
+        'Test match (A)',
+      ),
       overrides,
     );
 

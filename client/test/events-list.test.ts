@@ -49,13 +49,16 @@ describe('formatEventDate', () => {
 });
 
 function attendee(overrides: Partial<AttendeeDoc>): AttendeeDoc {
-  const base = newMemberAttendeeDoc({
-    id: Math.random().toString(36).slice(2),
-    event_id: 'e1',
-    user_id: 'someone',
-    status: 'going',
-    created_at: '2026-11-01T10:00:00.000Z',
-  });
+  const base = newMemberAttendeeDoc(
+    {
+      id: Math.random().toString(36).slice(2),
+      event_id: 'e1',
+      user_id: 'someone',
+      status: 'going',
+      created_at: '2026-11-01T10:00:00.000Z',
+    },
+    'Test match (A)',
+  );
   return { ...base, seq: 1, user_id: null, transfer_status: null, ...overrides };
 }
 

@@ -167,10 +167,9 @@ describe('sync: polls', () => {
     phone.goOnline();
     await eventually(async () => {
       const notices = (await phone.db.notices.find().exec()).map((doc) => doc.toJSON() as NoticeDoc);
-      expect(notices).toEqual([
-        expect.objectContaining({ code: 'pollClosed', action: 'poll.vote' }),
-        expect.objectContaining({ code: 'pollClosed', action: 'poll.vote' }),
-      ]);
+      // Both refusals say the same (code, action, no event): they fold into one notice
+      // (docs/architecture.md, Sync: Refusals).
+      expect(notices).toEqual([expect.objectContaining({ code: 'pollClosed', action: 'poll.vote', is_read: false })]);
     });
     // Undone: the changed vote is the server's again, the new one is gone; both polls show closed with their counts.
     await eventually(async () => {

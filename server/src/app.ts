@@ -32,6 +32,7 @@ import { commentRoutes } from './http/comments.js';
 import { configRoutes } from './http/config.js';
 import { exportRoutes } from './http/exports.js';
 import { calendarRoutes } from './http/calendar.js';
+import { reminderRoutes } from './http/reminders.js';
 import { userRoutes } from './http/users.js';
 import { syncRoutes } from './sync/routes.js';
 
@@ -70,6 +71,7 @@ export function createApp(deps: AppDeps): Api {
   transportRoutes(app, deps);
   exportRoutes(app, deps);
   calendarRoutes(app, deps);
+  reminderRoutes(app, deps);
   announcementRoutes(app, deps);
   pollRoutes(app, deps);
   loyaltyRoutes(app, deps);

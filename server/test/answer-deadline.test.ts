@@ -257,13 +257,16 @@ describe('after the deadline, a late offline change', () => {
       await createEventVia(t, admin, { title: 'Funkloch (A)', date: `${day(4)} 15:30`, answer_deadline: clubIn(60) })
     ).id;
     const doc = {
-      ...newMemberAttendeeDoc({
-        id: newId(),
-        event_id: eventId,
-        user_id: member.id,
-        status: 'going',
-        created_at: new Date().toISOString(),
-      }),
+      ...newMemberAttendeeDoc(
+        {
+          id: newId(),
+          event_id: eventId,
+          user_id: member.id,
+          status: 'going',
+          created_at: new Date().toISOString(),
+        },
+        'Test match (A)',
+      ),
       _deleted: false,
     };
     const created = await push(member.token, [{ assumedMasterState: null, newDocumentState: doc }]);
@@ -271,13 +274,16 @@ describe('after the deadline, a late offline change', () => {
     const master = created.body[0] ?? (await rowsOf(eventId))[0];
     const assumed = { ...doc, ...master, _deleted: false };
     const guest = {
-      ...newGuestAttendeeDoc({
-        id: newId(),
-        event_id: eventId,
-        guest_name: 'Gast',
-        brought_by: member.id,
-        created_at: doc.created_at,
-      }),
+      ...newGuestAttendeeDoc(
+        {
+          id: newId(),
+          event_id: eventId,
+          guest_name: 'Gast',
+          brought_by: member.id,
+          created_at: doc.created_at,
+        },
+        'Test match (A)',
+      ),
       _deleted: false,
     };
     const before = await rowsOf(eventId);
@@ -315,13 +321,16 @@ describe('after the deadline, a late offline change', () => {
     const guestDoc = pulled.body.documents.find((d: { id: string }) => d.id === guest.body.guest.id);
     const adminId = (await t.db.selectFrom('users').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow()).id;
     const adminDoc = {
-      ...newMemberAttendeeDoc({
-        id: newId(),
-        event_id: eventId,
-        user_id: adminId,
-        status: 'maybe',
-        created_at: new Date().toISOString(),
-      }),
+      ...newMemberAttendeeDoc(
+        {
+          id: newId(),
+          event_id: eventId,
+          user_id: adminId,
+          status: 'maybe',
+          created_at: new Date().toISOString(),
+        },
+        'Test match (A)',
+      ),
       _deleted: false,
     };
 

@@ -32,12 +32,49 @@ async function attendeeRow(eventId: string, userId: string) {
     .executeTakeFirst();
 }
 
+describe('first answers by the kind of event (docs/product.md, Attendance and guests)', () => {
+  it('a match needs a ticket, only an away match a seat, other events neither: own answer, guest and admin alike', async () => {
+    const fan = await t.member('kindfan');
+    const other = await t.member('kindother');
+    const cases = [
+      { title: 'Stammtisch', needs_ticket: false, needs_transport: false, transfer_status: null },
+      { title: 'Weihnachtsfeier', needs_ticket: false, needs_transport: false, transfer_status: null },
+      { title: 'Union - Bochum (H)', needs_ticket: true, needs_transport: false, transfer_status: null },
+      { title: 'Bochum - Union (A)', needs_ticket: true, needs_transport: true, transfer_status: 'outstanding' },
+    ];
+    for (const { title, ...expected } of cases) {
+      const id = (await createEventVia(t, admin, { title, date: '2030-05-02 19:00' })).id;
+      const own = await attend(fan.token, id, { status: 'going' });
+      expect(own.status).toBe(200);
+      expect(own.body.attendance, title).toMatchObject({ has_ticket: false, ...expected });
+      const guest = await t.call('POST', '/api/guests', { token: fan.token, body: { event_id: id, guest_name: 'Gast' } });
+      expect(guest.status).toBe(201);
+      expect(guest.body.guest, title).toMatchObject({ has_ticket: false, ...expected });
+      const added = await t.call('POST', `/api/events/${id}/attendees`, { token: admin, body: { user_id: other.id } });
+      expect(added.status).toBe(201);
+      expect(added.body.attendance, title).toMatchObject({ has_ticket: false, ...expected });
+    }
+  });
+
+  it('a member still ticks a ticket and a seat for a Stammtisch themselves', async () => {
+    const fan = await t.member('kindticker');
+    const id = (await createEventVia(t, admin, { title: 'Stammtisch im Mai', date: '2030-05-03 19:00' })).id;
+    const res = await attend(fan.token, id, { status: 'maybe', needs_ticket: true, needs_transport: true });
+    expect(res.body.attendance).toMatchObject({
+      status: 'maybe',
+      needs_ticket: true,
+      needs_transport: true,
+      transfer_status: 'outstanding',
+    });
+  });
+});
+
 describe('own attendance', () => {
   let fan: { id: string; token: string };
   let eventId: string;
   beforeAll(async () => {
     fan = await t.member('attfan');
-    eventId = (await createEventVia(t, admin, { title: 'Union - Mainz (H)', date: '2030-04-05 15:30' })).id;
+    eventId = (await createEventVia(t, admin, { title: 'Union - Mainz (A)', date: '2030-04-05 15:30' })).id;
   });
 
   it('sets first-time attendance with the defaults', async () => {

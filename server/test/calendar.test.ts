@@ -1,4 +1,5 @@
-import { calendarUrlAnswer } from '@fankurve/shared';
+import { calendarUrlAnswer, newId } from '@fankurve/shared';
+import { createHash } from 'node:crypto';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventVia, createTestApp, type TestApp } from './helpers.js';
@@ -39,6 +40,11 @@ async function fetchFeed(url: string) {
     description: String(vevent.getFirstPropertyValue('description')),
     start: (vevent.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate(),
     end: (vevent.getFirstPropertyValue('dtend') as ICAL.Time).toJSDate(),
+    alarms: vevent.getAllSubcomponents('valarm').map((valarm) => ({
+      action: String(valarm.getFirstPropertyValue('action')),
+      trigger: (valarm.getFirstPropertyValue('trigger') as ICAL.Time).toJSDate(),
+      description: String(valarm.getFirstPropertyValue('description')),
+    })),
   }));
   return { text, events };
 }
@@ -116,6 +122,129 @@ describe('calendar feed', () => {
     expect(eventIn(events, deletedLongAgo.id)).toBeUndefined();
     expect(eventIn(events, old.id)).toBeUndefined();
     expect(eventIn(events, recent.id)?.summary).toBe('Recent match (A)');
+  });
+
+  it('names a deleted or archived event "Abgesagt:" / "Cancelled:" in the member\'s language and raises its SEQUENCE', async () => {
+    const reader = await t.member('calendar-cancel');
+    const url = await feedUrl(reader.token);
+    const deleted = await createEventVia(t, admin, { title: 'Stammtisch im Juni', date: '2030-06-05 19:00' });
+    const archived = await createEventVia(t, admin, { title: 'Archived match (A)', date: '2030-06-06 15:30' });
+    const live = eventIn((await fetchFeed(url)).events, deleted.id)!;
+    expect(live).toMatchObject({ summary: 'Stammtisch im Juni', status: 'CONFIRMED' });
+    // A bought ticket makes the admin's delete an archive (docs/architecture.md, Data model).
+    const bought = await t.call('POST', `/api/events/${archived.id}/attendees`, { token: admin, body: { user_id: reader.id } });
+    expect(bought.status).toBe(201);
+    const buy = await t.call('PUT', `/api/attendees/${bought.body.attendance.id}`, {
+      token: admin,
+      body: { bought: true, price: 20 },
+    });
+    expect(buy.status).toBe(200);
+    const archivedBefore = eventIn((await fetchFeed(url)).events, archived.id)!.sequence;
+    for (const id of [deleted.id, archived.id]) {
+      expect((await t.call('DELETE', `/api/events/${id}`, { token: admin })).status).toBe(200);
+    }
+    expect(
+      (await t.db.selectFrom('events').select('archived').where('id', '=', archived.id).executeTakeFirstOrThrow()).archived,
+    ).toBe(1);
+    const german = await fetchFeed(url);
+    const gone = eventIn(german.events, deleted.id)!;
+    expect(gone).toMatchObject({ summary: 'Abgesagt: Stammtisch im Juni', status: 'CANCELLED' });
+    expect(gone.sequence).toBeGreaterThan(live.sequence);
+    const gone2 = eventIn(german.events, archived.id)!;
+    expect(gone2).toMatchObject({ summary: 'Abgesagt: Archived match (A)', status: 'CANCELLED' });
+    expect(gone2.sequence).toBeGreaterThan(archivedBefore);
+    expect(gone2.alarms).toEqual([]);
+    const english = await t.call('PUT', `/api/auth/users/${reader.id}`, { token: reader.token, body: { language: 'en' } });
+    expect(english.status).toBe(200);
+    expect(eventIn((await fetchFeed(url)).events, deleted.id)!.summary).toBe('Cancelled: Stammtisch im Juni');
+  });
+
+  it("rings the day before the answer deadline (VALARM), in the member's language; none without a deadline", async () => {
+    const reader = await t.member('calendar-alarm');
+    const url = await feedUrl(reader.token);
+    const event = await createEventVia(t, admin, {
+      title: 'Deadline match (A)',
+      date: '2030-03-10 15:30',
+      answer_deadline: '2030-03-08 18:00',
+    });
+    const plain = await createEventVia(t, admin, { title: 'No deadline match (A)', date: '2030-03-11 15:30' });
+    const { events, text } = await fetchFeed(url);
+    const entry = eventIn(events, event.id)!;
+    // 18:00 in Berlin in March (UTC+1) is 17:00 UTC; the alarm a day before it, as an absolute time.
+    expect(entry.alarms).toEqual([
+      {
+        action: 'DISPLAY',
+        trigger: new Date('2030-03-07T17:00:00.000Z'),
+        description: expect.stringMatching(
+          /^Morgen endet die Antwortfrist: Deadline match \(A\) \(Antworten bis 08\.03\.2030, 18:00\)$/,
+        ),
+      },
+    ]);
+    expect(text).toContain('TRIGGER;VALUE=DATE-TIME:20300307T170000Z');
+    expect(eventIn(events, plain.id)!.alarms).toEqual([]);
+    await t.call('PUT', `/api/auth/users/${reader.id}`, { token: reader.token, body: { language: 'en' } });
+    expect(eventIn((await fetchFeed(url)).events, event.id)!.alarms[0]!.description).toMatch(
+      /^Answers close tomorrow: Deadline match \(A\)/,
+    );
+  });
+
+  it('gives a new address when an admin sets the password, the member changes it or a reset link does: the old one answers 404', async () => {
+    const reader = await t.member('calendar-reset', 'calendar-reset-pass');
+    const first = await feedUrl(reader.token);
+    await fetchFeed(first);
+    const set = await t.call('PUT', `/api/auth/users/${reader.id}/password`, {
+      token: admin,
+      body: { newPassword: 'set-by-admin-1' },
+    });
+    expect(set.status).toBe(200);
+    expect((await t.call('GET', pathOf(first))).status).toBe(404);
+    // The member signs in with it, must change it, and then gets a new, working address.
+    const login = await t.call('POST', '/api/auth/login', { body: { username: 'calendar-reset', password: 'set-by-admin-1' } });
+    expect(login.status).toBe(200);
+    const changed = await t.call('POST', '/api/auth/change-password', {
+      token: login.body.token,
+      body: { currentPassword: 'set-by-admin-1', newPassword: 'changed-by-me-2' },
+    });
+    expect(changed.status).toBe(200);
+    let session = changed.body.token as string;
+    const second = await feedUrl(session);
+    expect(second).not.toBe(first);
+    await fetchFeed(second);
+    // Their own change does the same.
+    const again = await t.call('POST', '/api/auth/change-password', {
+      token: session,
+      body: { currentPassword: 'changed-by-me-2', newPassword: 'changed-by-me-3' },
+    });
+    expect(again.status).toBe(200);
+    expect((await t.call('GET', pathOf(second))).status).toBe(404);
+    session = again.body.token as string;
+    const third = await feedUrl(session);
+    await fetchFeed(third);
+    // So does a reset link (the token a mail would carry; only its sha256 is stored).
+    const resetToken = 'calendar-reset-link-token';
+    await t.db
+      .insertInto('password_resets')
+      .values({
+        id: newId(),
+        user_id: reader.id,
+        token_hash: createHash('sha256').update(resetToken).digest('hex'),
+        expires_at: new Date(Date.now() + 60 * 60 * 1000).toISOString(),
+        used: 0,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    const reset = await t.call('POST', '/api/auth/reset-password', {
+      body: { token: resetToken, newPassword: 'reset-by-mail-4' },
+    });
+    expect(reset.status).toBe(200);
+    expect((await t.call('GET', pathOf(third))).status).toBe(404);
+    // Ending the other sessions by hand keeps the address.
+    const relogin = await t.call('POST', '/api/auth/login', {
+      body: { username: 'calendar-reset', password: 'reset-by-mail-4' },
+    });
+    const kept = await feedUrl(relogin.body.token);
+    expect((await t.call('POST', '/api/auth/sessions/end-others', { token: relogin.body.token })).status).toBe(200);
+    await fetchFeed(kept);
   });
 
   it("shows the member's own answer, ticket and seat in their language", async () => {

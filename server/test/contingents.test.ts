@@ -143,13 +143,16 @@ describe('ticket requests', () => {
     const event = await awayMatch();
     const fan = await fresh();
     const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toISOString();
-    const doc = newMemberAttendeeDoc({
-      id: newId(),
-      event_id: event.id,
-      user_id: fan.id,
-      status: 'going',
-      created_at: twoDaysAgo,
-    });
+    const doc = newMemberAttendeeDoc(
+      {
+        id: newId(),
+        event_id: event.id,
+        user_id: fan.id,
+        status: 'going',
+        created_at: twoDaysAgo,
+      },
+      'Test match (A)',
+    );
     const arrived = new Date().toISOString();
     const pushed = await t.call('POST', `/api/sync/attendees/${SYNC_SCHEMAS.attendees.version}/push`, {
       token: fan.token,

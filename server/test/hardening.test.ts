@@ -119,13 +119,16 @@ describe('limits that keep one member from hurting everyone', () => {
 
   const guestRow = (name: string, id = newId()) => ({
     newDocumentState: {
-      ...newGuestAttendeeDoc({
-        id,
-        event_id: eventId,
-        guest_name: name,
-        brought_by: member.id,
-        created_at: new Date().toISOString(),
-      }),
+      ...newGuestAttendeeDoc(
+        {
+          id,
+          event_id: eventId,
+          guest_name: name,
+          brought_by: member.id,
+          created_at: new Date().toISOString(),
+        },
+        'Test match (A)',
+      ),
       _deleted: false,
     },
   });
@@ -173,13 +176,16 @@ describe('limits that keep one member from hurting everyone', () => {
   it('refuses documents created offline whose id is not a UUIDv7, in every pushable collection', async () => {
     const other = await createEventVia(t, await t.adminToken(), { title: 'Ids (H)' });
     const own = {
-      ...newMemberAttendeeDoc({
-        id: 'my-own-id',
-        event_id: other.id,
-        user_id: member.id,
-        status: 'going',
-        created_at: new Date().toISOString(),
-      }),
+      ...newMemberAttendeeDoc(
+        {
+          id: 'my-own-id',
+          event_id: other.id,
+          user_id: member.id,
+          status: 'going',
+          created_at: new Date().toISOString(),
+        },
+        'Test match (A)',
+      ),
       _deleted: false,
     };
     const res = await push(t, 'attendees', member.token, [{ newDocumentState: own }]);

@@ -122,13 +122,16 @@ describe('a past event on the sync push', () => {
   it('refuses an offline answer for an event that became past, answers the server row and leaves a notice', async () => {
     const eventId = (await createEventVia(t, admin, { title: 'Offline (A)', date: `${day(2)} 15:30` })).id;
     const doc = {
-      ...newMemberAttendeeDoc({
-        id: newId(),
-        event_id: eventId,
-        user_id: member.id,
-        status: 'going',
-        created_at: new Date().toISOString(),
-      }),
+      ...newMemberAttendeeDoc(
+        {
+          id: newId(),
+          event_id: eventId,
+          user_id: member.id,
+          status: 'going',
+          created_at: new Date().toISOString(),
+        },
+        'Test match (A)',
+      ),
       _deleted: false,
     };
     const created = await push(member.token, [{ assumedMasterState: null, newDocumentState: doc }]);
@@ -157,23 +160,29 @@ describe('a past event on the sync push', () => {
   it('refuses an offline-made attendance and guest for a past event (the device drops them)', async () => {
     const eventId = (await createEventVia(t, admin, { title: 'Vorbei (H)', date: `${day(-3)} 15:30` })).id;
     const own = {
-      ...newMemberAttendeeDoc({
-        id: newId(),
-        event_id: eventId,
-        user_id: member.id,
-        status: 'going',
-        created_at: new Date().toISOString(),
-      }),
+      ...newMemberAttendeeDoc(
+        {
+          id: newId(),
+          event_id: eventId,
+          user_id: member.id,
+          status: 'going',
+          created_at: new Date().toISOString(),
+        },
+        'Test match (A)',
+      ),
       _deleted: false,
     };
     const guest = {
-      ...newGuestAttendeeDoc({
-        id: newId(),
-        event_id: eventId,
-        guest_name: 'Gast',
-        brought_by: member.id,
-        created_at: new Date().toISOString(),
-      }),
+      ...newGuestAttendeeDoc(
+        {
+          id: newId(),
+          event_id: eventId,
+          guest_name: 'Gast',
+          brought_by: member.id,
+          created_at: new Date().toISOString(),
+        },
+        'Test match (A)',
+      ),
       _deleted: false,
     };
     const res = await push(member.token, [

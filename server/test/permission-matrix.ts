@@ -531,6 +531,31 @@ export const ROUTES: RouteCase[] = [
       if (role === 'admin') expect(body.reminders).toEqual([]);
     },
   },
+  {
+    method: 'GET',
+    path: '/api/events/{id}/unanswered',
+    // Who has not answered: the admin's alone, also for the event's creator.
+    params: async (f) => ({ id: await membersEvent(f) }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+    after: async (f, role, body) => {
+      if (role === 'admin') expect(body.members.map((m: { user_id: string }) => m.user_id)).toContain(f.other.id);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/events/{id}/reminders',
+    // Remind now: the admin's alone, also for the event's creator; a member's try reminds nobody.
+    body: () => ({}),
+    params: async (f) => ({ id: await membersEvent(f) }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+    after: async (f, role, body, { params }) => {
+      const rows = await f.t.db.selectFrom('event_reminders').select('user_id').where('event_id', '=', params.id!).execute();
+      if (role !== 'admin') expect(rows).toEqual([]);
+      else expect(body).toMatchObject({ success: true, reminded: expect.any(Array), skipped: expect.any(Array) });
+    },
+  },
   // the admin's attendee table
   {
     method: 'POST',

@@ -41,13 +41,16 @@ describe('sync push: three-way field merge', () => {
     });
     eventId = event.body.event.id;
     const doc = {
-      ...newMemberAttendeeDoc({
-        id: newId(),
-        event_id: eventId,
-        user_id: mia.id,
-        status: 'going',
-        created_at: new Date().toISOString(),
-      }),
+      ...newMemberAttendeeDoc(
+        {
+          id: newId(),
+          event_id: eventId,
+          user_id: mia.id,
+          status: 'going',
+          created_at: new Date().toISOString(),
+        },
+        'Test match (A)',
+      ),
       _deleted: false,
     };
     const res = await pushAttendees(mia.token, [{ assumedMasterState: null, newDocumentState: doc }]);
@@ -79,13 +82,16 @@ describe('sync push: three-way field merge', () => {
   it('lets the push that arrives last win when both devices changed the same field', async () => {
     await attendingRow();
     const guest = {
-      ...newGuestAttendeeDoc({
-        id: newId(),
-        event_id: eventId,
-        guest_name: 'Gustav',
-        brought_by: mia.id,
-        created_at: '2026-01-01T00:00:00Z',
-      }),
+      ...newGuestAttendeeDoc(
+        {
+          id: newId(),
+          event_id: eventId,
+          guest_name: 'Gustav',
+          brought_by: mia.id,
+          created_at: '2026-01-01T00:00:00Z',
+        },
+        'Test match (A)',
+      ),
       _deleted: false,
     };
     await pushAttendees(mia.token, [{ assumedMasterState: null, newDocumentState: guest }]);
@@ -198,13 +204,16 @@ describe('sync push: three-way field merge', () => {
     const first = await attendingRow();
     await pushAttendees(mia.token, [{ assumedMasterState: first, newDocumentState: { ...first, needs_transport: false } }]);
     const second = {
-      ...newMemberAttendeeDoc({
-        id: newId(),
-        event_id: eventId,
-        user_id: mia.id,
-        status: 'maybe',
-        created_at: new Date().toISOString(),
-      }),
+      ...newMemberAttendeeDoc(
+        {
+          id: newId(),
+          event_id: eventId,
+          user_id: mia.id,
+          status: 'maybe',
+          created_at: new Date().toISOString(),
+        },
+        'Test match (A)',
+      ),
       _deleted: false,
     };
     const answer = await pushAttendees(mia.token, [{ assumedMasterState: null, newDocumentState: second }]);

@@ -22,13 +22,16 @@ describe('sync routes', () => {
     t.call('POST', `/api/sync/${collection}/${version}/push`, { token, body: rows });
 
   const attendeeDoc = (userId: string, overrides: Record<string, unknown> = {}) => ({
-    ...newMemberAttendeeDoc({
-      id: newId(),
-      event_id: eventId,
-      user_id: userId,
-      status: 'going',
-      created_at: new Date().toISOString(),
-    }),
+    ...newMemberAttendeeDoc(
+      {
+        id: newId(),
+        event_id: eventId,
+        user_id: userId,
+        status: 'going',
+        created_at: new Date().toISOString(),
+      },
+      'Test match (A)',
+    ),
     _deleted: false,
     ...overrides,
   });
@@ -104,13 +107,16 @@ describe('sync routes', () => {
 
   it("applies a member's pushed guest, and refuses another member's change to it with a notice", async () => {
     const guest = {
-      ...newGuestAttendeeDoc({
-        id: newId(),
-        event_id: eventId,
-        guest_name: 'Gustav',
-        brought_by: member.id,
-        created_at: new Date().toISOString(),
-      }),
+      ...newGuestAttendeeDoc(
+        {
+          id: newId(),
+          event_id: eventId,
+          guest_name: 'Gustav',
+          brought_by: member.id,
+          created_at: new Date().toISOString(),
+        },
+        'Test match (A)',
+      ),
       _deleted: false,
     };
     const added = await push('attendees', member.token, [{ assumedMasterState: null, newDocumentState: guest }]);
@@ -126,13 +132,16 @@ describe('sync routes', () => {
     ]);
     expect(removal.body).toEqual([expect.objectContaining({ id: guest.id, _deleted: false })]);
     const forged = {
-      ...newGuestAttendeeDoc({
-        id: newId(),
-        event_id: eventId,
-        guest_name: 'Fake',
-        brought_by: member.id,
-        created_at: new Date().toISOString(),
-      }),
+      ...newGuestAttendeeDoc(
+        {
+          id: newId(),
+          event_id: eventId,
+          guest_name: 'Fake',
+          brought_by: member.id,
+          created_at: new Date().toISOString(),
+        },
+        'Test match (A)',
+      ),
       _deleted: false,
     };
     const forgedRes = await push('attendees', other.token, [{ assumedMasterState: null, newDocumentState: forged }]);

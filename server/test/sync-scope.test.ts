@@ -243,13 +243,16 @@ describe('the counts on the event document', () => {
     const first = (await createEventVia(t, admin.token, { title: 'Eins (H)', date: '2030-06-01 15:30' })).id;
     const second = (await createEventVia(t, admin.token, { title: 'Zwei (A)', date: '2030-06-08 15:30' })).id;
     const doc = (eventId: string) => ({
-      ...newMemberAttendeeDoc({
-        id: newId(),
-        event_id: eventId,
-        user_id: otto.id,
-        status: 'going',
-        created_at: new Date().toISOString(),
-      }),
+      ...newMemberAttendeeDoc(
+        {
+          id: newId(),
+          event_id: eventId,
+          user_id: otto.id,
+          status: 'going',
+          created_at: new Date().toISOString(),
+        },
+        'Test match (A)',
+      ),
       _deleted: false,
     });
     const before = [await eventDoc(otto.token, first), await eventDoc(otto.token, second)];

@@ -30,6 +30,7 @@ export * from './schemas/announcements.js';
 export * from './schemas/loyalty.js';
 export * from './schemas/stats.js';
 export * from './schemas/calendar.js';
+export * from './schemas/reminders.js';
 export * from './schemas/stadiums.js';
 export * from './schemas/comments.js';
 export * from './schemas/contingents.js';

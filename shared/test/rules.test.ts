@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../src/messages.js';
-import { FIRST_ATTENDANCE_DEFAULTS, isDebt, mergeAttendanceAnswer } from '../src/rules/attendance.js';
+import { firstAnswerDefaults, isDebt, mergeAttendanceAnswer } from '../src/rules/attendance.js';
 import { checkNewPassword } from '../src/rules/password.js';
 
 const current = (needs_ticket: boolean, has_ticket: boolean, needs_transport: boolean) => ({
@@ -10,15 +10,22 @@ const current = (needs_ticket: boolean, has_ticket: boolean, needs_transport: bo
 });
 
 describe('mergeAttendanceAnswer', () => {
-  it('gives first-time attendance the defaults: needs ticket, no ticket, needs transport', () => {
-    expect(FIRST_ATTENDANCE_DEFAULTS).toEqual({ needs_ticket: true, has_ticket: false, needs_transport: true });
-    expect(mergeAttendanceAnswer(null, { status: 'going' })).toEqual({
+  it('gives first-time attendance the defaults of its event: a ticket for a match, a seat for an away match', () => {
+    expect(firstAnswerDefaults('Union – Hertha (A)')).toEqual({ needs_ticket: true, has_ticket: false, needs_transport: true });
+    expect(firstAnswerDefaults('Union – Hertha (H)')).toEqual({ needs_ticket: true, has_ticket: false, needs_transport: false });
+    expect(firstAnswerDefaults('Stammtisch')).toEqual({ needs_ticket: false, has_ticket: false, needs_transport: false });
+    expect(firstAnswerDefaults('Weihnachtsfeier')).toEqual({ needs_ticket: false, has_ticket: false, needs_transport: false });
+    expect(mergeAttendanceAnswer(firstAnswerDefaults('A – B (A)'), { status: 'going' })).toEqual({
       ok: true,
       value: { status: 'going', needs_ticket: true, has_ticket: false, needs_transport: true },
     });
-    expect(mergeAttendanceAnswer(null, { status: 'maybe', needs_transport: false })).toEqual({
+    expect(mergeAttendanceAnswer(firstAnswerDefaults('A – B (A)'), { status: 'maybe', needs_transport: false })).toEqual({
       ok: true,
       value: { status: 'maybe', needs_ticket: true, has_ticket: false, needs_transport: false },
+    });
+    expect(mergeAttendanceAnswer(firstAnswerDefaults('Stammtisch'), { status: 'going', needs_ticket: true })).toEqual({
+      ok: true,
+      value: { status: 'going', needs_ticket: true, has_ticket: false, needs_transport: false },
     });
   });
 
@@ -36,7 +43,7 @@ describe('mergeAttendanceAnswer', () => {
       value: { status: 'going', needs_ticket: false, has_ticket: true, needs_transport: true },
     });
     // also on first attendance
-    expect(mergeAttendanceAnswer(null, { status: 'going', has_ticket: true })).toMatchObject({
+    expect(mergeAttendanceAnswer(firstAnswerDefaults('A – B (H)'), { status: 'going', has_ticket: true })).toMatchObject({
       ok: true,
       value: { needs_ticket: false, has_ticket: true },
     });
@@ -61,7 +68,9 @@ describe('mergeAttendanceAnswer', () => {
     const result = mergeAttendanceAnswer(current(true, false, true), { status: 'going', needs_ticket: true, has_ticket: true });
     expect(result).toEqual({ ok: false, code: 'hasTicketAndNeedsTicket' });
     expect(MESSAGES.hasTicketAndNeedsTicket).toBe('Needs ticket and has ticket cannot both be set');
-    expect(mergeAttendanceAnswer(null, { status: 'going', needs_ticket: true, has_ticket: true }).ok).toBe(false);
+    expect(
+      mergeAttendanceAnswer(firstAnswerDefaults('Stammtisch'), { status: 'going', needs_ticket: true, has_ticket: true }).ok,
+    ).toBe(false);
   });
 
   it('repairs a stored row that has both flags set', () => {

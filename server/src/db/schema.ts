@@ -289,7 +289,8 @@ export interface SharedCountersTable {
 export interface EventRemindersTable {
   event_id: string;
   user_id: string;
-  kind: 'event' | 'deadline';
+  /** `manual`: an admin's "remind now", one row per member and event, `sent_at` the latest. */
+  kind: 'event' | 'deadline' | 'manual';
   /** ISO 8601 UTC. */
   sent_at: string;
 }

@@ -58,12 +58,15 @@ export function answersOf(row: AttendeeRow): AnswerFields {
   };
 }
 
-/** Merges an answer change onto a row (or the first-time defaults); needs/has ticket stay exclusive. */
+/**
+ * Merges an answer change onto a row, or for a new row onto the event's first-time answers
+ * (`firstAnswerDefaults` of its title); needs/has ticket stay exclusive.
+ */
 export function mergedAnswerFields(
-  current: AttendeeRow | null,
+  current: AttendeeRow | AnswerFields,
   change: Partial<MemberAttendanceFields> & { status: MemberAttendanceFields['status'] },
 ) {
-  const merged = mergeAttendanceAnswer(current ? answersOf(current) : null, change);
+  const merged = mergeAttendanceAnswer('id' in current ? answersOf(current) : current, change);
   if (!merged.ok) throw badInput(merged.code);
   const answer = merged.value;
   return {

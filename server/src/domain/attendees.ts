@@ -1,4 +1,10 @@
-import { newId, type AddAttendeeInput, type AttendeeUpdateInput, type TransferStatus } from '@fankurve/shared';
+import {
+  firstAnswerDefaults,
+  newId,
+  type AddAttendeeInput,
+  type AttendeeUpdateInput,
+  type TransferStatus,
+} from '@fankurve/shared';
 import type { AttendeeRow } from '../db/schema.js';
 import { toBool, type WriteContext } from '../db/store.js';
 import { requireAdmin, type Actor } from './actor.js';
@@ -23,16 +29,16 @@ import { updateTicketStatus } from './tickets.js';
 
 /**
  * Adds a member who does not attend yet (admin). Answers default like a first-time attendance
- * (going, needs ticket, needs transport). The debt block does not apply: the admin decides.
+ * (going; the event's `firstAnswerDefaults`). The debt block does not apply: the admin decides.
  */
 export async function addAttendee(w: WriteContext, actor: Actor, eventId: string, input: AddAttendeeInput): Promise<AttendeeRow> {
   requireAdmin(actor);
   const userId = typeof input.user_id === 'string' ? input.user_id.trim() : '';
   if (!userId) throw badInput('selectUser');
-  await requireLiveEvent(w.db, eventId);
+  const event = await requireLiveEvent(w.db, eventId);
   await requireActiveUser(w.db, userId);
   if (await findOwnAttendance(w.db, eventId, userId)) throw conflict('alreadyAttending');
-  const answers = mergedAnswerFields(null, { ...answersIn(input), status: input.status ?? 'going' });
+  const answers = mergedAnswerFields(firstAnswerDefaults(event.title), { ...answersIn(input), status: input.status ?? 'going' });
   const who = { id: newId(), event_id: eventId, user_id: userId, guest_name: null, brought_by: null };
   const row = await newAttendeeRow(w, who, answers);
   await w.db.insertInto('attendees').values(row).execute();

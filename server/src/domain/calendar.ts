@@ -1,5 +1,5 @@
 import { clubTimeToInstant, todayIn, type Language } from '@fankurve/shared';
-import ical, { ICalEventStatus } from 'ical-generator';
+import ical, { ICalAlarmType, ICalEventStatus } from 'ical-generator';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -57,6 +57,16 @@ export async function rotateCalendarToken(w: WriteContext, actor: Actor, secret:
   return storeSeed(w, actor.id, randomBytes(32).toString('base64url'), secret);
 }
 
+/**
+ * Ends the user's feed address together with their sessions (a password changed by the member, set
+ * by an admin or reset by mail; the account deleted or declined: domain/sessions.ts `endAllSessions`),
+ * so whoever held the old password does not keep reading the calendar. The next `GET /api/calendar`
+ * draws a new address; the old one answers 404.
+ */
+export async function endCalendarToken(w: WriteContext, userId: string): Promise<void> {
+  await w.db.deleteFrom('calendar_tokens').where('user_id', '=', userId).execute();
+}
+
 /** The feed's address under the club's public address. */
 export const calendarUrl = (publicUrl: string, token: string): string =>
   `${publicUrl.replace(/\/+$/, '')}/api/calendar/${token}.ics`;
@@ -65,6 +75,7 @@ const WORDS = {
   de: {
     answer: 'Deine Antwort',
     answerBy: 'Antworten bis',
+    answerByAlarm: 'Morgen endet die Antwortfrist',
     going: 'Ich bin dabei',
     maybe: 'Vielleicht',
     none: 'Keine Antwort',
@@ -84,6 +95,7 @@ const WORDS = {
   en: {
     answer: 'Your answer',
     answerBy: 'Answer by',
+    answerByAlarm: 'Answers close tomorrow',
     going: 'Going',
     maybe: 'Maybe',
     none: 'No answer',
@@ -108,6 +120,7 @@ interface FeedRow {
   date: string;
   location: string;
   deleted: number;
+  archived: number;
   answer_deadline: string | null;
   schedule_version: number;
   updated_at: string;
@@ -132,10 +145,13 @@ function wallClockText(wallClock: string, language: Language): string {
   return format.format(new Date(`${wallClock.slice(0, 19).replace(' ', 'T')}Z`));
 }
 
+/** A deleted event (tombstoned, or archived for its bought tickets) is cancelled in the feed. */
+const isCancelled = (row: FeedRow): boolean => row.deleted === 1 || row.archived === 1;
+
 function describe(row: FeedRow, language: Language, link: string): string {
   const words = WORDS[language];
   const lines: string[] = [];
-  if (row.deleted) lines.push(words.cancelled);
+  if (isCancelled(row)) lines.push(words.cancelled);
   lines.push(`${words.answer}: ${row.status ? words[row.status] : words.none}`);
   if (row.answer_deadline) lines.push(`${words.answerBy} ${wallClockText(row.answer_deadline, language)}`);
   if (row.status) {
@@ -164,8 +180,10 @@ function describe(row: FeedRow, language: Language, link: string): string {
 
 /**
  * The feed of a token (404 for an unknown or rotated token, or one of a user no longer active):
- * every live, not archived event from FEED_PAST_DAYS before today on, and events deleted in the
- * last FEED_CANCELLED_DAYS as cancelled; each with the member's own answer in their language.
+ * every live, not archived event from FEED_PAST_DAYS before today on, and events deleted (or
+ * archived) in the last FEED_CANCELLED_DAYS as cancelled (title "Abgesagt: …" / "Cancelled: …",
+ * STATUS:CANCELLED, SEQUENCE one higher); each with the member's own answer in their language and,
+ * with an answer deadline, an alarm the day before it.
  */
 export async function calendarFeed(
   db: Kysely<Database>,
@@ -197,6 +215,7 @@ export async function calendarFeed(
       'e.date',
       'e.location',
       'e.deleted',
+      'e.archived',
       'e.answer_deadline',
       'e.schedule_version',
       'e.updated_at',
@@ -210,13 +229,13 @@ export async function calendarFeed(
       'a.needs_transport',
       'a.transfer_status',
     ])
-    .where('e.archived', '=', 0)
     .where('e.date', '>=', since)
-    .where((eb) => eb.or([eb('e.deleted', '=', 0), eb('e.updated_at', '>=', cancelledSince)]))
+    .where((eb) => eb.or([eb.and([eb('e.deleted', '=', 0), eb('e.archived', '=', 0)]), eb('e.updated_at', '>=', cancelledSince)]))
     .orderBy('e.date')
     .orderBy('e.id')
     .execute();
   const base = options.publicUrl.replace(/\/+$/, '');
+  const words = WORDS[user.language];
   const calendar = ical({ name: 'Fankurve', prodId: '//Fankurve//Calendar feed//EN' });
   for (const row of rows) {
     const start = clubTimeToInstant(row.date, options.timeZone);
@@ -224,18 +243,29 @@ export async function calendarFeed(
       ? [row.stadium_name, row.stadium_address].filter((part) => part && part.trim()).join(', ')
       : row.location;
     const link = `${base}/events/${row.id}`;
-    calendar.createEvent({
+    const cancelled = isCancelled(row);
+    const entry = calendar.createEvent({
       id: `${row.id}@fankurve`,
-      sequence: row.schedule_version,
+      // A cancellation is a change of the event: calendar apps take it only with a higher SEQUENCE.
+      sequence: row.schedule_version + (cancelled ? 1 : 0),
       stamp: now,
       start,
       end: new Date(start.getTime() + EVENT_HOURS * 60 * 60 * 1000),
-      summary: row.title,
+      summary: cancelled ? `${words.cancelled}: ${row.title}` : row.title,
       location: place || null,
       description: describe(row, user.language, link),
       url: link,
-      status: row.deleted ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+      status: cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
     });
+    // The answer deadline rings the day before it (an absolute trigger: the deadline is not the start).
+    if (row.answer_deadline && !cancelled) {
+      const deadline = clubTimeToInstant(row.answer_deadline, options.timeZone);
+      entry.createAlarm({
+        type: ICalAlarmType.display,
+        trigger: new Date(deadline.getTime() - DAY_MS),
+        description: `${words.answerByAlarm}: ${row.title} (${words.answerBy} ${wallClockText(row.answer_deadline, user.language)})`,
+      });
+    }
   }
   return calendar.toString();
 }

@@ -95,7 +95,8 @@ export type DomainEvent =
   | ({
       type: 'reminder.sent';
       eventId: string;
-      kind: 'event' | 'deadline';
+      /** `manual`: an admin's "remind now" (its actor), to the members push reaches. */
+      kind: 'event' | 'deadline' | 'manual';
       userIds: string[];
       deadline: string | null;
     } & Base)

@@ -1,8 +1,14 @@
 import {
+  checkAnswerDeadlineOpen,
   clubTimeToInstant,
   DEFAULT_DEADLINE_REMINDER_HOURS,
   DEFAULT_REMINDER_DAYS_BEFORE,
   type EventReminder,
+  type Language,
+  type RemindedMember,
+  type RemindNowInput,
+  type SkippedMember,
+  type UnansweredMember,
 } from '@fankurve/shared';
 import { checkDeadlineReminderHours, checkReminderDaysBefore } from '@fankurve/shared/rules/siteConfig';
 import type { Kysely, Transaction } from 'kysely';
@@ -10,7 +16,8 @@ import type { Database } from '../db/schema.js';
 import type { WriteContext } from '../db/store.js';
 import { scheduleJobBy } from '../jobs/claim.js';
 import { requireAdmin, SYSTEM_ACTOR, type Actor } from './actor.js';
-import { requireLiveEvent } from './attendance.js';
+import { requireLiveEvent, requireOpenForAnswers } from './attendance.js';
+import { conflict, notFound } from './errors.js';
 
 /*
  * Reminders to answer (docs/product.md, Answer deadlines and reminders; docs/architecture.md, the
@@ -38,7 +45,8 @@ import { requireLiveEvent } from './attendance.js';
 /** The job that sends the reminders (jobs/reminderJobs.ts). */
 export const REMINDER_JOB = 'answer-reminders';
 
-export type ReminderKind = EventReminder['kind'];
+/** The job's reminders: before the event and before its deadline (an admin's by hand is `manual`). */
+export type ReminderKind = Exclude<EventReminder['kind'], 'manual'>;
 
 /** The team configuration's reminder times; 0 switches one off. */
 export interface ReminderSettings {
@@ -281,7 +289,7 @@ export async function nextReminderDue(db: Db, now: Date, timeZone: string, setti
   return next === null ? null : new Date(next);
 }
 
-/** Who was reminded of an event and when, newest first (admin; 404 for an event that is gone). */
+/** Who was reminded of an event and when, newest first (admin; 404 for an event that is gone; a reminder by hand: the latest). */
 export async function listEventReminders(db: Kysely<Database>, actor: Actor, eventId: string): Promise<EventReminder[]> {
   requireAdmin(actor);
   await requireLiveEvent(db, eventId);
@@ -295,4 +303,196 @@ export async function listEventReminders(db: Kysely<Database>, actor: Actor, eve
     .orderBy('r.kind')
     .execute();
   return rows;
+}
+
+/** How often an admin may remind one member of one event by hand (docs/product.md, Answer deadlines and reminders). */
+export const MANUAL_REMINDER_INTERVAL_MS = HOUR_MS;
+
+/** A member who has not answered an event, as the admin's list and "remind now" read them. */
+interface UnansweredRow {
+  user_id: string;
+  username: string;
+  email: string;
+  language: Language;
+  reminded_at: string | null;
+  /** A device subscribed to push with the topic `reminders` on. */
+  push: boolean;
+}
+
+/**
+ * The active members without an own attendee row on the event, live or removed (the same rule the
+ * job reminds by: `membersToRemind`), with their last reminder by hand and whether push reaches them.
+ */
+async function unansweredMembers(db: Db, eventId: string): Promise<UnansweredRow[]> {
+  const rows = await db
+    .selectFrom('users as u')
+    .leftJoin('event_reminders as r', (join) =>
+      join.onRef('r.user_id', '=', 'u.id').on('r.event_id', '=', eventId).on('r.kind', '=', 'manual'),
+    )
+    .select(['u.id as user_id', 'u.username', 'u.email', 'u.language', 'r.sent_at as reminded_at'])
+    .select(({ exists, selectFrom, not, and }) =>
+      and([
+        exists(selectFrom('push_subscriptions as s').select('s.id').whereRef('s.user_id', '=', 'u.id')),
+        not(
+          exists(
+            selectFrom('push_topics_off as o')
+              .select('o.user_id')
+              .whereRef('o.user_id', '=', 'u.id')
+              .where('o.topic', '=', 'reminders'),
+          ),
+        ),
+      ]).as('push'),
+    )
+    .where('u.deleted', '=', 0)
+    .where('u.status', '=', 'active')
+    .where(({ exists, not, selectFrom }) =>
+      not(
+        exists(selectFrom('attendees as a').select('a.id').whereRef('a.user_id', '=', 'u.id').where('a.event_id', '=', eventId)),
+      ),
+    )
+    .orderBy('u.username')
+    .execute();
+  return rows.map((row) => ({ ...row, push: Boolean(Number(row.push)) }));
+}
+
+/** From when a member reminded by hand at `remindedAt` may be reminded again; null when now. */
+function remindAgainAt(remindedAt: string | null, now: string): string | null {
+  if (remindedAt === null) return null;
+  const again = Date.parse(remindedAt) + MANUAL_REMINDER_INTERVAL_MS;
+  return again > Date.parse(now) ? new Date(again).toISOString() : null;
+}
+
+/** The event as "remind now" needs it: live, not archived, not past, answers still open. */
+async function requireRemindableEvent(w: WriteContext, eventId: string) {
+  const event = await requireLiveEvent(w.db, eventId);
+  requireOpenForAnswers(w, event);
+  const open = checkAnswerDeadlineOpen(event.answer_deadline, w.clubNow(), false);
+  if (!open.ok) throw conflict(open.code);
+  return event;
+}
+
+/** Who has not answered the event yet, by name, with when each can be reminded by hand again (admin). */
+export async function listUnanswered(
+  db: Kysely<Database>,
+  actor: Actor,
+  eventId: string,
+  now: string,
+): Promise<UnansweredMember[]> {
+  requireAdmin(actor);
+  await requireLiveEvent(db, eventId);
+  return (await unansweredMembers(db, eventId)).map((row) => ({
+    user_id: row.user_id,
+    username: row.username,
+    reminded_at: row.reminded_at,
+    remind_again_at: remindAgainAt(row.reminded_at, now),
+  }));
+}
+
+/** The channels that work on this server: web push configured, SMTP set. */
+export interface ReminderChannels {
+  push: boolean;
+  mail: boolean;
+}
+
+/** A reminder by hand to send by e-mail after the commit. */
+export interface ReminderMailTo {
+  email: string;
+  username: string;
+  language: Language;
+}
+
+export interface RemindNowResult {
+  reminded: RemindedMember[];
+  skipped: SkippedMember[];
+  /** The members to e-mail (those push does not reach), sent after the commit by the caller. */
+  mails: ReminderMailTo[];
+  event: { id: string; title: string; date: string; answer_deadline: string | null };
+}
+
+/**
+ * An admin reminds the members who have not answered now (all, or the `user_ids` among them): each
+ * at most once an hour per event (`event_reminders` kind `manual`, its `sent_at` the last time; the
+ * upsert decides, so two admins at once remind a member once). Push reaches a member with a device
+ * subscribed and the topic `reminders` on (`reminder.sent`, kind `manual`, after the commit); the
+ * others get an e-mail when SMTP is set, else they are skipped as unreachable. A named id that is
+ * no active member is 404 `userNotFound`, nothing sent.
+ */
+export async function remindNow(
+  w: WriteContext,
+  actor: Actor,
+  eventId: string,
+  input: RemindNowInput,
+  channels: ReminderChannels,
+): Promise<RemindNowResult> {
+  requireAdmin(actor);
+  const event = await requireRemindableEvent(w, eventId);
+  const unanswered = await unansweredMembers(w.db, eventId);
+  const byId = new Map(unanswered.map((row) => [row.user_id, row]));
+  const skipped: SkippedMember[] = [];
+  let candidates = unanswered;
+  if (input.user_ids !== undefined) {
+    const wanted = [...new Set(input.user_ids)];
+    const users = wanted.length
+      ? await w.db
+          .selectFrom('users')
+          .select(['id', 'username'])
+          .where('id', 'in', wanted)
+          .where('deleted', '=', 0)
+          .where('status', '=', 'active')
+          .execute()
+      : [];
+    if (users.length !== wanted.length) throw notFound('userNotFound');
+    for (const user of users) {
+      if (!byId.has(user.id)) skipped.push({ user_id: user.id, username: user.username, reason: 'answered' });
+    }
+    candidates = unanswered.filter((row) => wanted.includes(row.user_id));
+  }
+  const cutoff = new Date(Date.parse(w.now) - MANUAL_REMINDER_INTERVAL_MS).toISOString();
+  const reachable: Array<UnansweredRow & { channel: 'push' | 'mail' }> = [];
+  for (const row of candidates) {
+    const skip = (reason: SkippedMember['reason']) => skipped.push({ user_id: row.user_id, username: row.username, reason });
+    if (row.user_id === actor.id) skip('self');
+    else if (row.reminded_at !== null && row.reminded_at > cutoff) skip('recentlyReminded');
+    else if (channels.push && row.push) reachable.push({ ...row, channel: 'push' });
+    else if (channels.mail && row.email) reachable.push({ ...row, channel: 'mail' });
+    else skip('unreachable');
+  }
+  const taken = new Set<string>();
+  if (reachable.length > 0) {
+    const rows = await w.db
+      .insertInto('event_reminders')
+      .values(reachable.map((row) => ({ event_id: eventId, user_id: row.user_id, kind: 'manual', sent_at: w.now })))
+      .onConflict((oc) =>
+        oc
+          .columns(['event_id', 'user_id', 'kind'])
+          .doUpdateSet({ sent_at: (eb) => eb.ref('excluded.sent_at') })
+          .where('event_reminders.sent_at', '<=', cutoff),
+      )
+      .returning('user_id')
+      .execute();
+    for (const row of rows) taken.add(row.user_id);
+  }
+  const reminded: RemindedMember[] = [];
+  const mails: ReminderMailTo[] = [];
+  for (const row of reachable) {
+    if (!taken.has(row.user_id)) {
+      skipped.push({ user_id: row.user_id, username: row.username, reason: 'recentlyReminded' });
+      continue;
+    }
+    reminded.push({ user_id: row.user_id, username: row.username, channel: row.channel });
+    if (row.channel === 'mail') mails.push({ email: row.email, username: row.username, language: row.language });
+  }
+  const pushed = reminded.filter((row) => row.channel === 'push').map((row) => row.user_id);
+  if (pushed.length > 0) {
+    w.record({
+      type: 'reminder.sent',
+      eventId,
+      kind: 'manual',
+      userIds: pushed,
+      deadline: event.answer_deadline,
+      actorId: actor.id,
+    });
+  }
+  skipped.sort((a, b) => a.username.localeCompare(b.username));
+  return { reminded, skipped, mails, event };
 }

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database, SessionRow } from '../db/schema.js';
 import type { WriteContext } from '../db/store.js';
 import type { Actor } from './actor.js';
+import { endCalendarToken } from './calendar.js';
 import { notFound } from './errors.js';
 
 /*
@@ -86,10 +87,15 @@ export async function endOtherSessions(w: WriteContext, actor: Actor, keepId: st
   return others.length;
 }
 
-/** Ends every session of a user (password changed or reset, account deleted or declined). */
+/**
+ * Ends every session of a user (password changed or reset, account deleted or declined), and with
+ * them their calendar feed's address (docs/architecture.md, Calendar feed): it opens the member's
+ * events without a session, so it must not outlive the password either.
+ */
 export async function endAllSessions(w: WriteContext, userId: string, actorId: string): Promise<void> {
   const rows = await w.db.selectFrom('sessions').select(['id', 'user_id']).where('user_id', '=', userId).execute();
   await removeSessions(w, rows, actorId);
+  await endCalendarToken(w, userId);
 }
 
 async function endIdleSessions(w: WriteContext, userId: string): Promise<void> {

@@ -90,3 +90,50 @@ export function adminDigestMail({ to, username, language, items, tasksLink, site
     html: html([intro, list], { href: tasksLink, label: outro }),
   };
 }
+
+export interface ReminderMailInput {
+  to: string;
+  username: string;
+  language: Language;
+  event: { title: string; date: string; answer_deadline: string | null };
+  link: string;
+  siteTitle: string;
+}
+
+/** `01.03.2030, 15:30` / `1 Mar 2030, 15:30`: a wall-clock time as it is (no zone shift). */
+function wallClock(value: string, language: Language): string {
+  const parsed = new Date(`${value.slice(0, 19).replace(' ', 'T')}Z`);
+  if (Number.isNaN(parsed.getTime())) return value;
+  return new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  }).format(parsed);
+}
+
+/**
+ * An admin's reminder by hand to a member push does not reach (docs/product.md, Answer deadlines and
+ * reminders): the event, its deadline if any, and the link to answer.
+ */
+export function reminderMail({ to, username, language, event, link, siteTitle }: ReminderMailInput): Mail {
+  const de = language === 'de';
+  const when = wallClock(event.date, language);
+  const subject = de ? `${siteTitle}: Noch keine Antwort – ${event.title}` : `${siteTitle}: No answer yet – ${event.title}`;
+  const question = de
+    ? `${event.title} am ${when}: bist du dabei? Sag bitte zu oder ab.`
+    : `${event.title} on ${when}: are you going? Please let the club know.`;
+  const deadline = event.answer_deadline
+    ? de
+      ? `Antworten bis ${wallClock(event.answer_deadline, language)}.`
+      : `Answer by ${wallClock(event.answer_deadline, language)}.`
+    : null;
+  const greeting = de ? `Hallo ${username},` : `Hello ${username},`;
+  const label = de ? 'Zur Veranstaltung:' : 'To the event:';
+  const paragraphs = [greeting, deadline ? `${question}\n${deadline}` : question];
+  return {
+    to,
+    subject,
+    text: `${paragraphs.join('\n\n')}\n\n${label}\n${link}\n`,
+    html: html(paragraphs, { href: link, label }),
+  };
+}

@@ -302,17 +302,18 @@ export function pollText(language: Language, poll: { question: string; options: 
 
 /**
  * A reminder to answer (topic `reminders`; docs/product.md, Answer deadlines and reminders): before
- * the event, or before its answer deadline (`deadline`, the club's wall clock), opening the event.
+ * the event, before its answer deadline (`deadline`, the club's wall clock), or an admin's by hand
+ * (`manual`: naming the deadline when there is one), opening the event.
  */
 export function reminderText(
   language: Language,
   event: EventInfo,
-  kind: 'event' | 'deadline',
+  kind: 'event' | 'deadline' | 'manual',
   deadline: string | null,
 ): PushText {
   const de = language === 'de';
   const when = formatEventDate(event.date, language);
-  if (kind === 'deadline' && deadline) {
+  if ((kind === 'deadline' || kind === 'manual') && deadline) {
     const until = formatEventDate(deadline, language);
     return {
       title: de ? `Antwortfrist läuft ab: ${event.title}` : `Answer deadline soon: ${event.title}`,

@@ -72,7 +72,9 @@ function findOwn(db: FankurveDatabase, eventId: string, userId: string) {
  * a match needs a ticket, an away match a seat). An event the device does not hold counts as no match.
  */
 async function eventTitle(db: FankurveDatabase, eventId: string): Promise<string> {
-  return (await db.events.findOne(eventId).exec())?.title ?? '';
+  // A database opened with only some collections (`createDatabase`'s `collections`) may lack events.
+  const events: FankurveDatabase['events'] | undefined = db.collections.events;
+  return (await events?.findOne(eventId).exec())?.title ?? '';
 }
 
 /**

@@ -73,6 +73,7 @@ export function CalendarSection() {
     <section className="card profile-section profile-calendar" aria-labelledby={headingId}>
       <h2 id={headingId}>{t('profile.calendar.heading')}</h2>
       <p>{t('profile.calendar.text')}</p>
+      <p className="muted">{t('profile.calendar.rotatesWithPassword')}</p>
       {!online ? (
         <p className="muted" role="status">
           {t('profile.calendar.offline')}

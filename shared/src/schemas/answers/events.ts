@@ -70,12 +70,15 @@ export type EventChangedAnswer = z.infer<typeof eventChangedAnswer>;
 export const eventImageAnswer = messageAnswerWith({ filename: textOrNull, event: restEvent });
 export type EventImageAnswer = z.infer<typeof eventImageAnswer>;
 
-/** A reminder a member was sent: before the event or before its answer deadline (docs/product.md, Answer deadlines and reminders). */
+/**
+ * A reminder a member was sent: before the event, before its answer deadline, or by an admin's hand
+ * (`manual`, the latest one) (docs/product.md, Answer deadlines and reminders).
+ */
 export const eventReminder = z
   .strictObject({
     user_id: z.string(),
     username: z.string(),
-    kind: z.enum(['event', 'deadline']),
+    kind: z.enum(['event', 'deadline', 'manual']),
     /** When it was sent (ISO 8601 UTC). */
     sent_at: z.string(),
   })

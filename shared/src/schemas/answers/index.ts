@@ -19,6 +19,7 @@ export * from './push.js';
 export * from './config.js';
 export * from './exports.js';
 export * from './calendar.js';
+export * from './reminders.js';
 export * from './matches.js';
 export * from './sync.js';
 export * from './health.js';
