@@ -25,19 +25,21 @@ describe('413 over a kept-alive connection', () => {
   });
 
   function request(method: string, path: string, body?: string, chunked = false) {
-    return new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string; socket: unknown }>((resolve, reject) => {
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (body !== undefined && !chunked) headers['content-length'] = String(Buffer.byteLength(body));
-      const req = http.request(`${server.url}${path}`, { method, agent, headers }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text, socket: req.socket }));
-      });
-      req.on('error', reject);
-      if (body !== undefined) req.write(body);
-      req.end();
-    });
+    return new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string; socket: unknown }>(
+      (resolve, reject) => {
+        const headers: Record<string, string> = { 'content-type': 'application/json' };
+        if (body !== undefined && !chunked) headers['content-length'] = String(Buffer.byteLength(body));
+        const req = http.request(`${server.url}${path}`, { method, agent, headers }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text, socket: req.socket }));
+        });
+        req.on('error', reject);
+        if (body !== undefined) req.write(body);
+        req.end();
+      },
+    );
   }
 
   const huge = () => JSON.stringify({ username: 'x', password: 'y', padding: 'a'.repeat(JSON_BODY_LIMIT_BYTES + 10) });

@@ -23,5 +23,7 @@ export function mayDeleteEvent(user: { scope: Scope }, hasBoughtTickets: boolean
  * permissions). Other fields stay the creator's.
  */
 export function checkPriceChange(user: { scope: Scope }, hasContingentOrBoughtTicket: boolean): RuleResult<true> {
-  return hasContingentOrBoughtTicket && user.scope !== 'admin' ? { ok: false, code: 'eventPriceLocked' } : { ok: true, value: true };
+  return hasContingentOrBoughtTicket && user.scope !== 'admin'
+    ? { ok: false, code: 'eventPriceLocked' }
+    : { ok: true, value: true };
 }
