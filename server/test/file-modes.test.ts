@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isPostgres } from './helpers.js';
+import { png } from './png.js';
 
 /*
  * The data folder and the backups are the server user's alone (docs/architecture.md, Backups:
@@ -87,6 +88,18 @@ describe.skipIf(isPostgres())('private files on SQLite', () => {
         body: JSON.stringify({ username: 'chef', password: ADMIN_PASSWORD }),
       });
       expect(login.status).toBe(200);
+      // A file the running server creates later: an uploaded logo in the uploads folder.
+      const { token } = (await login.json()) as { token: string };
+      const form = new FormData();
+      form.append('logo', new Blob([png(2, 2)], { type: 'image/png' }), 'logo.png');
+      const upload = await fetch(`http://127.0.0.1:${port}/api/config/logo`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: form,
+      });
+      expect(upload.status, await upload.clone().text()).toBe(200);
+      const { filename } = (await upload.json()) as { filename: string };
+      expect(octal(path.join(dataDir, 'uploads', filename))).toBe(`${filename} 600`);
 
       const sqlite = path.join(dataDir, 'fankurve.sqlite');
       expect(fs.existsSync(`${sqlite}-wal`)).toBe(true);

@@ -5,7 +5,8 @@ import { createTestApp, type TestApp } from './helpers.js';
 /*
  * Refused sync pushes write notices, and one member cannot flood their own devices or the database
  * with them (docs/architecture.md, Sync: Refusals): a repeat of an unread notice folds into it and
- * writes at most once per NOTICE_REPEAT_PACE_MS; only the newest NOTICES_UNREAD_MAX stay unread.
+ * writes at most once per NOTICE_REPEAT_PACE_MS; only the newest NOTICES_UNREAD_MAX stay unread; and
+ * at most NOTICES_UNREAD_MAX new ones are written per member within NOTICE_REPEAT_PACE_MS.
  * The refusal here: dropping an answer whose ticket an admin bought ('ticketAlreadyBought').
  */
 
@@ -94,7 +95,12 @@ describe('notices of refused pushes', () => {
     const member = await t.member('flood-many');
     const rows: Doc[] = [];
     for (let i = 0; i < NOTICES_UNREAD_MAX + 5; i++) rows.push(await boughtRow(member));
-    for (const row of rows) expect((await dropRefused(member, row)).status).toBe(200);
+    // Spread out, so the pace of new notices does not hold any back.
+    const start = Date.now();
+    for (const [i, row] of rows.entries()) {
+      vi.useFakeTimers({ toFake: ['Date'], now: start + (i * NOTICE_REPEAT_PACE_MS) / 4 });
+      expect((await dropRefused(member, row)).status).toBe(200);
+    }
 
     const notices = await noticeRows(member.id);
     expect(notices).toHaveLength(NOTICES_UNREAD_MAX + 5);
@@ -103,5 +109,35 @@ describe('notices of refused pushes', () => {
     expect(notices.slice(0, 5).map((notice) => notice.is_read)).toEqual([1, 1, 1, 1, 1]);
     const pulled = (await pull('notices', member.token)) as NoticeDoc[];
     expect(pulled.filter((notice) => !notice.is_read)).toHaveLength(NOTICES_UNREAD_MAX);
+  });
+
+  it(`are paced: at most ${NOTICES_UNREAD_MAX} new ones per member and pace, also when the device cycles through its refusals`, async () => {
+    const member = await t.member('flood-cycle');
+    const rows: Doc[] = [];
+    for (let i = 0; i < NOTICES_UNREAD_MAX + 5; i++) rows.push(await boughtRow(member));
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'], now: start });
+    // Three rounds through more refused changes than the cap: without the pace each round would
+    // write a fresh row for every change the cap had marked read before.
+    for (let round = 0; round < 3; round++) {
+      const answer = await push(
+        member.token,
+        rows.map((row) => ({ assumedMasterState: row, newDocumentState: { ...row, _deleted: true } })),
+      );
+      expect(answer.status).toBe(200);
+      // Every refusal is still answered with the server's row (the ticket stays).
+      expect((answer.body as Doc[]).filter((doc) => !doc._deleted)).toHaveLength(rows.length);
+    }
+    let notices = await noticeRows(member.id);
+    expect(notices).toHaveLength(NOTICES_UNREAD_MAX);
+    expect(notices.every((notice) => notice.is_read === 0)).toBe(true);
+
+    // After the pace the next refusals are written again (and the oldest make room).
+    vi.useFakeTimers({ toFake: ['Date'], now: start + NOTICE_REPEAT_PACE_MS + 1000 });
+    const last = rows.at(-1)!;
+    expect((await dropRefused(member, last)).status).toBe(200);
+    notices = await noticeRows(member.id);
+    expect(notices).toHaveLength(NOTICES_UNREAD_MAX + 1);
+    expect(notices.filter((notice) => notice.is_read === 0)).toHaveLength(NOTICES_UNREAD_MAX);
   });
 });

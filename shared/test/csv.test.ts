@@ -16,12 +16,16 @@ describe('the CSV formula guard', () => {
     ['a zero-width joiner and a byte order mark before =', '\u200D\uFEFF=1+1'],
     ['a right-to-left mark before @', '\u200F@SUM(A1)'],
     ['a soft hyphen before -', '\u00AD-2+3'],
+    ['a combining grapheme joiner and a variation selector before =', '\u034F\uFE0F=1+1'],
+    ['a Hangul filler before a full-width =', '\u3164\uFF1D1+1'],
+    ['a word joiner before +', '\u2060+1'],
   ])('guards %s: a spreadsheet reads it as a formula too', (_name, text) => {
     expect(guardCsvText(text)).toBe(`'${text}`);
   });
 
   it('leaves other texts as they are, and one in the middle of a text', () => {
-    for (const text of ['Jürgen', 'a=b', 'x-y@z.de', ' =1', "'quoted", '', 'Zoë\u200B=', '\uFF21bc']) expect(guardCsvText(text)).toBe(text);
+    for (const text of ['Jürgen', 'a=b', 'x-y@z.de', ' =1', "'quoted", '', 'Zoë\u200B=', '\uFF21bc'])
+      expect(guardCsvText(text)).toBe(text);
   });
 
   it('writes amounts as numbers, a negative one too, never guarded', () => {

@@ -28,8 +28,9 @@ export interface EventUpdate {
   description: string | null;
   date: string;
   location: string;
-  stadium_id: string | null;
-  ticket_price: number;
+  /** Left out where only an admin may change it (`checkPriceChange`): the form does not offer it then. */
+  stadium_id?: string | null;
+  ticket_price?: number;
   ticket_buyer: string | null;
   /** The answer deadline `YYYY-MM-DD HH:MM` (club wall clock), before the event; null: none. */
   answer_deadline: string | null;

@@ -24,7 +24,10 @@ export interface NoticeContext {
  * One member's notices are bounded (docs/architecture.md, Sync: Refusals): a repeat of an unread
  * notice (same code, event and action) folds into it — it moves to the top, at most once per
  * `NOTICE_REPEAT_PACE_MS`, and writes nothing in between — and of the unread ones only the newest
- * `NOTICES_UNREAD_MAX` stay unread: the oldest are marked read to make room.
+ * `NOTICES_UNREAD_MAX` stay unread: the oldest are marked read to make room. New notices are paced
+ * too: at most `NOTICES_UNREAD_MAX` per member within `NOTICE_REPEAT_PACE_MS` (a full list); a
+ * refusal beyond that writes none, so a device cycling through many refused changes cannot grow
+ * the table faster than that.
  */
 export async function addNotice(
   w: WriteContext,
@@ -55,6 +58,14 @@ export async function addNotice(
       .execute();
     return;
   }
+  const since = new Date(Date.parse(w.now) - NOTICE_REPEAT_PACE_MS).toISOString();
+  const recent = await w.db
+    .selectFrom('notices')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('user_id', '=', userId)
+    .where('created_at', '>', since)
+    .executeTakeFirstOrThrow();
+  if (Number(recent.count) >= NOTICES_UNREAD_MAX) return;
   for (const oldest of unread.slice(0, Math.max(0, unread.length - NOTICES_UNREAD_MAX + 1))) {
     await w.db
       .updateTable('notices')

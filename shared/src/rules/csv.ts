@@ -8,7 +8,8 @@
  * (`=HYPERLINK("http://x","y")`). Such a text cell gets a leading apostrophe, so it stays text.
  * The check looks at the text as a spreadsheet may read it: compatibility-normalised (NFKC, so a
  * full-width `＝` or `＋` counts as `=` or `+`) and without invisible format characters in front
- * (a zero-width space, joiner, byte order mark or direction mark before `=`).
+ * (a zero-width space, joiner, byte order mark, direction mark, variation selector or Hangul
+ * filler before `=`).
  * Amounts are no text: they are passed as `csvAmount(cents)` and written as numbers, a negative one
  * (`-5,00`) included. Counts are passed as numbers.
  */
@@ -39,8 +40,12 @@ function amountText(cents: number): string {
   return `${sign}${Math.floor(abs / 100)},${String(abs % 100).padStart(2, '0')}`;
 }
 
-/** Invisible format characters (Unicode category Cf: zero-width space and joiners, BOM, direction marks, soft hyphen). */
-const LEADING_INVISIBLE = /^\p{Cf}+/u;
+/**
+ * Invisible characters: format characters (Unicode category Cf: zero-width space and joiners, BOM,
+ * direction marks, soft hyphen) and the other default-ignorable ones (combining grapheme joiner,
+ * variation selectors, Hangul fillers), which show nothing either.
+ */
+const LEADING_INVISIBLE = /^[\p{Cf}\p{Default_Ignorable_Code_Point}]+/u;
 
 /** A text cell that a spreadsheet would run as a formula gets a leading apostrophe; any other stays as it is. */
 export function guardCsvText(text: string): string {

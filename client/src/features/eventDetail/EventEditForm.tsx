@@ -1,8 +1,11 @@
-import { CLUB_CASH_DESK, type EventDoc, type MemberDoc } from '@fankurve/shared';
+import { checkPriceChange, CLUB_CASH_DESK, type EventDoc, type MemberDoc, type Scope } from '@fankurve/shared';
+import { formatMoney } from '@fankurve/shared/rules/money';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isApiError } from '../../api/client.js';
+import { getContingent } from '../../api/contingents.js';
 import { fetchStadiums, updateEvent, type StadiumOption } from '../../api/eventDetail.js';
-import { errorText, messageText } from '../../i18n/index.js';
+import { currentLanguage, errorText, messageText } from '../../i18n/index.js';
 import { Field, FormError } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { EventTimeFields } from '../events/index.js';
@@ -13,14 +16,53 @@ import { SaveCancel } from './SaveCancel.js';
 interface Props {
   event: EventDoc;
   members: readonly MemberDoc[];
+  /** The editor's role, for the shared rule `checkPriceChange`. */
+  scope: Scope;
+  /** A ticket of the event is bought (the device's rows). */
+  hasBoughtTickets: boolean;
   online: boolean;
   onDone: () => void;
 }
 
-/** The event's fields edited in place (creator or admin): the shared rules, PUT /api/events/{id}. */
-export function EventEditForm({ event, members, online, onDone }: Props) {
+/**
+ * Whether the event has a ticket contingent, read online (the form is online-only) and only where
+ * it decides something: an admin's price is never locked. Undefined while it is asked; a failed
+ * question counts as none (the server still refuses, with its reason).
+ */
+function useHasContingent(eventId: string, ask: boolean): boolean | undefined {
+  const [has, setHas] = useState<boolean | undefined>(ask ? undefined : false);
+  useEffect(() => {
+    if (!ask) return;
+    let cancelled = false;
+    getContingent(eventId).then(
+      () => {
+        if (!cancelled) setHas(true);
+      },
+      (failure: unknown) => {
+        if (cancelled) return;
+        if (!isApiError(failure) || failure.code !== 'contingentNotFound') console.warn('Could not read the contingent', failure);
+        setHas(false);
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [eventId, ask]);
+  return has;
+}
+
+/**
+ * The event's fields edited in place (creator or admin): the shared rules, PUT /api/events/{id}.
+ * Once the event has a ticket contingent or a bought ticket, its ticket price and stadium are the
+ * admins' (`checkPriceChange`, docs/product.md, Roles and permissions): a creator sees them read-only
+ * with the reason, and the form leaves them out of what it sends.
+ */
+export function EventEditForm({ event, members, scope, hasBoughtTickets, online, onDone }: Props) {
   const { t } = useTranslation();
   const [form, setForm] = useState<EventForm>(() => eventFormOf(event));
+  const hasContingent = useHasContingent(event.id, scope !== 'admin' && !hasBoughtTickets);
+  // Until the answer is in, the price is not offered: better shown late than refused after typing.
+  const priceLocked = hasContingent === undefined || !checkPriceChange({ scope }, hasBoughtTickets || hasContingent).ok;
   const [stadiums, setStadiums] = useState<StadiumOption[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -50,7 +92,8 @@ export function EventEditForm({ event, members, online, onDone }: Props) {
     setError(null);
     setSaving(true);
     try {
-      await updateEvent(event.id, result.body);
+      const { stadium_id, ticket_price, ...others } = result.body;
+      await updateEvent(event.id, priceLocked ? others : { ...others, stadium_id, ticket_price });
       toastSuccess(t('eventDetail.eventSaved'));
       onDone();
     } catch (failure) {
@@ -90,38 +133,53 @@ export function EventEditForm({ event, members, online, onDone }: Props) {
         required
         onChange={(e) => set('location', e.target.value)}
       />
-      <Field label={t('eventDetail.stadium')}>
-        {(control) => (
-          <select {...control} value={form.stadium_id} onChange={(e) => set('stadium_id', e.target.value)}>
-            <option value="">{t('eventDetail.noStadium')}</option>
-            {stadiumChoices.map((stadium) => (
-              <option key={stadium.id} value={stadium.id}>
-                {stadium.city ? `${stadium.stadium_name} (${stadium.city})` : stadium.stadium_name}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      {priceLocked ? (
+        <Field label={t('eventDetail.stadium')} value={event.stadium_name ?? t('eventDetail.noStadium')} readOnly />
+      ) : (
+        <Field label={t('eventDetail.stadium')}>
+          {(control) => (
+            <select {...control} value={form.stadium_id} onChange={(e) => set('stadium_id', e.target.value)}>
+              <option value="">{t('eventDetail.noStadium')}</option>
+              {stadiumChoices.map((stadium) => (
+                <option key={stadium.id} value={stadium.id}>
+                  {stadium.city ? `${stadium.stadium_name} (${stadium.city})` : stadium.stadium_name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      )}
       <Field label={t('eventDetail.fieldDescription')}>
         {(control) => (
           <textarea {...control} rows={3} value={form.description} onChange={(e) => set('description', e.target.value)} />
         )}
       </Field>
-      <MoneyField
-        label={t('eventDetail.fieldTicketPrice')}
-        value={form.priceNotYetAvailable ? '' : form.price}
-        disabled={form.priceNotYetAvailable}
-        onValueChange={(value) => set('price', value)}
-      >
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={form.priceNotYetAvailable}
-            onChange={(e) => set('priceNotYetAvailable', e.target.checked)}
-          />
-          {t('eventDetail.priceNotYetAvailable')}
-        </label>
-      </MoneyField>
+      {priceLocked ? (
+        <Field
+          label={t('eventDetail.fieldTicketPrice')}
+          value={
+            event.ticket_price_cents > 0 ? formatMoney(event.ticket_price_cents, currentLanguage()) : t('eventDetail.priceTba')
+          }
+          readOnly
+          hint={hasContingent === undefined ? undefined : messageText('eventPriceLocked')}
+        />
+      ) : (
+        <MoneyField
+          label={t('eventDetail.fieldTicketPrice')}
+          value={form.priceNotYetAvailable ? '' : form.price}
+          disabled={form.priceNotYetAvailable}
+          onValueChange={(value) => set('price', value)}
+        >
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={form.priceNotYetAvailable}
+              onChange={(e) => set('priceNotYetAvailable', e.target.checked)}
+            />
+            {t('eventDetail.priceNotYetAvailable')}
+          </label>
+        </MoneyField>
+      )}
       <Field label={t('eventDetail.ticketBuyer')}>
         {(control) => (
           <select {...control} value={form.ticket_buyer} onChange={(e) => set('ticket_buyer', e.target.value)}>

@@ -72,7 +72,14 @@ export function EventHeader({ event, names, members, attendees, access, language
   if (editing) {
     return (
       <section className="card detail-header" aria-labelledby="event-edit-title">
-        <EventEditForm event={event} members={members} online={access.online} onDone={() => setEditing(false)} />
+        <EventEditForm
+          event={event}
+          members={members}
+          scope={access.scope}
+          hasBoughtTickets={tickets.length > 0}
+          online={access.online}
+          onDone={() => setEditing(false)}
+        />
       </section>
     );
   }
