@@ -21,13 +21,12 @@ export interface NoticeContext {
  * until read (e.g. why a change made offline was refused). The event's title is kept with it, so
  * the notice still says what it was about after the event is gone.
  *
- * One member's notices are bounded (docs/architecture.md, Sync: Refusals): a repeat of an unread
- * notice (same code, event and action) folds into it — it moves to the top, at most once per
- * `NOTICE_REPEAT_PACE_MS`, and writes nothing in between — and of the unread ones only the newest
- * `NOTICES_UNREAD_MAX` stay unread: the oldest are marked read to make room. New notices are paced
- * too: at most `NOTICES_UNREAD_MAX` per member within `NOTICE_REPEAT_PACE_MS` (a full list); a
- * refusal beyond that writes none, so a device cycling through many refused changes cannot grow
- * the table faster than that.
+ * One member's notices are bounded (docs/architecture.md, Sync: Refusals), and every refusal is
+ * still told: a refusal like an earlier notice (same code, event and action) reuses its row — made
+ * unread and moved to the top; an unread one at most once per `NOTICE_REPEAT_PACE_MS`, with nothing
+ * written in between — so a member has at most one row per kind of refusal, however often a device
+ * pushes it; and of the unread ones only the newest `NOTICES_UNREAD_MAX` stay unread: the oldest are
+ * marked read to make room.
  */
 export async function addNotice(
   w: WriteContext,
@@ -39,39 +38,42 @@ export async function addNotice(
     ? await w.db.selectFrom('events').select('title').where('id', '=', context.eventId).executeTakeFirst()
     : undefined;
   const eventId = event ? context.eventId : null;
-  const unread = await w.db
+  const same = (
+    await w.db
+      .selectFrom('notices')
+      .select(['id', 'event_id', 'action', 'is_read', 'created_at'])
+      .where('user_id', '=', userId)
+      .where('code', '=', code)
+      .where('deleted', '=', 0)
+      .orderBy('created_at', 'desc')
+      .execute()
+  ).find((notice) => notice.event_id === eventId && notice.action === context.action);
+  if (same && same.is_read === 0 && Date.parse(w.now) - Date.parse(same.created_at) < NOTICE_REPEAT_PACE_MS) return;
+
+  const otherUnread = await w.db
     .selectFrom('notices')
-    .select(['id', 'code', 'event_id', 'action', 'created_at'])
+    .select('id')
     .where('user_id', '=', userId)
     .where('is_read', '=', 0)
     .where('deleted', '=', 0)
+    .where('id', '!=', same?.id ?? '')
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  const repeat = unread.find((notice) => notice.code === code && notice.event_id === eventId && notice.action === context.action);
-  if (repeat) {
-    if (Date.parse(w.now) - Date.parse(repeat.created_at) < NOTICE_REPEAT_PACE_MS) return;
-    await w.db
-      .updateTable('notices')
-      .set({ created_at: w.now, event_title: event?.title ?? null, seq: await w.nextSeq('notices') })
-      .where('id', '=', repeat.id)
-      .execute();
-    return;
-  }
-  const since = new Date(Date.parse(w.now) - NOTICE_REPEAT_PACE_MS).toISOString();
-  const recent = await w.db
-    .selectFrom('notices')
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .where('user_id', '=', userId)
-    .where('created_at', '>', since)
-    .executeTakeFirstOrThrow();
-  if (Number(recent.count) >= NOTICES_UNREAD_MAX) return;
-  for (const oldest of unread.slice(0, Math.max(0, unread.length - NOTICES_UNREAD_MAX + 1))) {
+  for (const oldest of otherUnread.slice(0, Math.max(0, otherUnread.length - NOTICES_UNREAD_MAX + 1))) {
     await w.db
       .updateTable('notices')
       .set({ is_read: 1, seq: await w.nextSeq('notices') })
       .where('id', '=', oldest.id)
       .execute();
+  }
+  if (same) {
+    await w.db
+      .updateTable('notices')
+      .set({ is_read: 0, created_at: w.now, event_title: event?.title ?? null, seq: await w.nextSeq('notices') })
+      .where('id', '=', same.id)
+      .execute();
+    return;
   }
   await w.db
     .insertInto('notices')
