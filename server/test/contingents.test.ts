@@ -269,9 +269,9 @@ describe('the allocation order', () => {
     ]);
     // Waiting, the position is the place in line (1: the next returned ticket is offered to them).
     expect((await view(event.id, fiveLate!.token)).mine).toMatchObject({ state: 'waiting', position: 1, offer: null });
-    const host = (await view(event.id, fiveEarly!.token)).mine;
+    const host = (await view(event.id, fiveEarly!.token)).mine!;
     expect(host).toMatchObject({ state: 'allocated', position: null, returned: false });
-    expect(Date.parse(host.pay_by!) - Date.parse(after.contingent.allocated_at!)).toBe(7 * 86_400_000);
+    expect(Date.parse(host.pay_by!) - Date.parse(after.contingent!.allocated_at!)).toBe(7 * 86_400_000);
     expect(host.guests).toEqual([
       expect.objectContaining({ attendee_id: rows.guestOfFive, guest_name: 'Gast Fünf', state: 'waiting', position: 5 }),
     ]);
@@ -418,7 +418,7 @@ describe('allocation at the deadline, by the job', () => {
     for (const row of rows) expect((await attendee(row, a)).bought).toBe(0);
 
     vi.useFakeTimers({ toFake: ['Date'], now: deadline.getTime() + 60_000 });
-    await vi.waitFor(async () => expect((await view(event.id, adminToken, a)).contingent.allocated).toBe(2), { timeout: 5000 });
+    await vi.waitFor(async () => expect((await view(event.id, adminToken, a)).contingent!.allocated).toBe(2), { timeout: 5000 });
     expect((await attendee(rows[2]!, a)).bought).toBe(1);
     expect((await attendee(rows[0]!, a)).bought).toBe(1);
     expect((await attendee(rows[1]!, a)).bought).toBe(0);
@@ -548,11 +548,17 @@ describe('bad input changes nothing', () => {
     expect(await state()).toEqual(before);
   });
 
-  it('answers 404 with a message for an event without a contingent', async () => {
+  it('answers an event without a contingent with none (no error), and 404 with a message to its writes', async () => {
     const other = await awayMatch();
+    const member = await fresh();
     const before = await state();
+    for (const token of [admin, member.token]) {
+      const none = await t.call('GET', `/api/events/${other.id}/contingent`, { token });
+      expect(none.status).toBe(200);
+      expect(none.body).toEqual({ success: true, contingent: null, mine: null });
+    }
+    expect((await t.call('GET', `/api/events/${newId()}/contingent`, { token: admin })).status).toBe(404);
     for (const [method, url, body] of [
-      ['GET', `/api/events/${other.id}/contingent`, undefined],
       ['POST', `/api/events/${other.id}/contingent/allocate`, undefined],
       ['PUT', `/api/events/${other.id}/contingent/requests/${fanRow}`, { excluded: true }],
     ] as const) {

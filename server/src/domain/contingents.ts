@@ -514,19 +514,23 @@ export interface ContingentView {
   queue?: QueuedRequest[];
 }
 
+/** An event without a contingent: nothing to show, and no error (the event page asks for every event). */
+export const NO_CONTINGENT = { contingent: null, mine: null } as const;
+
 /**
  * The contingent as the actor sees it: its figures, their own request and their guests' (state,
  * place, open offer), and for an admin the whole queue in allocation order with names and points.
- * 404 'contingentNotFound' when the event has none.
+ * An event without one answers `NO_CONTINGENT`; an unknown or deleted event is 404.
  */
 export async function contingentView(
   db: Kysely<Database>,
   actor: Actor,
   eventId: string,
   today: string,
-): Promise<ContingentView> {
+): Promise<ContingentView | typeof NO_CONTINGENT> {
   await requireLiveEvent(db, eventId);
-  const contingent = await requireContingent(db, eventId);
+  const contingent = await findContingent(db, eventId);
+  if (!contingent) return NO_CONTINGENT;
   const requests = (await requestsOf(db, eventId)).filter((request) => request.state !== 'withdrawn');
   const offers = await openOffersOf(db, eventId);
   const needsOrder = isAdmin(actor) || requests.some((request) => request.state === 'requested' || request.state === 'waiting');

@@ -26,7 +26,12 @@ interface Props {
   answersClosed: boolean;
 }
 
-type Loaded = { state: 'loading' } | { state: 'none' } | { state: 'unavailable' } | { state: 'ready'; answer: ContingentAnswer };
+/** The answer for an event that has a contingent. */
+type HeldContingent = ContingentAnswer & { contingent: NonNullable<ContingentAnswer['contingent']>; mine: MyRequest };
+
+type Loaded = { state: 'loading' } | { state: 'none' } | { state: 'unavailable' } | { state: 'ready'; answer: HeldContingent };
+
+const held = (answer: ContingentAnswer): answer is HeldContingent => answer.contingent !== null && answer.mine !== null;
 
 /** The collections whose changes can move the contingent's figures or the member's place. */
 const MOVES_CONTINGENT = ['attendees', 'offers', 'events'];
@@ -62,12 +67,13 @@ function useContingent(eventId: string, online: boolean): [Loaded, () => void] {
     let cancelled = false;
     getContingent(eventId).then(
       (answer) => {
-        if (!cancelled) setLoaded({ state: 'ready', answer });
+        // An event without a contingent answers null, no error (docs/product.md, REST API).
+        if (!cancelled) setLoaded(held(answer) ? { state: 'ready', answer } : { state: 'none' });
       },
       (error: unknown) => {
         if (cancelled) return;
-        if (isApiError(error) && error.code === 'contingentNotFound') setLoaded({ state: 'none' });
-        else setLoaded((before) => (before.state === 'ready' ? before : { state: 'unavailable' }));
+        if (!isApiError(error)) console.warn('Could not read the contingent', error);
+        setLoaded((before) => (before.state === 'ready' ? before : { state: 'unavailable' }));
       },
     );
     return () => {
@@ -170,7 +176,7 @@ function offerWindowText(minutes: number, t: TFunction): string {
 }
 
 /** Tickets, allocated, waiting, free; the deadline (or at once) and the windows. */
-function Figures({ answer }: { answer: ContingentAnswer }) {
+function Figures({ answer }: { answer: HeldContingent }) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const { contingent } = answer;

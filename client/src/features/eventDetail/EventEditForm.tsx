@@ -2,7 +2,6 @@ import { checkPriceChange, CLUB_CASH_DESK, type EventDoc, type MemberDoc, type S
 import { formatMoney } from '@fankurve/shared/rules/money';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../api/client.js';
 import { getContingent } from '../../api/contingents.js';
 import { fetchStadiums, updateEvent, type StadiumOption } from '../../api/eventDetail.js';
 import { currentLanguage, errorText, messageText } from '../../i18n/index.js';
@@ -35,12 +34,12 @@ function useHasContingent(eventId: string, ask: boolean): boolean | undefined {
     if (!ask) return;
     let cancelled = false;
     getContingent(eventId).then(
-      () => {
-        if (!cancelled) setHas(true);
+      (answer) => {
+        if (!cancelled) setHas(answer.contingent !== null);
       },
       (failure: unknown) => {
         if (cancelled) return;
-        if (!isApiError(failure) || failure.code !== 'contingentNotFound') console.warn('Could not read the contingent', failure);
+        console.warn('Could not read the contingent', failure);
         setHas(false);
       },
     );

@@ -77,9 +77,10 @@ export const queuedRequest = z
 export type QueuedRequest = z.infer<typeof queuedRequest>;
 
 /** GET /api/events/{id}/contingent: the figures, the member's own request, and for admins the queue. */
+/** GET /api/events/{id}/contingent: `contingent` and `mine` are null for an event without a contingent. */
 export const contingentAnswer = successAnswer({
-  contingent: restContingent,
-  mine: myRequest,
+  contingent: restContingent.nullable(),
+  mine: myRequest.nullable(),
   queue: z.array(queuedRequest).optional(),
 });
 export type ContingentAnswer = z.infer<typeof contingentAnswer>;
