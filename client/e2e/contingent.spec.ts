@@ -56,8 +56,18 @@ test('an admin sets up a contingent at 360 px and allocates it by loyalty; membe
   await form.getByLabel('Anzahl Tickets').fill('2');
   await form.getByLabel('Anfragefrist').fill(`${daysAhead(19).slice(0, 10)}T20:00`);
   await form.getByLabel('Zahlungsfrist in Tagen').fill('7');
+  // The time to accept a returned ticket is set in hours or days (a day by default).
+  const window = form.getByLabel('Annahmefrist für zurückgegebene Tickets');
+  await expect(window).toHaveValue('1');
+  await expect(form.getByLabel('Einheit')).toHaveValue('days');
+  await window.fill('8');
+  await form.getByRole('button', { name: 'Speichern' }).click();
+  await expect(form.getByText('Die Annahmefrist muss eine ganze Zahl sein, von 1 Stunde bis 7 Tage')).toBeVisible();
+  await form.getByLabel('Einheit').selectOption('hours');
+  await window.fill('36');
   await form.getByRole('button', { name: 'Speichern' }).click();
   await expect(form).toHaveCount(0);
+  await expect(section.getByText('Zurückgegebene Tickets werden für 36 Stunden angeboten.')).toBeVisible();
   await expect(section.getByText(/Anfragen werden bis .* gesammelt/)).toBeVisible();
   const figure = (name: string) => section.getByRole('term').filter({ hasText: name }).locator('xpath=following-sibling::dd');
   await expect(figure('Tickets')).toHaveText('2');
@@ -74,8 +84,15 @@ test('an admin sets up a contingent at 360 px and allocates it by loyalty; membe
   await noSidewaysScroll(page);
   expect(await seriousViolations(page)).toEqual([]);
 
+  // Before the deadline the members were told, "allocate now" first says what it will do.
   await section.getByRole('button', { name: 'Jetzt zuteilen' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Tickets jetzt zuteilen?' });
+  await expect(confirm).toContainText(`2 Tickets gehen an: ${zero.login.username}, ${ten.login.username}.`);
+  await expect(confirm).toContainText(/Die Anfragefrist bis .* ist noch nicht vorbei/);
+  await noSidewaysScroll(page);
+  await confirm.getByRole('button', { name: 'Jetzt zuteilen' }).click();
   await expect(page.getByText('2 Tickets zugeteilt')).toBeVisible();
+  await expect(confirm).toHaveCount(0);
   await expect(queue.locator('tbody tr td:nth-child(5)')).toHaveText(['hat Ticket', 'hat Ticket', 'wartet']);
   await expect(figure('Vergeben')).toHaveText('2');
   await expect(figure('Warteliste')).toHaveText('1');

@@ -27,6 +27,17 @@ const FIELD_OF: Partial<Record<MessageCode, FieldName>> = {
   contingentOfferMinutesInvalid: 'offerMinutes',
 };
 
+/** The offers' window is set in hours or days; minutes only for a window an API client set that way. */
+const WINDOW_UNITS = { hours: 60, days: 1440, minutes: 1 } as const;
+type WindowUnit = keyof typeof WINDOW_UNITS;
+
+/** A window in minutes in the largest unit it fills whole: 1440 → 1 day, 180 → 3 hours. */
+function windowOf(minutes: number): { amount: string; unit: WindowUnit } {
+  if (minutes % 1440 === 0) return { amount: String(minutes / 1440), unit: 'days' };
+  if (minutes % 60 === 0) return { amount: String(minutes / 60), unit: 'hours' };
+  return { amount: String(minutes), unit: 'minutes' };
+}
+
 /** A whole number typed into a field, or null when it is none (a fraction, a sign, text). */
 function wholeNumber(text: string): number | null {
   return /^\d+$/.test(text.trim()) ? Number(text.trim()) : null;
@@ -35,7 +46,8 @@ function wholeNumber(text: string): number | null {
 /**
  * The admin's settings of an event's contingent (docs/product.md, Input rules): tickets, the
  * request deadline (empty: allocated at once; in the event's season, not after it, by the shared
- * rule `checkRequestDeadline`), days to pay (optional) and the offers' window in minutes.
+ * rule `checkRequestDeadline`), days to pay (optional) and the offers' window in hours or days (sent
+ * as `offer_minutes`).
  */
 export function ContingentForm({
   eventId,
@@ -52,7 +64,9 @@ export function ContingentForm({
   const [tickets, setTickets] = useState(contingent ? String(contingent.tickets) : '');
   const [deadline, setDeadline] = useState(contingent?.request_deadline?.slice(0, 16).replace(' ', 'T') ?? '');
   const [paymentDays, setPaymentDays] = useState(contingent?.payment_days != null ? String(contingent.payment_days) : '');
-  const [offerMinutes, setOfferMinutes] = useState(String(contingent?.offer_minutes ?? DEFAULT_OFFER_MINUTES));
+  const initialWindow = windowOf(contingent?.offer_minutes ?? DEFAULT_OFFER_MINUTES);
+  const [offerAmount, setOfferAmount] = useState(initialWindow.amount);
+  const [offerUnit, setOfferUnit] = useState<WindowUnit>(initialWindow.unit);
   const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
   const [saving, setSaving] = useState(false);
 
@@ -70,9 +84,9 @@ export function ContingentForm({
     const days = paymentDays.trim() === '' ? null : wholeNumber(paymentDays);
     if (paymentDays.trim() !== '' && (days === null || days < 1 || days > PAYMENT_DAYS_MAX))
       found.paymentDays = messageText('contingentPaymentDaysInvalid');
-    const minutes = wholeNumber(offerMinutes);
-    if (minutes === null || minutes < 1 || minutes > OFFER_MINUTES_MAX)
-      found.offerMinutes = messageText('contingentOfferMinutesInvalid');
+    const amount = wholeNumber(offerAmount);
+    const minutes = amount === null ? null : amount * WINDOW_UNITS[offerUnit];
+    if (minutes === null || minutes < 1 || minutes > OFFER_MINUTES_MAX) found.offerMinutes = t('contingents.offerWindowInvalid');
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     setSaving(true);
@@ -128,15 +142,31 @@ export function ContingentForm({
           onChange={(event) => setPaymentDays(event.target.value)}
           error={errors.paymentDays}
         />
-        <Field
-          label={t('contingents.fieldOfferMinutes')}
-          name="offer_minutes"
-          inputMode="numeric"
-          value={offerMinutes}
-          onChange={(event) => setOfferMinutes(event.target.value)}
-          hint={t('contingents.offerMinutesHint')}
-          error={errors.offerMinutes}
-        />
+        <div className="contingent-window">
+          <Field
+            label={t('contingents.fieldOfferWindow')}
+            name="offer_window"
+            inputMode="numeric"
+            value={offerAmount}
+            onChange={(event) => setOfferAmount(event.target.value)}
+            hint={t('contingents.offerWindowHint')}
+            error={errors.offerMinutes}
+          />
+          <Field label={t('contingents.fieldOfferUnit')}>
+            {(control) => (
+              <select
+                {...control}
+                name="offer_unit"
+                value={offerUnit}
+                onChange={(event) => setOfferUnit(event.target.value as WindowUnit)}
+              >
+                <option value="hours">{t('contingents.unitHours')}</option>
+                <option value="days">{t('contingents.unitDays')}</option>
+                {offerUnit === 'minutes' ? <option value="minutes">{t('contingents.unitMinutes')}</option> : null}
+              </select>
+            )}
+          </Field>
+        </div>
         <div className="modal-actions">
           <button type="button" className="button button-ghost" disabled={saving} onClick={() => onClose(false)}>
             {t('contingents.cancel')}

@@ -96,6 +96,7 @@ export function ContingentSection({ eventId, eventDate, userId, isAdmin, online,
   const [loaded, reload] = useContingent(eventId, online);
   const [editing, setEditing] = useState(false);
   const [allocating, setAllocating] = useState(false);
+  const [confirmingAllocation, setConfirmingAllocation] = useState(false);
 
   const hasOffers = offers !== undefined && offers.length > 0;
   if (!isAdmin && loaded.state !== 'ready' && !hasOffers) return null;
@@ -107,6 +108,7 @@ export function ContingentSection({ eventId, eventDate, userId, isAdmin, online,
     try {
       const result = await allocateContingent(eventId);
       toastSuccess(t('contingents.allocatedToast', { count: result.allocated }));
+      setConfirmingAllocation(false);
       reload();
     } catch (error) {
       toastError(errorText(error));
@@ -143,7 +145,7 @@ export function ContingentSection({ eventId, eventDate, userId, isAdmin, online,
               type="button"
               className="button button-small button-primary"
               disabled={!online || allocating}
-              onClick={() => void allocate()}
+              onClick={() => setConfirmingAllocation(true)}
             >
               {t('contingents.allocateNow')}
             </button>
@@ -152,6 +154,16 @@ export function ContingentSection({ eventId, eventDate, userId, isAdmin, online,
       ) : null}
       {isAdmin && answer?.queue ? (
         <RequestQueue eventId={eventId} queue={answer.queue} online={online} onChange={reload} />
+      ) : null}
+      {confirmingAllocation && answer ? (
+        <ConfirmDialog
+          title={t('contingents.allocateConfirmTitle')}
+          message={allocationSummary(answer, t, currentLanguage())}
+          confirmLabel={t('contingents.allocateNow')}
+          busy={allocating}
+          onConfirm={() => void allocate()}
+          onCancel={() => setConfirmingAllocation(false)}
+        />
       ) : null}
       {editing ? (
         <ContingentForm
@@ -166,6 +178,39 @@ export function ContingentSection({ eventId, eventDate, userId, isAdmin, online,
       ) : null}
     </section>
   );
+}
+
+/** How many names the allocation's confirmation lists before "and 3 more". */
+const NAMES_SHOWN = 8;
+
+/**
+ * What "allocate now" will do, for the admin to confirm: how many tickets go to whom (the first in
+ * the queue's order who wait for one, as many as are free), and whether the request deadline the
+ * members were told has not passed yet.
+ */
+function allocationSummary(answer: HeldContingent, t: TFunction, language: ReturnType<typeof currentLanguage>): string {
+  const { contingent, queue = [] } = answer;
+  const recipients = queue
+    .filter((request) => !request.excluded && (request.state === 'requested' || request.state === 'waiting'))
+    .slice(0, contingent.free)
+    .map((request) =>
+      request.kind === 'guest'
+        ? t('contingents.queue.guestOf', { name: request.guest_name ?? '', host: request.host_username ?? '' })
+        : (request.username ?? ''),
+    );
+  const names =
+    recipients.length > NAMES_SHOWN
+      ? `${recipients.slice(0, NAMES_SHOWN).join(', ')} ${t('contingents.allocateConfirmMore', { count: recipients.length - NAMES_SHOWN })}`
+      : recipients.join(', ');
+  const who =
+    recipients.length === 0
+      ? t('contingents.allocateConfirmNone')
+      : t('contingents.allocateConfirmTickets', { count: recipients.length, names });
+  const early =
+    contingent.request_deadline !== null && contingent.allocated_at === null
+      ? ` ${t('contingents.allocateConfirmDeadline', { date: formatEventDate(contingent.request_deadline, language) })}`
+      : '';
+  return who + early;
 }
 
 /** The offers' window in the largest whole unit: 1 day, 3 hours, 90 minutes. */
