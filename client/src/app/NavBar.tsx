@@ -13,6 +13,8 @@ import '../features/comments/nav.css';
 const SyncIndicator = lazyPage(() => import('./SyncIndicator.js').then((m) => m.default));
 // The unread mentions' badge reads RxDB too.
 const MentionBadge = lazyPage(() => import('../features/comments/MentionBadge.js').then((m) => m.default));
+// The open offers of returned tickets (they run out, so the bar shows them on every page).
+const OfferBadge = lazyPage(() => import('../features/contingents/OfferBadge.js').then((m) => m.default));
 
 interface NavItem {
   to: string;
@@ -65,12 +67,17 @@ function UserControls({ user }: { user: Profile }) {
           {user.username}
         </span>
       ) : (
-        <NavLink to="/profile" className="nav-profile" title={title}>
-          <span className="nav-username">{user.username}</span>
+        <>
           <Suspense fallback={null}>
-            <MentionBadge appBadge={false} />
+            <OfferBadge />
           </Suspense>
-        </NavLink>
+          <NavLink to="/profile" className="nav-profile" title={title}>
+            <span className="nav-username">{user.username}</span>
+            <Suspense fallback={null}>
+              <MentionBadge appBadge={false} />
+            </Suspense>
+          </NavLink>
+        </>
       )}
       {restricted ? null : (
         <Link to="/change-password" className="button button-ghost nav-logout">
@@ -194,6 +201,7 @@ export function NavBar({ user }: { user: Profile }) {
       <span className="menu-label">{t('nav.menu')}</span>
       {restricted ? null : (
         <Suspense fallback={null}>
+          <OfferBadge link={false} />
           <MentionBadge appBadge={false} />
         </Suspense>
       )}

@@ -5,6 +5,7 @@ import { Link } from 'react-router-dom';
 import { acceptOffer, declineOffer, type OfferView } from '../../data/index.js';
 import { formatInstant } from '../../i18n/dates.js';
 import { currentLanguage, errorText } from '../../i18n/index.js';
+import { ConfirmDialog } from '../../ui/Dialog.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { remainingText, useNow } from './useNow.js';
 
@@ -18,6 +19,7 @@ export function OfferCard({ offer, userId, showEvent }: { offer: OfferView; user
   const language = currentLanguage();
   const now = useNow();
   const [busy, setBusy] = useState(false);
+  const [confirmingDecline, setConfirmingDecline] = useState(false);
   const expiresMs = Date.parse(offer.expires_at);
   const open = now < expiresMs;
   const title = offer.event_title ?? t('contingents.unknownEvent');
@@ -29,6 +31,7 @@ export function OfferCard({ offer, userId, showEvent }: { offer: OfferView; user
       if (response === 'accept') await acceptOffer(userId, offer.id);
       else await declineOffer(userId, offer.id);
       toastSuccess(t(response === 'accept' ? 'contingents.acceptedToast' : 'contingents.declinedToast'));
+      setConfirmingDecline(false);
     } catch (error) {
       toastError(errorText(error));
     } finally {
@@ -80,11 +83,21 @@ export function OfferCard({ offer, userId, showEvent }: { offer: OfferView; user
             type="button"
             className="button button-ghost button-small"
             disabled={busy}
-            onClick={() => void answer('decline')}
+            onClick={() => setConfirmingDecline(true)}
           >
             {t('contingents.decline')}
           </button>
         </div>
+      ) : null}
+      {confirmingDecline ? (
+        <ConfirmDialog
+          title={t('contingents.declineTitle')}
+          message={t('contingents.declineText')}
+          confirmLabel={t('contingents.decline')}
+          busy={busy}
+          onConfirm={() => void answer('decline')}
+          onCancel={() => setConfirmingDecline(false)}
+        />
       ) : null}
     </li>
   );

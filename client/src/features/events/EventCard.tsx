@@ -24,6 +24,8 @@ interface Props {
   clubNow: string;
   language: Language;
   userId: string;
+  /** The member (or their guest) is offered a returned ticket of this event, not answered yet. */
+  offered?: boolean;
 }
 
 const ANSWERS: { status: AttendanceStatus | null; key: 'events.answerGoing' | 'events.answerMaybe' | 'events.answerNotGoing' }[] =
@@ -44,6 +46,7 @@ export function EventCard({
   clubNow,
   language,
   userId,
+  offered = false,
 }: Props) {
   const { t } = useTranslation();
   const titleId = useId();
@@ -89,6 +92,11 @@ export function EventCard({
             </span>
           ) : null}
           {paymentRequired ? <span className="badge badge-red">{t('events.paymentRequired')}</span> : null}
+          {offered ? (
+            <Link to="/my-tickets" className="badge badge-offer">
+              {t('events.ticketOffered')}
+            </Link>
+          ) : null}
           <EventMentionBadge eventId={event.id} />
         </div>
         <dl className="facts">

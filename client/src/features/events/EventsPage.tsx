@@ -6,7 +6,15 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useUser } from '../../session/session.js';
 import { useSiteConfig } from '../../session/siteConfig.js';
-import { holdsEventRows, useAttendeesOfEvents, useEvents, useLoadedEvents, useSnapshot, useSyncState } from '../../data/index.js';
+import {
+  holdsEventRows,
+  useAttendeesOfEvents,
+  useEvents,
+  useLoadedEvents,
+  useOpenOffers,
+  useSnapshot,
+  useSyncState,
+} from '../../data/index.js';
 import { currentLanguage } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
 import { Announcements } from '../announcements/index.js';
@@ -83,6 +91,12 @@ export function EventsPage() {
   );
   const attendees = useAttendeesOfEvents(shownIds);
   const loadedEvents = useLoadedEvents();
+  // Open offers of returned tickets mark their event's card (they run out: the member must see them).
+  const openOffers = useOpenOffers(user.id);
+  const offeredEvents = useMemo(
+    () => new Set((openOffers ?? []).filter((offer) => offer.response === null).map((offer) => offer.event_id)),
+    [openOffers],
+  );
   const liveSummary = useMemo(() => {
     if (!attendees || !shownIds) return undefined;
     const countedByServer = [...upcoming, ...past].filter((event) => !holdsEventRows(event, today, loadedEvents));
@@ -111,6 +125,7 @@ export function EventsPage() {
       clubNow={clubNow}
       language={language}
       userId={user.id}
+      offered={offeredEvents.has(event.id)}
     />
   );
 
