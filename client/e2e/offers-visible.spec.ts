@@ -60,6 +60,13 @@ test('an open offer shows in the nav bar and on the card; declining asks first a
   ).toBeVisible();
   // The offer is gone from the bar and the card.
   await expect(menu.getByLabel(/offenes Ticketangebot/)).toHaveCount(0);
+  // Asking again: a new request; with nobody else waiting the returned ticket is offered again.
+  await section.getByRole('button', { name: 'Erneut anfragen' }).click();
+  await expect.poll(stateOf, { timeout: 10_000 }).toBe('offered');
+  await expect(menu.getByLabel('1 offenes Ticketangebot – läuft ab, wenn du nicht antwortest')).toBeVisible();
+  await section.getByRole('button', { name: 'Ablehnen' }).click();
+  await confirm.getByRole('button', { name: 'Ablehnen' }).click();
+  await expect.poll(stateOf, { timeout: 10_000 }).toBe('declined');
   await page.goto('/events');
   await expect(eventCard(page, title)).toBeVisible();
   await expect(eventCard(page, title).getByRole('link', { name: 'Ticket für dich frei' })).toHaveCount(0);

@@ -146,6 +146,8 @@ describe('return → offer → decline → next → expiry → accept', () => {
     const late = await t.call('PUT', `/api/tickets/offers/${offer!.id}/accept`, { token: first.token });
     expect(late.status).toBe(409);
     expect(late.body.code).toBe('offerClosed');
+    // Out of the line, the row no longer needs a ticket (not listed as needing one any more).
+    expect(await attendee(firstRow)).toMatchObject({ needs_ticket: 0, bought: 0, deleted: 0 });
 
     // The second lets the window run out: the job closes it, the third is offered it.
     vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(toSecond!.expires_at) + 1000 });
@@ -157,6 +159,21 @@ describe('return → offer → decline → next → expiry → accept', () => {
         .state,
     ).toBe('declined');
     expect(await debts(holder, third)).toEqual([25, 0]);
+    expect(await attendee(secondRow)).toMatchObject({ needs_ticket: 0 });
+
+    // The first asks again by ticking "needs a ticket": a new request at the back of the line.
+    const askedAgain = await t.call('POST', `/api/attendance/${eventId}`, {
+      token: first.token,
+      body: { status: 'going', needs_ticket: true },
+    });
+    expect(askedAgain.status).toBe(200);
+    const renewed = await t.db
+      .selectFrom('ticket_requests')
+      .selectAll()
+      .where('attendee_id', '=', firstRow)
+      .executeTakeFirstOrThrow();
+    expect(renewed.state).toBe('waiting');
+    expect(Date.parse(renewed.requested_at)).toBeGreaterThan(Date.parse(offer!.expires_at) - 60_000);
 
     // The third accepts: ticket and debt move, the holder is told.
     const [toThird] = (await myOffers(third)).offers;
@@ -188,7 +205,8 @@ describe('return → offer → decline → next → expiry → accept', () => {
     });
     expect((await t.call('GET', `/api/events/${eventId}/contingent`, { token: third.token })).body).toMatchObject({
       mine: { state: 'allocated', offer: null },
-      contingent: { tickets: 2, allocated: 2, waiting: 0, free: 0 },
+      // The first, asking again, waits.
+      contingent: { tickets: 2, allocated: 2, waiting: 1, free: 0 },
     });
     expect((await myOffers(third)).offers).toEqual([]);
     // Accepting again changes nothing.

@@ -337,7 +337,9 @@ export async function recordTicketRequests(w: WriteContext, written: Written): P
       if (state === null || state === 'allocated' || state === 'returned') continue;
       await setRequestState(w, row.id, 'allocated', { allocated_at: w.now });
     } else if (needs) {
-      if (state !== null && state !== 'withdrawn' && state !== 'allocated' && state !== 'returned') continue;
+      // Declined (or let run out): ticking "needs a ticket" again asks anew, at the back of the line.
+      if (state !== null && state !== 'withdrawn' && state !== 'allocated' && state !== 'returned' && state !== 'declined')
+        continue;
       await w.db
         .insertInto('ticket_requests')
         .values({
@@ -357,7 +359,8 @@ export async function recordTicketRequests(w: WriteContext, written: Written): P
         )
         .execute();
     } else {
-      if (state === null || state === 'withdrawn' || state === 'returned') continue;
+      // A declined request stays declined (the member's page says they left the queue).
+      if (state === null || state === 'withdrawn' || state === 'returned' || state === 'declined') continue;
       await setRequestState(w, row.id, 'withdrawn');
     }
     events.add(row.event_id);

@@ -157,13 +157,25 @@ export async function acceptOffer(w: WriteContext, actor: Actor, offerId: string
   return findOffer(w, offer.id);
 }
 
-/** The offer's request leaves the line (declined, or its window ran out): asking again means asking anew. */
+/**
+ * The offer's request leaves the line (declined, or its window ran out), and its row no longer needs
+ * a ticket, so /my-tickets and the day list stop listing it (docs/product.md, Ticket contingents).
+ * Asking again is ticking "needs a ticket" again: a new request at the back of the line
+ * (`recordTicketRequests`).
+ */
 async function leaveLine(w: WriteContext, offer: OfferRow): Promise<void> {
-  await w.db
+  const left = await w.db
     .updateTable('ticket_requests')
     .set({ state: 'declined', updated_at: w.now })
     .where('attendee_id', '=', offer.attendee_id)
     .where('state', '=', 'offered')
+    .executeTakeFirst();
+  if (Number(left.numUpdatedRows) === 0) return;
+  await w.db
+    .updateTable('attendees')
+    .set({ needs_ticket: 0, seq: await w.nextSeq('attendees') })
+    .where('id', '=', offer.attendee_id)
+    .where('deleted', '=', 0)
     .execute();
 }
 

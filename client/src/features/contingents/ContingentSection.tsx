@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { isApiError } from '../../api/client.js';
 import { allocateContingent, getContingent, returnTicket } from '../../api/contingents.js';
-import { onServerChange, useOpenOffers, useSyncState } from '../../data/index.js';
+import { onServerChange, updateOwnAnswer, useOpenOffers, useSyncState } from '../../data/index.js';
 import { formatEventDate } from '../../i18n/eventDates.js';
 import { formatDay } from '../../i18n/dates.js';
 import { currentLanguage, errorText } from '../../i18n/index.js';
@@ -130,7 +130,16 @@ export function ContingentSection({ eventId, eventDate, userId, isAdmin, online,
         </ul>
       ) : null}
       {answer ? <Figures answer={answer} /> : null}
-      {answer ? <MyRequests mine={answer.mine} online={online} closed={answersClosed} onChange={reload} /> : null}
+      {answer ? (
+        <MyRequests
+          eventId={eventId}
+          userId={userId}
+          mine={answer.mine}
+          online={online}
+          closed={answersClosed}
+          onChange={reload}
+        />
+      ) : null}
       {loaded.state === 'unavailable' || (!online && answer) ? (
         <p className="offline-hint">{t('contingents.offlineHint')}</p>
       ) : null}
@@ -258,11 +267,15 @@ type OneRequest = Omit<MyRequest, 'guests'> & { guest_name?: string };
 
 /** The member's own request and their guests', each with what it means and, when allocated, "return ticket". */
 function MyRequests({
+  eventId,
+  userId,
   mine,
   online,
   closed,
   onChange,
 }: {
+  eventId: string;
+  userId: string;
   mine: MyRequest;
   online: boolean;
   closed: boolean;
@@ -291,6 +304,18 @@ function MyRequests({
     }
   }
 
+  // Asking again after leaving the queue: the answer needs a ticket again (on the device, offline too);
+  // the server starts a new request at the back of the line.
+  async function askAgain() {
+    try {
+      await updateOwnAnswer(eventId, userId, { needs_ticket: true });
+      toastSuccess(t('contingents.askedAgain'));
+      onChange();
+    } catch (error) {
+      toastError(errorText(error));
+    }
+  }
+
   if (lines.length === 0) return <p className="muted">{t('contingents.mine.none')}</p>;
   return (
     <>
@@ -307,6 +332,11 @@ function MyRequests({
               >
                 {t('contingents.return')}
                 {line.guest_name ? <span className="sr-only"> {line.guest_name}</span> : null}
+              </button>
+            ) : null}
+            {line.state === 'declined' && !line.guest_name && !closed ? (
+              <button type="button" className="button button-small button-secondary" onClick={() => void askAgain()}>
+                {t('contingents.askAgain')}
               </button>
             ) : null}
           </li>
