@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useState, type ComponentType, t
 import type { Profile } from '../api/auth.js';
 import { markInstallPromptShown, useInstallState, wasInstallPromptShown } from '../pwa/install.js';
 import { nextPrompt, type PromptKind } from '../pwa/promptRules.js';
+import { useAnyModalOpen } from '../ui/openModals.js';
 
 // The dialog (and the dialog styles) load only when a prompt is due: the signed-in shell stays small.
 // A chunk that cannot be loaded (offline right after a new version) skips the prompt quietly.
@@ -63,11 +64,14 @@ function PromptSequence({
   });
   const kind = next?.kind ?? null;
   const delayMs = next?.delayMs ?? 0;
+  // One modal at a time: a prompt due while the member is in another dialog (returning a ticket,
+  // a form) waits until it is closed, and its delay counts from then.
+  const anotherModalOpen = useAnyModalOpen() && open === null;
 
   // A new timer whenever the next prompt changes (e.g. the browser's install offer arrived while the
   // push prompt waited): the delay counts from then.
   useEffect(() => {
-    if (!kind) return;
+    if (!kind || anotherModalOpen) return;
     if (kind === 'install') void loadInstallDialog().catch(() => undefined);
     const timer = setTimeout(() => {
       if (kind === 'install') {
@@ -79,7 +83,7 @@ function PromptSequence({
       setOpen(kind);
     }, delayMs);
     return () => clearTimeout(timer);
-  }, [kind, delayMs]);
+  }, [kind, delayMs, anotherModalOpen]);
 
   const close = useCallback(() => setOpen(null), []);
   usePromptPhase(open ? 'open' : kind ? 'waiting' : 'done');

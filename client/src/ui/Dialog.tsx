@@ -1,6 +1,7 @@
 import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import './dialog.css';
+import { holdModalOpen } from './openModals.js';
 
 interface ModalProps {
   title: string;
@@ -26,8 +27,12 @@ export function Modal({ title, onClose, children, size = 'large', describedBy, b
   useLayoutEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
+    const release = holdModalOpen();
     // Closed before the element is removed, so the focus goes back to where it was (the opening button).
-    return () => dialog?.close();
+    return () => {
+      dialog?.close();
+      release();
+    };
   }, []);
 
   return (
