@@ -1,3 +1,4 @@
+import { SYNC_SCHEMAS } from '@fankurve/shared';
 import { expect, test } from '@playwright/test';
 import { ADMIN, Api, daysAhead, signInThroughForm, uniqueName } from './support.js';
 
@@ -17,11 +18,14 @@ async function manyPaidRequests(admin: Api, member: Api): Promise<string[]> {
       rowIds.push((await member.post('/api/guests', { event_id: eventId, guest_name: `Gast ${g}` })).guest.id);
   }
   for (const id of rowIds) await admin.put(`/api/attendees/${id}`, { bought: true, price: 12 });
-  const pulled = await member.post('/api/sync/attendees/0/pull', { checkpoint: null, limit: 1000 });
+  const pulled = await member.post(`/api/sync/attendees/${SYNC_SCHEMAS.attendees.version}/pull`, {
+    checkpoint: null,
+    limit: 1000,
+  });
   const rows = (pulled.documents as { id: string }[]).filter((doc) => rowIds.includes(doc.id));
   expect(rows).toHaveLength(rowIds.length);
   const conflicts = await member.post(
-    '/api/sync/attendees/0/push',
+    `/api/sync/attendees/${SYNC_SCHEMAS.attendees.version}/push`,
     rows.map((row) => ({ assumedMasterState: row, newDocumentState: { ...row, paid_requested: true } })),
   );
   // Answered with every row's result (its new seq).

@@ -1,3 +1,4 @@
+import { SYNC_SCHEMAS } from '@fankurve/shared';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { ADMIN, Api, daysAhead, eventCard, memberPage, signInThroughForm, uniqueName } from './support.js';
 
@@ -20,12 +21,17 @@ async function refuseDropOut(admin: Api, member: Api, eventId: string, count: nu
   await member.post(`/api/attendance/${eventId}`, { status: 'going' });
   // Bought and paid: no debt blocks the member's next answers, the bought ticket blocks the drop-out.
   await admin.put(`/api/tickets/event/${eventId}/user/${user.id}/status`, { bought: true, paid: true });
-  const pulled = await member.post('/api/sync/attendees/0/pull', { checkpoint: null, limit: 1000 });
+  const pulled = await member.post(`/api/sync/attendees/${SYNC_SCHEMAS.attendees.version}/pull`, {
+    checkpoint: null,
+    limit: 1000,
+  });
   const row = (pulled.documents as { event_id: string; user_id: string | null }[]).find(
     (doc) => doc.event_id === eventId && doc.user_id === user.id,
   );
   for (let i = 0; i < count; i++)
-    await member.post('/api/sync/attendees/0/push', [{ assumedMasterState: row, newDocumentState: { ...row, _deleted: true } }]);
+    await member.post(`/api/sync/attendees/${SYNC_SCHEMAS.attendees.version}/push`, [
+      { assumedMasterState: row, newDocumentState: { ...row, _deleted: true } },
+    ]);
 }
 
 /**
