@@ -1,3 +1,4 @@
+import { formatMoney } from '@fankurve/shared/rules/money';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { ADMIN, Api, daysAhead, memberPage, uniqueName } from './support.js';
@@ -36,7 +37,7 @@ test('a part payment: /my-tickets, the /debts total and the confirmation say 11,
   const total = desk.page.getByTestId('debts-total');
   await expect(total).toBeVisible();
   const before = await admin.get('/api/tickets/debts');
-  await expect(total).toContainText(new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(before.total));
+  await expect(total).toContainText(formatMoney(Math.round(before.total * 100), 'de'));
 
   // The booking form: the chosen member's balance beside the amount; the note clear of the button.
   const form = desk.page.getByRole('form', { name: 'Buchen' });
@@ -52,9 +53,7 @@ test('a part payment: /my-tickets, the /debts total and the confirmation say 11,
   await form.getByLabel('Art').selectOption({ label: 'Belastung' });
   await form.getByLabel('Betrag in Euro').fill('1');
   await form.getByRole('button', { name: 'Buchen' }).click();
-  await expect(total).toContainText(
-    new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(before.total + 1),
-  );
+  await expect(total).toContainText(formatMoney(Math.round((before.total + 1) * 100), 'de'));
 
   await desk.page.goto('/admin/tasks');
   const task = desk.page.locator('tr, li').filter({ hasText: login.username }).first();
