@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { allocationOrder, checkRequestDeadline, myRequestState, placeInLine, type AllocationRequest } from '../src/index.js';
+import {
+  allocationOrder,
+  checkRequestDeadline,
+  myRequestState,
+  nextInLine,
+  placeInLine,
+  type AllocationRequest,
+  type TicketRequestState,
+} from '../src/index.js';
 
 /* The allocation order and the deadline rule of a ticket contingent (shared/src/rules/allocation.ts). */
 
@@ -118,5 +126,24 @@ describe('myRequestState', () => {
       'waiting',
       'offered',
     ]);
+  });
+});
+
+describe('nextInLine', () => {
+  const request = (id: string, state: TicketRequestState, excluded = false) => ({ id, state, excluded });
+  it('takes the first free ones that are in line, skipping excluded, held, offered and declined requests', () => {
+    const ordered = [
+      request('held', 'allocated'),
+      request('out', 'waiting', true),
+      request('a', 'requested'),
+      request('offered', 'offered'),
+      request('b', 'waiting'),
+      request('gone', 'declined'),
+      request('c', 'waiting'),
+    ];
+    expect(nextInLine(ordered, 2).map((r) => r.id)).toEqual(['a', 'b']);
+    expect(nextInLine(ordered, 5).map((r) => r.id)).toEqual(['a', 'b', 'c']);
+    expect(nextInLine(ordered, 0)).toEqual([]);
+    expect(nextInLine(ordered, -1)).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import {
   allocationOrder,
+  nextInLine,
   centsToEuros,
   checkRequestDeadline,
   debtorOf,
@@ -272,7 +273,7 @@ export async function settleContingent(
   const offeredTickets = new Set(offers.map((offer) => offer.ticket_id));
   const unoffered = returned.filter((request) => !offeredTickets.has(request.attendee_id));
   const held = requests.filter((request) => request.state === 'allocated').length;
-  let free = contingent.tickets - held - returned.length;
+  const free = contingent.tickets - held - returned.length;
   if (inLine.length === 0) return 0;
   if (free <= 0 && unoffered.length === 0) {
     // Nothing to hand out: whoever gathered waits, in no order that matters yet.
@@ -287,11 +288,16 @@ export async function settleContingent(
   );
   let allocated = 0;
   const waiting: RequestWithRow[] = [];
+  const recipients = new Set(
+    nextInLine(
+      order.filter((request) => inLine.includes(request) && debtorOf(request) !== null),
+      free,
+    ),
+  );
   for (const request of order) {
     if (!inLine.includes(request)) continue;
-    if (!request.excluded && free > 0 && debtorOf(request) !== null) {
+    if (recipients.has(request)) {
       await buyFor(w, actor, request.attendee_id);
-      free -= 1;
       allocated += 1;
       continue;
     }

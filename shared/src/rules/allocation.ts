@@ -141,3 +141,14 @@ export type MyRequestState = (typeof MY_REQUEST_STATES)[number];
 export function myRequestState(state: TicketRequestState | null): MyRequestState {
   return state === null || state === 'withdrawn' || state === 'returned' ? 'none' : state;
 }
+
+/**
+ * Who the free tickets go to (docs/product.md, Ticket contingents): of the requests in allocation
+ * order, the first `free` that are in line (requested or waiting) and not excluded. The allocation
+ * buys for them; the admin's "allocate now" names them before it runs.
+ */
+export function nextInLine<R extends { state: TicketRequestState; excluded: boolean }>(ordered: readonly R[], free: number): R[] {
+  return ordered
+    .filter((request) => !request.excluded && (request.state === 'requested' || request.state === 'waiting'))
+    .slice(0, Math.max(0, free));
+}

@@ -1,3 +1,4 @@
+import { nextInLine } from '@fankurve/shared/rules/allocation';
 import type { ContingentAnswer, MyRequest } from '@fankurve/shared';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -193,20 +194,17 @@ export function ContingentSection({ eventId, eventDate, userId, isAdmin, online,
 const NAMES_SHOWN = 8;
 
 /**
- * What "allocate now" will do, for the admin to confirm: how many tickets go to whom (the first in
- * the queue's order who wait for one, as many as are free), and whether the request deadline the
+ * What "allocate now" will do, for the admin to confirm: how many tickets go to whom (the shared rule
+ * `nextInLine` over the queue, which comes in allocation order), and whether the request deadline the
  * members were told has not passed yet.
  */
 function allocationSummary(answer: HeldContingent, t: TFunction, language: ReturnType<typeof currentLanguage>): string {
   const { contingent, queue = [] } = answer;
-  const recipients = queue
-    .filter((request) => !request.excluded && (request.state === 'requested' || request.state === 'waiting'))
-    .slice(0, contingent.free)
-    .map((request) =>
-      request.kind === 'guest'
-        ? t('contingents.queue.guestOf', { name: request.guest_name ?? '', host: request.host_username ?? '' })
-        : (request.username ?? ''),
-    );
+  const recipients = nextInLine(queue, contingent.free).map((request) =>
+    request.kind === 'guest'
+      ? t('contingents.queue.guestOf', { name: request.guest_name ?? '', host: request.host_username ?? '' })
+      : (request.username ?? ''),
+  );
   const names =
     recipients.length > NAMES_SHOWN
       ? `${recipients.slice(0, NAMES_SHOWN).join(', ')} ${t('contingents.allocateConfirmMore', { count: recipients.length - NAMES_SHOWN })}`
