@@ -3,7 +3,7 @@ import { createEventVia, createTestApp, type TestApp } from './helpers.js';
 
 /**
  * The member's /my-tickets total, the treasurer's /debts and the user table agree for the same data
- * (docs/product.md, "Tickets and money"; all three sum through the shared `summarizeDebts`) — own
+ * (docs/product.md, "Tickets and money"; all three read the ledger through the shared `owedFiguresOf`) — own
  * tickets, a guest's ticket owed by the member who brought them, a paid one, a ticket of an event an
  * admin deleted (archived), a ticket to be announced and one bought without a price on an event
  * without one (both price open: counted apart, never as 0,00 €).

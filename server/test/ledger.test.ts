@@ -1,11 +1,11 @@
 import {
+  debtorOf,
   ledgerEntryAnswer,
   ledgerMembersAnswer,
   ledgerPaymentAnswer,
   ledgerStatementAnswer,
   MESSAGES,
   newId,
-  summarizeDebts,
   ticketsCoveredBy,
   type LedgerStatementAnswer,
 } from '@fankurve/shared';
@@ -607,14 +607,19 @@ describe('migration 014: the backfill', () => {
       expect(seqs).toEqual([counterBefore + 1, counterBefore + 2, counterBefore + 3, counterBefore + 4]);
       expect(Number((await db.selectFrom('counters').select('value').executeTakeFirstOrThrow()).value)).toBe(counterBefore + 4);
 
-      // The balances are the debts the shared rule sums from the same rows.
+      // The balances are the debts: the prices of the bought, unpaid tickets of the same rows.
       const rows: any[] = await db
         .selectFrom('attendees')
         .selectAll()
         .where('deleted', '=', 0)
         .where('event_id', '!=', 'gone')
         .execute();
-      const debts = new Map(summarizeDebts(rows.map((row) => ticketRowOf(row))).map((debt) => [debt.debtorId, debt.totalCents]));
+      const debts = new Map<string, number>();
+      for (const ticket of rows.map((row) => ticketRowOf(row))) {
+        const debtor = debtorOf(ticket);
+        if (ticket.bought && !ticket.paid && debtor !== null)
+          debts.set(debtor, (debts.get(debtor) ?? 0) + (ticket.price_cents ?? 0));
+      }
       for (const id of ['anna', 'bernd']) {
         const balance = entries
           .filter((e: any) => e.user_id === id)

@@ -54,9 +54,6 @@ export function isOverdue(row: TicketRow, event: TicketEvent | undefined, today:
   return isDebt(row) && !!event && !isUpcoming(event.date, today);
 }
 
-/** What a ticket's price counts for in a debt: a price still open counts as 0 (and is counted apart: `openPriceCount`). */
-export const debtCents = (row: Pick<TicketRow, 'price_cents'>): number => row.price_cents ?? 0;
-
 /** The price fields of a ticket as the price rules read them. */
 export interface TicketPriceFields {
   price_cents: number | null;
@@ -129,41 +126,4 @@ export function requestOptions(row: TicketRow, actorId: string) {
     canRequestReceived: !hidden && may('received') && !row.received_requested,
     receivedRequested: !hidden && row.received_requested,
   };
-}
-
-export interface DebtSummary {
-  debtorId: string;
-  /** The known prices; tickets whose price is open add nothing here … */
-  totalCents: number;
-  unpaidCount: number;
-  /** … and are counted here ("+ 2 tickets with price open"). */
-  openPriceCount: number;
-}
-
-/** Debts per debtor (bought, unpaid tickets; a guest's to the member who brought them), largest first. */
-export function summarizeDebts(rows: Iterable<TicketRow>): DebtSummary[] {
-  const byDebtor = new Map<string, DebtSummary>();
-  for (const row of rows) {
-    const debtorId = debtorOf(row);
-    if (row._deleted || !isDebt(row) || debtorId === null) continue;
-    const entry = byDebtor.get(debtorId) ?? { debtorId, totalCents: 0, unpaidCount: 0, openPriceCount: 0 };
-    entry.totalCents += debtCents(row);
-    entry.unpaidCount += 1;
-    if (isPriceOpen(row)) entry.openPriceCount += 1;
-    byDebtor.set(debtorId, entry);
-  }
-  return [...byDebtor.values()].sort(
-    (a, b) => b.totalCents - a.totalCents || b.unpaidCount - a.unpaidCount || b.openPriceCount - a.openPriceCount,
-  );
-}
-
-/** What a member owes (their own and their guests' bought, unpaid tickets): the known prices in cents and the tickets whose price is open. */
-export function unpaidDebtOf(rows: Iterable<TicketRow>, userId: string): { cents: number; openPriceCount: number } {
-  const entry = summarizeDebts(rows).find((debt) => debt.debtorId === userId);
-  return { cents: entry?.totalCents ?? 0, openPriceCount: entry?.openPriceCount ?? 0 };
-}
-
-/** The total a member owes (their own and their guests' bought, unpaid tickets), in cents. */
-export function unpaidTotalCents(rows: Iterable<TicketRow>, userId: string): number {
-  return unpaidDebtOf(rows, userId).cents;
 }

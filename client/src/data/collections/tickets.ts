@@ -3,7 +3,6 @@ import {
   isOverdue,
   requestOptions,
   ticketStateOf,
-  unpaidDebtOf,
   type AttendeeDoc,
   type EventDoc,
   type RequestKind,
@@ -44,11 +43,8 @@ export interface MyTicket {
   receivedRequested: boolean;
 }
 
+/** The member's tickets by list; what they owe comes from the ledger (`myOwedFigures`). */
 export interface MyTickets {
-  /** The known prices of the unpaid tickets … */
-  unpaidTotalCents: number;
-  /** … and how many of them have their price open (not in the total). */
-  unpaidOpenPriceCount: number;
   unpaid: MyTicket[];
   pending: MyTicket[];
   paid: MyTicket[];
@@ -56,7 +52,7 @@ export interface MyTickets {
 
 const byEventDate = (a: MyTicket, b: MyTicket) => (a.event_date ?? '').localeCompare(b.event_date ?? '') || a.id.localeCompare(b.id);
 
-/** The three lists and the total from the member's rows and the events (a pure function of the device's documents). */
+/** The three lists from the member's rows and the events (a pure function of the device's documents). */
 export function buildMyTickets(
   rows: readonly AttendeeDoc[],
   events: ReadonlyMap<string, Pick<EventDoc, 'title' | 'date' | 'location' | 'archived'>>,
@@ -64,10 +60,7 @@ export function buildMyTickets(
   today: string,
 ): MyTickets {
   const mine = rows.filter((row) => row.user_id === userId || (row.user_id === null && row.brought_by === userId));
-  const owed = unpaidDebtOf(mine, userId);
   const result: MyTickets = {
-    unpaidTotalCents: owed.cents,
-    unpaidOpenPriceCount: owed.openPriceCount,
     unpaid: [],
     pending: [],
     paid: [],
