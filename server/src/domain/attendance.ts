@@ -5,8 +5,9 @@ import {
   checkNewAttendance,
   firstAnswerDefaults,
   hasUnpaidDebts as owesUnpaidTickets,
-  isWithinPaymentDays,
+  isBeforePayBy,
   newId,
+  payByOf,
   transferStatusAfterAnswer,
   type AnswerFields,
   type AttendanceStatus,
@@ -107,7 +108,7 @@ export async function hasUnpaidDebts(db: Kysely<Database>, userId: string, now: 
   return owesUnpaidTickets(
     rows.map((row) => ({ ...row, bought: toBool(row.bought), paid: toBool(row.paid) })),
     userId,
-    (row) => isWithinPaymentDays(row.allocated_at, row.payment_days === null ? null : Number(row.payment_days), now),
+    (row) => isBeforePayBy(payByOf(row.allocated_at, row.payment_days === null ? null : Number(row.payment_days)), now),
   );
 }
 

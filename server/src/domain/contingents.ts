@@ -1,6 +1,7 @@
 import {
   allocationOrder,
   nextInLine,
+  payByOf,
   centsToEuros,
   checkRequestDeadline,
   debtorOf,
@@ -565,8 +566,8 @@ export async function contingentView(
     if (state === 'requested' && gathering)
       position = placeInLine(order, attendeeId!, (r) => CURRENT_STATES.includes(r.state) && r.live);
     const payBy =
-      state === 'allocated' && contingent.payment_days !== null && request?.allocated_at
-        ? new Date(Date.parse(request.allocated_at) + Number(contingent.payment_days) * 86_400_000).toISOString()
+      state === 'allocated'
+        ? payByOf(request?.allocated_at ?? null, contingent.payment_days === null ? null : Number(contingent.payment_days))
         : null;
     return {
       attendee_id: attendeeId,

@@ -109,14 +109,6 @@ export function isBeforePayBy(payBy: string | null | undefined, now: string): bo
 }
 
 /**
- * Whether a contingent's ticket is still inside its payment days at `now` (ISO 8601 UTC): allocated at
- * `allocatedAt` (ISO) with `paymentDays` to pay. Without payment days or an allocation time it is not.
- */
-export function isWithinPaymentDays(allocatedAt: string | null, paymentDays: number | null, now: string): boolean {
-  return isBeforePayBy(payByOf(allocatedAt, paymentDays), now);
-}
-
-/**
  * A member may take up a new attendance (or bring a new guest) only without unpaid debts; changing
  * an existing answer stays allowed, since the debt may be this very match's ticket.
  */
