@@ -238,8 +238,9 @@ for (const language of ['de', 'en'] as const) {
     const memberApi = await Api.signIn(request, member.username, member.password);
     const { user } = await memberApi.get('/api/auth/profile');
     await memberApi.put(`/api/auth/users/${user.id}`, { language });
-    const refused = `${prefix} abgelehnt (A)`;
-    await refuseDropOut(admin, memberApi, await admin.createEvent(refused, daysAhead(30)), 2);
+    // Two refusals on two events: a repeat on the same event would fold into one notice.
+    for (const n of [1, 2])
+      await refuseDropOut(admin, memberApi, await admin.createEvent(`${prefix} abgelehnt ${n} (A)`, daysAhead(30 + n)), 1);
 
     const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
     const page = await context.newPage();
