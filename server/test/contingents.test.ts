@@ -362,6 +362,38 @@ describe('allocation at once, without a deadline', () => {
   });
 });
 
+describe('the figures add up', () => {
+  /** allocated + on offer + free = tickets + beyond (shared rule contingentBalance). */
+  const addsUp = (figures: NonNullable<ContingentAnswer['contingent']>) =>
+    expect(figures.allocated + figures.on_offer + figures.free).toBe(figures.tickets + figures.beyond);
+
+  it('counts a returned ticket on offer, and an admin\'s "bought" beyond the contingent as beyond it', async () => {
+    const event = await awayMatch();
+    const [a, b, c, d] = await Promise.all([fresh(), fresh(), fresh(), fresh()]);
+    await setContingent(event.id, { tickets: 2 });
+    const rowA = await requestTicket(a!, event.id);
+    await requestTicket(b!, event.id);
+    await requestTicket(c!, event.id);
+    const rowD = await requestTicket(d!, event.id);
+    let figures = (await view(event.id, admin)).contingent!;
+    expect(figures).toMatchObject({ tickets: 2, allocated: 2, on_offer: 0, free: 0, beyond: 0, waiting: 2 });
+    addsUp(figures);
+
+    // A returns: the ticket is offered to C, the first in line.
+    expect((await t.call('PUT', `/api/tickets/${rowA}/return`, { token: a!.token })).status).toBe(200);
+    figures = (await view(event.id, admin)).contingent!;
+    expect(figures).toMatchObject({ allocated: 1, on_offer: 1, free: 0, beyond: 0 });
+    addsUp(figures);
+
+    // The admin ticks "bought" for D anyway: one ticket beyond the contingent, counted as it is.
+    const bought = await t.call('PUT', `/api/attendees/${rowD}`, { token: admin, body: { bought: true } });
+    expect(bought.status, JSON.stringify(bought.body)).toBe(200);
+    figures = (await view(event.id, admin)).contingent!;
+    expect(figures).toMatchObject({ tickets: 2, allocated: 2, on_offer: 1, free: 0, beyond: 1 });
+    addsUp(figures);
+  });
+});
+
 /** The club's wall-clock time of an instant (Europe/Berlin, the default CLUB_TIME_ZONE), to the minute. */
 function clubWallClock(at: Date): string {
   return new Intl.DateTimeFormat('sv-SE', {

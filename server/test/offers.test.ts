@@ -2,6 +2,7 @@ import { MESSAGES, myOffersAnswer, offerAnswer, SYNC_SCHEMAS, ticketReturnedAnsw
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Commit } from '../src/db/store.js';
 import { createEventVia, createTestApp, type TestApp } from './helpers.js';
+import { expectRefusal } from './bad-input-cases.js';
 
 /*
  * The waiting list that moves by itself (docs/product.md, Ticket contingents): a returned ticket is
@@ -365,6 +366,65 @@ describe('an accept after the window closed', () => {
     const other = await fresh(slow);
     const theirs = await slow.call('POST', `${path}/pull`, { token: other.token, body: { checkpoint: null, limit: 1000 } });
     expect(theirs.body.documents).toEqual([]);
+  });
+});
+
+describe('returning asks whether the member still goes and still needs the bus seat', () => {
+  /** A member holding the one ticket (needing a seat), a fan waiting for it. */
+  async function holderAndFan() {
+    const eventId = await contingentEvent(1);
+    const [holder, fan] = [await fresh(), await fresh()];
+    await nextMillisecond();
+    const answered = await t.call('POST', `/api/attendance/${eventId}`, {
+      token: holder.token,
+      body: { status: 'going', needs_ticket: true, needs_transport: true },
+    });
+    expect(answered.status, JSON.stringify(answered.body)).toBe(200);
+    const holderRow: string = answered.body.attendance.id;
+    await requestTicket(fan, eventId);
+    expect(await attendee(holderRow)).toMatchObject({ bought: 1, needs_transport: 1 });
+    return { holder, holderRow, fan };
+  }
+  const accept = async (fan: User) => {
+    const offer = (await myOffers(fan)).offers[0]!;
+    expect((await t.call('PUT', `/api/tickets/offers/${offer.id}/accept`, { token: fan.token })).status).toBe(200);
+  };
+
+  it('no longer going: the seat is freed at once, and the answer goes when someone takes the ticket', async () => {
+    const { holder, holderRow, fan } = await holderAndFan();
+    const res = await t.call('PUT', `/api/tickets/${holderRow}/return`, { token: holder.token, body: { going: false } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // Still holding the ticket (and its debt) until someone takes it; the seat is free already.
+    expect(await attendee(holderRow)).toMatchObject({ bought: 1, needs_transport: 0, transfer_status: null, deleted: 0 });
+    await accept(fan);
+    expect(await attendee(holderRow)).toMatchObject({ bought: 0, deleted: 1 });
+  });
+
+  it('still going without the seat: the seat is freed, the answer stays after the ticket is taken', async () => {
+    const { holder, holderRow, fan } = await holderAndFan();
+    const body = { going: true, needs_transport: false };
+    expect((await t.call('PUT', `/api/tickets/${holderRow}/return`, { token: holder.token, body })).status).toBe(200);
+    expect(await attendee(holderRow)).toMatchObject({ needs_transport: 0 });
+    await accept(fan);
+    expect(await attendee(holderRow)).toMatchObject({ bought: 0, needs_ticket: 0, status: 'going', deleted: 0 });
+  });
+
+  it('still going with the seat (or no body at all): only the ticket is returned', async () => {
+    const { holder, holderRow } = await holderAndFan();
+    const body = { going: true, needs_transport: true };
+    expect((await t.call('PUT', `/api/tickets/${holderRow}/return`, { token: holder.token, body })).status).toBe(200);
+    expect(await attendee(holderRow)).toMatchObject({ bought: 1, needs_transport: 1, deleted: 0 });
+  });
+
+  it('refuses a mistyped choice and changes nothing', async () => {
+    const { holder, holderRow } = await holderAndFan();
+    const before = await t.db.selectFrom('ticket_requests').selectAll().where('attendee_id', '=', holderRow).execute();
+    for (const body of [{ going: 'no' }, { needs_transport: 0 }]) {
+      const res = await t.call('PUT', `/api/tickets/${holderRow}/return`, { token: holder.token, body });
+      expectRefusal(res, 400, MESSAGES.invalidInput);
+    }
+    expect(await t.db.selectFrom('ticket_requests').selectAll().where('attendee_id', '=', holderRow).execute()).toEqual(before);
+    expect(await attendee(holderRow)).toMatchObject({ bought: 1, needs_transport: 1 });
   });
 });
 

@@ -367,6 +367,8 @@ export interface TicketRequestsTable {
   state: TicketRequestState;
   /** When it last came to hold a ticket through the contingent. */
   allocated_at: string | null;
+  /** A returned ticket whose member no longer goes: their row goes when someone takes it (migration 021). */
+  leaves: Generated<Bool>;
   updated_at: string;
 }
 

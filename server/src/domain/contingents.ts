@@ -1,5 +1,6 @@
 import {
   allocationOrder,
+  contingentBalance,
   nextInLine,
   payByOf,
   centsToEuros,
@@ -503,6 +504,7 @@ export async function contingentFigures(db: Db, contingent: ContingentRow): Prom
   const count = (...states: TicketRequestState[]) => requests.filter((request) => states.includes(request.state)).length;
   const allocated = count('allocated');
   const returned = requests.filter(isReturnedTicket).length;
+  const { free, beyond } = contingentBalance({ tickets: contingent.tickets, allocated, returned, onOffer: offers.length });
   return {
     event_id: contingent.event_id,
     tickets: contingent.tickets,
@@ -510,7 +512,9 @@ export async function contingentFigures(db: Db, contingent: ContingentRow): Prom
     allocated,
     waiting: requests.filter((request) => (request.state === 'waiting' || request.state === 'offered') && !request.excluded)
       .length,
-    free: Math.max(0, contingent.tickets - allocated - returned) + Math.max(0, returned - offers.length),
+    on_offer: offers.length,
+    free,
+    beyond,
     request_deadline: contingent.request_deadline,
     payment_days: contingent.payment_days === null ? null : Number(contingent.payment_days),
     offer_minutes: Number(contingent.offer_minutes),

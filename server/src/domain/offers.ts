@@ -1,4 +1,4 @@
-import { centsToEuros, debtorOf, isUpcoming } from '@fankurve/shared';
+import { centsToEuros, debtorOf, isUpcoming, type TicketReturnInput } from '@fankurve/shared';
 import type { Kysely } from 'kysely';
 import type { AttendeeRow, Database } from '../db/schema.js';
 import { toBool, type WriteContext } from '../db/store.js';
@@ -36,9 +36,16 @@ const NO_TICKET_HELD = {
 /**
  * Returns a bought ticket of an event with a contingent (its debtor, or an admin): the request
  * becomes 'returned' and the first in line gets an offer; the row stays bought (the debt stays)
- * until someone accepts. Answers whether an offer went out at once.
+ * until someone accepts. The returner says whether they still go and still need the bus seat: a
+ * seat no longer needed is freed at once; a row that no longer goes is removed when the ticket is
+ * taken (it cannot go before: it holds the ticket). Answers whether an offer went out at once.
  */
-export async function returnTicket(w: WriteContext, actor: Actor, attendeeId: string): Promise<boolean> {
+export async function returnTicket(
+  w: WriteContext,
+  actor: Actor,
+  attendeeId: string,
+  choice: TicketReturnInput = {},
+): Promise<boolean> {
   const row = await findAttendeeById(w.db, attendeeId);
   if (!row || toBool(row.deleted)) throw notFound('ticketNotFound');
   if (!isAdmin(actor) && debtorOf(row) !== actor.id) throw forbidden();
@@ -59,6 +66,7 @@ export async function returnTicket(w: WriteContext, actor: Actor, attendeeId: st
     .where('attendee_id', '=', attendeeId)
     .executeTakeFirst();
   if (request?.state === 'returned') throw conflict('ticketAlreadyReturned');
+  const leaves = choice.going === false ? 1 : 0;
   await w.db
     .insertInto('ticket_requests')
     .values({
@@ -69,10 +77,18 @@ export async function returnTicket(w: WriteContext, actor: Actor, attendeeId: st
       excluded: 0,
       state: 'returned',
       allocated_at: null,
+      leaves,
       updated_at: w.now,
     })
-    .onConflict((oc) => oc.column('attendee_id').doUpdateSet({ state: 'returned', updated_at: w.now }))
+    .onConflict((oc) => oc.column('attendee_id').doUpdateSet({ state: 'returned', leaves, updated_at: w.now }))
     .execute();
+  if ((leaves === 1 || choice.needs_transport === false) && toBool(row.needs_transport)) {
+    await w.db
+      .updateTable('attendees')
+      .set({ needs_transport: 0, transfer_status: null, updated_at: w.now, seq: await w.nextSeq('attendees') })
+      .where('id', '=', attendeeId)
+      .execute();
+  }
   w.record({ type: 'ticket.returned', ...attendeeRef(row, actor) });
   await settleContingent(w, actor, row.event_id);
   const offer = await w.db
@@ -127,9 +143,21 @@ export async function acceptOffer(w: WriteContext, actor: Actor, offerId: string
     })
     .where('id', '=', recipient.id)
     .execute();
+  // The returned row holds no ticket now; a returner who no longer goes leaves the event with it.
+  const returner = await w.db
+    .selectFrom('ticket_requests')
+    .select('leaves')
+    .where('attendee_id', '=', ticket.id)
+    .executeTakeFirst();
   await w.db
     .updateTable('attendees')
-    .set({ ...NO_TICKET_HELD, needs_ticket: 0, updated_at: w.now, seq: await w.nextSeq('attendees') })
+    .set({
+      ...NO_TICKET_HELD,
+      needs_ticket: 0,
+      ...(toBool(returner?.leaves ?? 0) ? { deleted: 1 } : {}),
+      updated_at: w.now,
+      seq: await w.nextSeq('attendees'),
+    })
     .where('id', '=', ticket.id)
     .execute();
   await w.db

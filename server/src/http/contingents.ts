@@ -8,6 +8,7 @@ import {
   offerAnswer,
   ticketRequestAnswer,
   ticketRequestFlagsInput,
+  ticketReturnInput,
   ticketReturnedAnswer,
   todayIn,
 } from '@fankurve/shared';
@@ -125,11 +126,14 @@ export function contingentRoutes(app: Api, deps: AppDeps): void {
       tag,
       summary: 'Return a bought ticket of a contingent: the next in line is offered it (its debtor or an admin)',
       params: attendeeParams,
+      body: ticketReturnInput,
+      bodyOptional: true,
       answers: { 200: ticketReturnedAnswer },
     }),
     async (c) => {
       const actor = requireActor(c);
-      const offered = await write(deps.store, (w) => returnTicket(w, actor, c.req.valid('param').attendeeId));
+      const choice = c.req.valid('json');
+      const offered = await write(deps.store, (w) => returnTicket(w, actor, c.req.valid('param').attendeeId, choice));
       return c.json({ success: true as const, message: MESSAGES.ticketReturned, offered }, 200);
     },
   );

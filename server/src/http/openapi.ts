@@ -119,6 +119,8 @@ export function apiRoute<
   tag: string;
   summary: string;
   body?: Body;
+  /** The body may be left out (no JSON content type): the handler then sees `{}`. */
+  bodyOptional?: boolean;
   /** The file field of a multipart upload (e.g. `image`). */
   upload?: Upload;
   params?: Params;
@@ -139,7 +141,7 @@ export function apiRoute<
     middleware: accessGuard(access),
     request: {
       ...(options.params ? { params: options.params } : {}),
-      ...(options.body ? { body: { content: { 'application/json': { schema: options.body } }, required: true } } : {}),
+      ...(options.body ? { body: { content: { 'application/json': { schema: options.body } }, required: !options.bodyOptional } } : {}),
       ...(options.upload ? { body: uploadBody(options.upload) } : {}),
     } as {
       params: Params extends z.ZodObject ? Params : never;

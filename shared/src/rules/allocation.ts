@@ -152,3 +152,33 @@ export function nextInLine<R extends { state: TicketRequestState; excluded: bool
     .filter((request) => !request.excluded && (request.state === 'requested' || request.state === 'waiting'))
     .slice(0, Math.max(0, free));
 }
+
+/** What a contingent's tickets are doing: held by members, offered after a return, free. */
+export interface ContingentTickets {
+  /** The contingent's size. */
+  tickets: number;
+  /** Requests holding a ticket (an admin's "bought" counts too). */
+  allocated: number;
+  /** Tickets returned and not taken yet (their returner still holds them). */
+  returned: number;
+  /** Open offers, each of a returned ticket. */
+  onOffer: number;
+}
+
+/**
+ * How a contingent's tickets add up: `allocated + onOffer + free = tickets + beyond`. A returned
+ * ticket nobody is offered counts as free; `beyond` is how many more tickets are held than the
+ * contingent has (an admin ticked "bought" for more requests than it holds).
+ */
+export function contingentBalance({ tickets, allocated, returned, onOffer }: ContingentTickets): { free: number; beyond: number } {
+  const held = allocated + returned;
+  return { free: Math.max(0, tickets - held) + Math.max(0, returned - onOffer), beyond: Math.max(0, held - tickets) };
+}
+
+/**
+ * How many tickets would be held beyond the contingent once `newlyBought` more requests are marked
+ * bought: free tickets are taken first. The admin confirms before saving such a change.
+ */
+export function beyondAfterBuying(figures: { free: number; beyond: number }, newlyBought: number): number {
+  return figures.beyond + Math.max(0, newlyBought - figures.free);
+}

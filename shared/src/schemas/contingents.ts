@@ -34,3 +34,14 @@ export const ticketRequestFlagsInput = z
   })
   .refine((input) => input.pinned !== undefined || input.excluded !== undefined, msg('invalidInput'));
 export type TicketRequestFlagsInput = z.infer<typeof ticketRequestFlagsInput>;
+
+/**
+ * PUT /api/tickets/{attendeeId}/return, optional body: whether the member (or their guest) still
+ * goes, and still needs the bus seat. `going: false` lets the row go once someone takes the ticket
+ * (and frees the seat now); `needs_transport: false` frees the seat now. Without a body nothing else changes.
+ */
+export const ticketReturnInput = z.object({
+  going: z.boolean(msg('invalidInput')).optional(),
+  needs_transport: z.boolean(msg('invalidInput')).optional(),
+});
+export type TicketReturnInput = z.infer<typeof ticketReturnInput>;

@@ -8,8 +8,10 @@ import { messageAnswerWith, successAnswer, textOrNull } from './common.js';
 /**
  * A contingent's figures: `requested` every current request (waiting for the deadline, holding a
  * ticket, in line or offered one), `allocated` those holding a ticket, `waiting` those in line
- * (offered ones included, excluded ones not), `free` the tickets nobody holds or is offered (a returned ticket counts
- * until someone is offered it).
+ * (offered ones included, excluded ones not), `on_offer` the returned tickets offered now, `free`
+ * the tickets nobody holds or is offered (a returned ticket counts until someone is offered it),
+ * `beyond` the tickets held beyond the contingent's size. They add up (shared rule
+ * `contingentBalance`): allocated + on_offer + free = tickets + beyond.
  */
 export const restContingent = z
   .strictObject({
@@ -18,7 +20,9 @@ export const restContingent = z
     requested: z.number().int(),
     allocated: z.number().int(),
     waiting: z.number().int(),
+    on_offer: z.number().int(),
     free: z.number().int(),
+    beyond: z.number().int(),
     /** The club's wall-clock time, or null: requests are allocated at once. */
     request_deadline: textOrNull,
     payment_days: z.number().int().nullable(),
