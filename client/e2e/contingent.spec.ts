@@ -130,3 +130,117 @@ test('an admin sets up a contingent at 360 px and allocates it by loyalty; membe
   await waitingContext.close();
   await adminContext.close();
 });
+
+test('at the stadium without signal the member still sees their ticket and pay-by date; returning asks about going and the seat; an admin buying beyond the contingent is warned', async ({
+  browser,
+  request,
+}) => {
+  const admin = await Api.signIn(request, ADMIN.username, ADMIN.password);
+  const eventId = await admin.createEvent(`${uniqueName('Rostock')} (A)`, daysAhead(25, '18:30'));
+  await admin.put(`/api/events/${eventId}/contingent`, { tickets: 1, payment_days: 7 });
+  const member = async (answer: Record<string, unknown>) => {
+    const login = await admin.registeredMember(uniqueName('stadion'));
+    const api = await Api.signIn(request, login.username, login.password);
+    await api.post(`/api/attendance/${eventId}`, { status: 'going', needs_ticket: true, ...answer });
+    return { login, api };
+  };
+  // The holder got the one ticket at once (no deadline) and needs a bus seat; two more wait.
+  const holder = await member({ needs_transport: true });
+  const waiter = await member({});
+  const late = await member({});
+  const attendeeOf = async (username: string) =>
+    ((await admin.get(`/api/events/${eventId}`)).attendees as { username: string | null; needs_transport: boolean }[]).find(
+      (row) => row.username === username,
+    );
+
+  // A ticket still requested shows what it will cost, not "price open".
+  const { context: waiterContext, page: waiting } = await memberPage(browser, waiter.login, PHONE);
+  await waiting.goto('/my-tickets');
+  await expect(waiting.locator('[data-list="pending"] .ticket-price')).toHaveText('25,50 €');
+  await waiterContext.close();
+
+  const { context, page } = await memberPage(browser, holder.login, PHONE);
+  await page.goto(`/events/${eventId}`);
+  const section = page.getByRole('region', { name: 'Ticketkontingent' });
+  const figure = (name: string) => section.getByRole('term').filter({ hasText: name }).locator('xpath=following-sibling::dd');
+  const ownLine = section.getByText(/^Du: Ticket bekommen\. Bitte bis .* bezahlen\.$/);
+  await expect(ownLine).toBeVisible();
+  for (const [name, value] of [
+    ['Tickets', '1'],
+    ['Vergeben', '1'],
+    ['Angeboten', '0'],
+    ['Frei', '0'],
+    ['Warteliste', '2'],
+  ] as const)
+    await expect(figure(name)).toHaveText(value);
+  // The device remembers what it read, then the signal goes; the page is opened again.
+  await expect
+    .poll(() => page.evaluate((key) => localStorage.getItem(key) !== null, `snapshot:contingent:${eventId}`))
+    .toBe(true);
+  await context.setOffline(true);
+  await page.getByRole('navigation', { name: 'Hauptnavigation' }).getByRole('link', { name: 'Termine' }).click();
+  await page.goBack();
+  await expect(
+    section.getByText(/^Offline – Stand vom .*\. Aktuelle Zahlen, Rückgabe und Zuteilung brauchen eine Verbindung\.$/),
+  ).toBeVisible();
+  await expect(ownLine).toBeVisible();
+  await expect(figure('Vergeben')).toHaveText('1');
+  await expect(section.getByRole('button', { name: 'Ticket zurückgeben' })).toBeDisabled();
+  await noSidewaysScroll(page);
+  if (SHOTS) await section.screenshot({ path: `${SHOTS}/contingent-offline-de-360.png` });
+
+  // Back online: returning asks whether the member still goes and keeps the seat.
+  await context.setOffline(false);
+  const giveBack = section.getByRole('button', { name: 'Ticket zurückgeben' });
+  await expect(giveBack).toBeEnabled();
+  await giveBack.click();
+  const dialog = page.getByRole('dialog', { name: 'Ticket zurückgeben?' });
+  const going = dialog.getByLabel('Ich fahre trotzdem mit');
+  const seat = dialog.getByLabel('Busplatz behalten');
+  await expect(going).toBeChecked();
+  await expect(seat).toBeChecked();
+  await going.uncheck();
+  await expect(seat).toBeDisabled();
+  await expect(dialog.getByText(/Deine Zusage wird entfernt, sobald jemand das Ticket übernimmt/)).toBeVisible();
+  await noSidewaysScroll(page);
+  expect(await seriousViolations(page)).toEqual([]);
+  await dialog.getByRole('button', { name: 'Ticket zurückgeben' }).click();
+  await expect(page.getByText('Ticket zurückgegeben: Es wird dem Nächsten angeboten')).toBeVisible();
+  // The figures add up: the returned ticket is on offer; the seat is free at once.
+  await expect(figure('Vergeben')).toHaveText('0');
+  await expect(figure('Angeboten')).toHaveText('1');
+  await expect(figure('Frei')).toHaveText('0');
+  expect(await attendeeOf(holder.login.username)).toMatchObject({ needs_transport: false });
+  await context.close();
+
+  // The admin marks the late request bought although the one ticket is on offer: warned, then counted.
+  const { context: adminContext, page: adminPage } = await memberPage(browser, ADMIN, PHONE);
+  await adminPage.goto(`/events/${eventId}`);
+  await adminPage.getByRole('button', { name: 'Tabelle bearbeiten' }).click();
+  await adminPage.getByLabel(`Gekauft: ${late.login.username}`).check();
+  await adminPage.getByRole('button', { name: 'Speichern', exact: true }).click();
+  const warning = adminPage.getByRole('dialog', { name: 'Mehr Tickets als im Kontingent?' });
+  await expect(warning).toContainText(
+    'Das Kontingent hat 1 Tickets, frei sind 0. Mit diesen Änderungen wäre 1 Ticket mehr vergeben, als das Kontingent hat.',
+  );
+  await noSidewaysScroll(adminPage);
+  await warning.getByRole('button', { name: 'Trotzdem speichern' }).click();
+  await expect(adminPage.getByText('Änderungen gespeichert')).toBeVisible();
+  const adminSection = adminPage.getByRole('region', { name: 'Ticketkontingent' });
+  await expect(
+    adminSection.getByText(
+      '1 Ticket mehr vergeben, als das Kontingent hat (1): Ein Admin hat mehr Anfragen als gekauft markiert.',
+    ),
+  ).toBeVisible();
+  const adminFigure = (name: string) =>
+    adminSection.getByRole('term').filter({ hasText: name }).locator('xpath=following-sibling::dd');
+  await expect(adminFigure('Vergeben')).toHaveText('1');
+  await expect(adminFigure('Angeboten')).toHaveText('1');
+  if (SHOTS) await adminSection.screenshot({ path: `${SHOTS}/contingent-beyond-de-360.png` });
+  await adminContext.close();
+
+  // The waiter takes the returned ticket: the holder, who no longer goes, leaves the list.
+  const offers = await waiter.api.get('/api/tickets/offers/my');
+  await waiter.api.put(`/api/tickets/offers/${offers.offers[0].id}/accept`);
+  expect(await attendeeOf(holder.login.username)).toBeUndefined();
+});

@@ -144,17 +144,22 @@ describe('ticket choice', () => {
 });
 
 describe('ticking Bought without a price', () => {
-  it("preselects the event's price, else the stadium's only category, else leaves the price open", () => {
+  it("preselects the event's price (in the category of that price), else the stadium's only category, else leaves the price open", () => {
     const none = { ticket: '' as const };
-    expect(boughtDraft(none, 1850, options)).toEqual({ bought: true, ticket: 'custom', customPrice: '18.50' });
+    expect(boughtDraft(none, 1900, options)).toEqual({ bought: true, ticket: 'custom', customPrice: '19.00' });
+    expect(boughtDraft(none, 1850, options)).toEqual({ bought: true, ticket: 'option:p-standing' });
     expect(boughtDraft(none, 0, [options[1]!])).toEqual({ bought: true, ticket: 'option:p-seat' });
     expect(boughtDraft(none, 0, options)).toEqual({ bought: true });
     expect(boughtDraft({ ticket: 'free' }, 1850, options)).toEqual({ bought: true });
     // The draft's body sends the preselected price with the purchase.
     const doc = row('a1');
+    expect(draftBody(doc, boughtDraft(none, 1900, options), options)).toEqual({
+      ok: true,
+      body: expect.objectContaining({ bought: true, price: 19, ticket_price_id: null }),
+    });
     expect(draftBody(doc, boughtDraft(none, 1850, options), options)).toEqual({
       ok: true,
-      body: expect.objectContaining({ bought: true, price: 18.5, ticket_price_id: null }),
+      body: expect.objectContaining({ bought: true, price: 18.5, ticket_price_id: 'p-standing' }),
     });
   });
 });

@@ -82,6 +82,25 @@ describe('my tickets from the device documents', () => {
     });
   });
 
+  it("shows a requested ticket at the price buying it will cost (the event's, or the stadium's only category)", () => {
+    const priced = new Map([
+      ['e1', { ...events.get('e1')!, ticket_price_cents: 2500, ticket_prices: [] }],
+      [
+        'cat',
+        { ...events.get('e1')!, ticket_price_cents: 0, ticket_prices: [{ id: 'p', price_cents: 1500, ticket_type: 'Steh' }] },
+      ],
+      ['open', { ...events.get('e1')!, ticket_price_cents: 0, ticket_prices: [] }],
+    ]);
+    const mine = buildMyTickets(
+      [row('event-price', {}), row('category', { event_id: 'cat' }), row('unknown', { event_id: 'open' })],
+      priced,
+      'u1',
+      TODAY,
+    );
+    const byId = new Map(mine.pending.map((ticket) => [ticket.id, ticket.price_cents]));
+    expect(Object.fromEntries(byId)).toEqual({ 'event-price': 2500, category: 1500, unknown: null });
+  });
+
   it('counts a price still open apart from the total, never as 0,00 €; a free ticket is no open price', () => {
     const mine = buildMyTickets(
       [

@@ -126,6 +126,54 @@ describe('lists for the day (CSV exports)', () => {
     expect(body.join('\n')).not.toContain('bert-day');
   });
 
+  it("names the category of a contingent's tickets and lists those still needing one in the queue's order", async () => {
+    const stadium = (
+      await t.call('POST', '/api/stadiums', {
+        token: admin,
+        body: { team_name: 'Union Berlin', stadium_name: 'An der Alten Försterei', city: 'Berlin' },
+      })
+    ).body.stadium;
+    for (const [price, ticket_type] of [
+      [15, 'Stehplatz'],
+      [30, 'Sitzplatz'],
+    ] as const) {
+      const res = await t.call('POST', '/api/ticket-prices', {
+        token: admin,
+        body: { stadium_id: stadium.id, price, ticket_type },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    const event = await createEventVia(t, admin, {
+      title: 'Union Berlin (A)',
+      date: '2030-04-20 15:30',
+      ticket_price: 15,
+      stadium_id: stadium.id,
+    });
+    expect((await t.call('PUT', `/api/events/${event.id}/contingent`, { token: admin, body: { tickets: 1 } })).status).toBe(200);
+    const [zoe, yann, xaver] = [await t.member('zoe-queue'), await t.member('yann-queue'), await t.member('xaver-queue')];
+    for (const [member, points] of [
+      [yann, 40],
+      [xaver, 20],
+    ] as const) {
+      const res = await t.call('PUT', `/api/loyalty/${member.id}/adjustment`, { token: admin, body: { points } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    // Zoe asks first and gets the one ticket at once; Xaver asks before Yann, who has more points.
+    for (const member of [zoe, xaver, yann]) {
+      const res = await t.call('POST', `/api/attendance/${event.id}`, {
+        token: member.token,
+        body: { status: 'going', needs_ticket: true },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    const body = (await tickets(event.id)).lines.slice(1, -1);
+    expect(body).toEqual([
+      'zoe-queue;Mitglied;;Stehplatz;15,00;nein;nein;gekauft;zugesagt',
+      'yann-queue;Mitglied;;;;;;benötigt;zugesagt',
+      'xaver-queue;Mitglied;;;;;;benötigt;zugesagt',
+    ]);
+  });
+
   it('lists the passengers by seat state with the transport option when the event has exactly one', async () => {
     const { lines } = await transport();
     expect(lines[0]).toBe('Transport;Abfahrt;Abfahrtsort;Name;Mitglied/Gast;Gast von;Antwort;Platzstatus');

@@ -6,6 +6,7 @@ import type {
   TicketRequestAnswer,
   TicketRequestFlagsInput,
   TicketReturnedAnswer,
+  TicketReturnInput,
 } from '@fankurve/shared';
 import { api } from './client.js';
 
@@ -28,5 +29,5 @@ export const allocateContingent = (eventId: string) =>
 export const setRequestFlags = (eventId: string, attendeeId: string, body: TicketRequestFlagsInput) =>
   api<TicketRequestAnswer>(`/api/events/${id(eventId)}/contingent/requests/${id(attendeeId)}`, { method: 'PUT', body });
 
-export const returnTicket = (attendeeId: string) =>
-  api<TicketReturnedAnswer>(`/api/tickets/${id(attendeeId)}/return`, { method: 'PUT' });
+export const returnTicket = (attendeeId: string, body: TicketReturnInput) =>
+  api<TicketReturnedAnswer>(`/api/tickets/${id(attendeeId)}/return`, { method: 'PUT', body });

@@ -495,6 +495,17 @@ export async function setRequestFlags(
   return w.db.selectFrom('ticket_requests').selectAll().where('attendee_id', '=', attendeeId).executeTakeFirstOrThrow();
 }
 
+/**
+ * The attendee ids of an event's current requests in allocation order (the day list's order of
+ * names still needing a ticket); empty for an event without a contingent.
+ */
+export async function queueOrderOf(db: Db, eventId: string, today: string): Promise<string[]> {
+  if (!(await findContingent(db, eventId))) return [];
+  const requests = (await requestsOf(db, eventId)).filter((request) => CURRENT_STATES.includes(request.state));
+  const points = await loyaltyPointsOf(db, today);
+  return allocationOrder(requests, (userId) => points.get(userId) ?? 0).map((request) => request.attendee_id);
+}
+
 /* ── What GET /api/events/{id}/contingent shows ── */
 
 /** The figures of a contingent (see `restContingent`). */

@@ -11,6 +11,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { toBool } from '../db/store.js';
 import { requireAdmin, type Actor } from './actor.js';
+import { queueOrderOf } from './contingents.js';
 import { getEventView, type EventView } from './events.js';
 
 /*
@@ -113,12 +114,19 @@ function personCells(person: DayListPerson, words: (typeof WORDS)[Language]): Cs
 }
 
 /** GET /api/events/{id}/export/tickets.csv (admin): the names for personalised tickets (rules/dayLists.ts `ticketList`). */
-export async function ticketsCsv(db: Kysely<Database>, actor: Actor, eventId: string, language: Language): Promise<CsvFile> {
+export async function ticketsCsv(
+  db: Kysely<Database>,
+  actor: Actor,
+  eventId: string,
+  language: Language,
+  today: string,
+): Promise<CsvFile> {
   requireAdmin(actor);
   const { event, attendees, names } = await dayListData(db, eventId);
+  const queue = await queueOrderOf(db, eventId, today);
   const words = WORDS[language];
   const yesNo = (bought: boolean, value: boolean) => (bought ? (value ? words.yes : words.no) : null);
-  const rows = ticketList(attendees, names).map((ticket): CsvCell[] => {
+  const rows = ticketList(attendees, names, queue).map((ticket): CsvCell[] => {
     const bought = ticket.state === 'bought';
     const price = ticket.price_open ? words.priceOpen : ticket.price_cents === null ? null : csvAmount(ticket.price_cents);
     return [

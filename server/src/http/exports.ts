@@ -1,4 +1,4 @@
-import { csvFileAnswer } from '@fankurve/shared';
+import { csvFileAnswer, todayIn } from '@fankurve/shared';
 import { ticketsCsv, transportCsv, type CsvFile } from '../domain/exports.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, idParams } from './openapi.js';
@@ -30,7 +30,13 @@ export function exportRoutes(app: Api, deps: AppDeps): void {
     }),
     async (c) => {
       const actor = requireActor(c);
-      const file = await ticketsCsv(deps.store.db, actor, c.req.valid('param').id, c.get('user')!.language);
+      const file = await ticketsCsv(
+        deps.store.db,
+        actor,
+        c.req.valid('param').id,
+        c.get('user')!.language,
+        todayIn(deps.config.clubTimeZone),
+      );
       return c.body(file.text, 200, csvHeaders(file));
     },
   );

@@ -141,7 +141,9 @@ export function apiRoute<
     middleware: accessGuard(access),
     request: {
       ...(options.params ? { params: options.params } : {}),
-      ...(options.body ? { body: { content: { 'application/json': { schema: options.body } }, required: !options.bodyOptional } } : {}),
+      ...(options.body
+        ? { body: { content: { 'application/json': { schema: options.body } }, required: !options.bodyOptional } }
+        : {}),
       ...(options.upload ? { body: uploadBody(options.upload) } : {}),
     } as {
       params: Params extends z.ZodObject ? Params : never;

@@ -170,7 +170,10 @@ export interface ContingentTickets {
  * ticket nobody is offered counts as free; `beyond` is how many more tickets are held than the
  * contingent has (an admin ticked "bought" for more requests than it holds).
  */
-export function contingentBalance({ tickets, allocated, returned, onOffer }: ContingentTickets): { free: number; beyond: number } {
+export function contingentBalance({ tickets, allocated, returned, onOffer }: ContingentTickets): {
+  free: number;
+  beyond: number;
+} {
   const held = allocated + returned;
   return { free: Math.max(0, tickets - held) + Math.max(0, returned - onOffer), beyond: Math.max(0, held - tickets) };
 }

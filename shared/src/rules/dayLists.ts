@@ -103,15 +103,24 @@ function byMemberThenGuests(a: DayListPerson & { row: DayListAttendee }, b: DayL
 
 /**
  * The names for personalised tickets: every row whose ticket the club bought, then every row that
- * still needs one (needs a ticket, has none of its own, not bought yet); each part members in
- * alphabetical order with their guests after them. Rows with their own ticket need no name from the club.
+ * still needs one (needs a ticket, has none of its own, not bought yet). Bought ones are members in
+ * alphabetical order with their guests after them; needed ones, for an event with a ticket
+ * contingent, in the queue's order (`queue`: attendee ids in allocation order, the next to get a
+ * ticket first), the rest after them as the bought ones. Rows with their own ticket need no name from the club.
  */
-export function ticketList(attendees: readonly DayListAttendee[], names: ReadonlyMap<string, string>): TicketListRow[] {
+export function ticketList(
+  attendees: readonly DayListAttendee[],
+  names: ReadonlyMap<string, string>,
+  queue: readonly string[] = [],
+): TicketListRow[] {
   const rows = attendees
     .filter((row) => row.bought || (row.needs_ticket && !row.has_ticket))
     .map((row) => ({ ...personOf(row, names), row }));
   const bought = (person: { row: DayListAttendee }) => (person.row.bought ? 0 : 1);
-  rows.sort((a, b) => bought(a) - bought(b) || byMemberThenGuests(a, b));
+  const places = new Map(queue.map((id, index) => [id, index]));
+  const place = (person: { row: DayListAttendee }) =>
+    person.row.bought ? 0 : (places.get(person.row.id) ?? Number.MAX_SAFE_INTEGER);
+  rows.sort((a, b) => bought(a) - bought(b) || place(a) - place(b) || byMemberThenGuests(a, b));
   return rows.map(({ row, ...person }) => {
     const open = row.bought && isPriceOpen(row);
     return {

@@ -82,12 +82,17 @@ export type DefaultTicketPrice = { kind: 'event'; price_cents: number } | { kind
 
 /**
  * A ticket marked bought without any price (none given, not free, not to be announced) takes the
- * event's price; an event without a price (0: not yet available) takes its stadium's price category
- * when there is exactly one. Otherwise null: the price stays open. The server's domain applies it
- * when a change buys the ticket; the admin's attendee table preselects it when Bought is ticked.
+ * event's price, in the stadium's price category of that price when exactly one has it (so the day
+ * list names the category of a contingent's tickets); an event without a price (0: not yet
+ * available) takes its stadium's price category when there is exactly one. Otherwise null: the
+ * price stays open. The server's domain applies it when a change buys the ticket; the admin's
+ * attendee table preselects it when Bought is ticked; /my-tickets shows it for a requested ticket.
  */
 export function defaultTicketPrice(eventPriceCents: number, categories: readonly PriceCategory[]): DefaultTicketPrice | null {
-  if (eventPriceCents > 0) return { kind: 'event', price_cents: eventPriceCents };
+  if (eventPriceCents > 0) {
+    const same = categories.filter((category) => category.price_cents === eventPriceCents);
+    return same.length === 1 ? { kind: 'category', category: same[0]! } : { kind: 'event', price_cents: eventPriceCents };
+  }
   if (categories.length === 1) return { kind: 'category', category: categories[0]! };
   return null;
 }

@@ -1,5 +1,7 @@
 import {
   checkTicketRequest,
+  defaultTicketPrice,
+  hasNoPriceChoice,
   isOverdue,
   requestOptions,
   ticketStateOf,
@@ -52,10 +54,25 @@ export interface MyTickets {
 
 const byEventDate = (a: MyTicket, b: MyTicket) => (a.event_date ?? '').localeCompare(b.event_date ?? '') || a.id.localeCompare(b.id);
 
+/** What the lists read of an event: its prices say what a ticket still requested will cost. */
+type TicketsEvent = Pick<EventDoc, 'title' | 'date' | 'location' | 'archived'> &
+  Partial<Pick<EventDoc, 'ticket_price_cents' | 'ticket_prices'>>;
+
+/**
+ * A pending ticket's price: what buying it will cost (the shared rule `defaultTicketPrice`), so a
+ * request for an event with a known price does not say "price open".
+ */
+function expectedPrice(row: AttendeeDoc, event: TicketsEvent | undefined): Pick<AttendeeDoc, 'price_cents'> {
+  if (!event || !hasNoPriceChoice(row)) return { price_cents: row.price_cents };
+  const price = defaultTicketPrice(event.ticket_price_cents ?? 0, event.ticket_prices ?? []);
+  if (!price) return { price_cents: row.price_cents };
+  return { price_cents: price.kind === 'event' ? price.price_cents : price.category.price_cents };
+}
+
 /** The three lists from the member's rows and the events (a pure function of the device's documents). */
 export function buildMyTickets(
   rows: readonly AttendeeDoc[],
-  events: ReadonlyMap<string, Pick<EventDoc, 'title' | 'date' | 'location' | 'archived'>>,
+  events: ReadonlyMap<string, TicketsEvent>,
   userId: string,
   today: string,
 ): MyTickets {
@@ -77,7 +94,7 @@ export function buildMyTickets(
       event_location: event?.location ?? null,
       archived: event?.archived ?? false,
       guest_name: row.user_id === null ? row.guest_name : null,
-      price_cents: row.price_cents,
+      price_cents: list === 'pending' ? expectedPrice(row, event).price_cents : row.price_cents,
       is_free: row.is_free,
       is_price_tbd: row.is_price_tbd,
       list,

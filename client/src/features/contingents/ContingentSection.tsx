@@ -1,19 +1,19 @@
 import { nextInLine } from '@fankurve/shared/rules/allocation';
-import type { ContingentAnswer, MyRequest } from '@fankurve/shared';
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import type { AttendeeDoc, MyRequest } from '@fankurve/shared';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { isApiError } from '../../api/client.js';
-import { allocateContingent, getContingent, returnTicket } from '../../api/contingents.js';
-import { onServerChange, updateOwnAnswer, useOpenOffers, useSyncState } from '../../data/index.js';
+import { allocateContingent, returnTicket } from '../../api/contingents.js';
+import { updateOwnAnswer, useOpenOffers } from '../../data/index.js';
 import { formatEventDate } from '../../i18n/eventDates.js';
-import { formatDay } from '../../i18n/dates.js';
+import { formatDay, formatInstant } from '../../i18n/dates.js';
 import { currentLanguage, errorText } from '../../i18n/index.js';
-import { ConfirmDialog } from '../../ui/Dialog.js';
+import { ConfirmDialog, Modal } from '../../ui/Dialog.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { ContingentForm } from './ContingentForm.js';
 import { OfferCard } from './OfferCard.js';
 import { RequestQueue } from './RequestQueue.js';
+import { useContingent, type HeldContingent } from './useContingent.js';
 import './contingents.css';
 
 interface Props {
@@ -25,63 +25,8 @@ interface Props {
   online: boolean;
   /** A past event: nothing is returned any more. */
   answersClosed: boolean;
-}
-
-/** The answer for an event that has a contingent. */
-type HeldContingent = ContingentAnswer & { contingent: NonNullable<ContingentAnswer['contingent']>; mine: MyRequest };
-
-type Loaded = { state: 'loading' } | { state: 'none' } | { state: 'unavailable' } | { state: 'ready'; answer: HeldContingent };
-
-const held = (answer: ContingentAnswer): answer is HeldContingent => answer.contingent !== null && answer.mine !== null;
-
-/** The collections whose changes can move the contingent's figures or the member's place. */
-const MOVES_CONTINGENT = ['attendees', 'offers', 'events'];
-
-/**
- * The contingent's figures, the member's place and the admin's queue are read online (REST), again
- * whenever the change stream says attendee rows or offers changed, and when the device has finished
- * syncing (an answer made offline has just reached the server); offline the section keeps what it
- * last read and says so.
- */
-function useContingent(eventId: string, online: boolean): [Loaded, () => void] {
-  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
-  const [version, setVersion] = useState(0);
-  const reload = useCallback(() => setVersion((v) => v + 1), []);
-  const syncing = useSyncState('syncing');
-  const wasSyncing = useRef(syncing);
-  useEffect(() => {
-    if (wasSyncing.current && !syncing) reload();
-    wasSyncing.current = syncing;
-  }, [syncing, reload]);
-  useEffect(
-    () =>
-      onServerChange((collections) => {
-        if (collections.some((name) => MOVES_CONTINGENT.includes(name))) reload();
-      }),
-    [reload],
-  );
-  useEffect(() => {
-    if (!online) {
-      setLoaded((before) => (before.state === 'ready' ? before : { state: 'unavailable' }));
-      return;
-    }
-    let cancelled = false;
-    getContingent(eventId).then(
-      (answer) => {
-        // An event without a contingent answers null, no error (docs/product.md, REST API).
-        if (!cancelled) setLoaded(held(answer) ? { state: 'ready', answer } : { state: 'none' });
-      },
-      (error: unknown) => {
-        if (cancelled) return;
-        if (!isApiError(error)) console.warn('Could not read the contingent', error);
-        setLoaded((before) => (before.state === 'ready' ? before : { state: 'unavailable' }));
-      },
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [eventId, online, version]);
-  return [loaded, reload];
+  /** The event's attendee rows on the device: the member's own says what the device knows offline. */
+  attendees: readonly AttendeeDoc[];
 }
 
 /**
@@ -90,19 +35,23 @@ function useContingent(eventId: string, online: boolean): [Loaded, () => void] {
  * their guests' (state and place; "return ticket" on an allocated one), and for admins the settings,
  * "allocate now" and the queue with pin and exclude. Nothing for a member of an event without one.
  */
-export function ContingentSection({ eventId, eventDate, userId, isAdmin, online, answersClosed }: Props) {
+export function ContingentSection({ eventId, eventDate, userId, isAdmin, online, answersClosed, attendees }: Props) {
   const { t } = useTranslation();
   const headingId = useId();
   const offers = useOpenOffers(userId, eventId);
-  const [loaded, reload] = useContingent(eventId, online);
+  const [loaded, reload] = useContingent(eventId, userId, online);
   const [editing, setEditing] = useState(false);
   const [allocating, setAllocating] = useState(false);
   const [confirmingAllocation, setConfirmingAllocation] = useState(false);
 
   const hasOffers = offers !== undefined && offers.length > 0;
-  if (!isAdmin && loaded.state !== 'ready' && !hasOffers) return null;
+  // Never read here and no connection: the member's own row still knows a contingent's ticket (pay_by).
+  const heldOnDevice =
+    loaded.state === 'unavailable' ? attendees.find((row) => row.user_id === userId && row.bought && row.pay_by) : undefined;
+  if (!isAdmin && loaded.state !== 'ready' && !hasOffers && !heldOnDevice) return null;
   if (isAdmin && loaded.state === 'loading' && !hasOffers) return null;
   const answer = loaded.state === 'ready' ? loaded.answer : null;
+  const stale = loaded.state === 'ready' && loaded.stale;
 
   async function allocate() {
     setAllocating(true);
@@ -136,12 +85,21 @@ export function ContingentSection({ eventId, eventDate, userId, isAdmin, online,
           eventId={eventId}
           userId={userId}
           mine={answer.mine}
-          online={online}
+          attendees={attendees}
+          online={online && !stale}
           closed={answersClosed}
           onChange={reload}
         />
       ) : null}
-      {loaded.state === 'unavailable' || (!online && answer) ? (
+      {heldOnDevice ? (
+        <p className="contingent-state">
+          <strong>{t('contingents.mine.you')}</strong> {t('contingents.mine.allocated')}{' '}
+          {t('contingents.mine.payBy', { date: formatDay(heldOnDevice.pay_by!, currentLanguage()) })}
+        </p>
+      ) : null}
+      {stale ? (
+        <p className="offline-hint">{t('contingents.staleHint', { date: formatInstant(loaded.readAt, currentLanguage()) })}</p>
+      ) : loaded.state === 'unavailable' ? (
         <p className="offline-hint">{t('contingents.offlineHint')}</p>
       ) : null}
       {isAdmin && loaded.state === 'none' ? <p className="muted">{t('contingents.none')}</p> : null}
@@ -227,7 +185,11 @@ function offerWindowText(minutes: number, t: TFunction): string {
   return t('contingents.offerWindowMinutes', { count: minutes });
 }
 
-/** Tickets, allocated, waiting, free; the deadline (or at once) and the windows. */
+/**
+ * Tickets, allocated, on offer, free (they add up: allocated + on offer + free = tickets, plus any
+ * held beyond the contingent, which a warning names), the waiting list; the deadline (or at once)
+ * and the windows.
+ */
 function Figures({ answer }: { answer: HeldContingent }) {
   const { t } = useTranslation();
   const language = currentLanguage();
@@ -235,11 +197,17 @@ function Figures({ answer }: { answer: HeldContingent }) {
   const figures = [
     ['tickets', contingent.tickets],
     ['allocated', contingent.allocated],
-    ['waiting', contingent.waiting],
+    ['onOffer', contingent.on_offer],
     ['free', contingent.free],
+    ['waiting', contingent.waiting],
   ] as const;
   return (
     <>
+      {contingent.beyond > 0 ? (
+        <p className="notice notice-warning contingent-beyond" role="note">
+          {t('contingents.beyond', { count: contingent.beyond, tickets: contingent.tickets })}
+        </p>
+      ) : null}
       <dl className="contingent-figures">
         {figures.map(([key, value]) => (
           <div key={key} className={`figure-${key}`}>
@@ -268,6 +236,7 @@ function MyRequests({
   eventId,
   userId,
   mine,
+  attendees,
   online,
   closed,
   onChange,
@@ -275,32 +244,17 @@ function MyRequests({
   eventId: string;
   userId: string;
   mine: MyRequest;
+  attendees: readonly AttendeeDoc[];
   online: boolean;
   closed: boolean;
   onChange: () => void;
 }) {
   const { t } = useTranslation();
   const [returning, setReturning] = useState<OneRequest | null>(null);
-  const [busy, setBusy] = useState(false);
   const { guests, ...own } = mine;
   const lines: OneRequest[] = [own, ...guests].filter(
     (line) => line.attendee_id !== null && (line.state !== 'none' || line.returned),
   );
-
-  async function giveBack() {
-    if (!returning?.attendee_id) return;
-    setBusy(true);
-    try {
-      const result = await returnTicket(returning.attendee_id);
-      toastSuccess(t(result.offered ? 'contingents.returnedOffered' : 'contingents.returnedFree'));
-      setReturning(null);
-      onChange();
-    } catch (error) {
-      toastError(errorText(error));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   // Asking again after leaving the queue: the answer needs a ticket again (on the device, offline too);
   // the server starts a new request at the back of the line.
@@ -341,16 +295,93 @@ function MyRequests({
         ))}
       </ul>
       {returning ? (
-        <ConfirmDialog
-          title={t('contingents.returnTitle')}
-          message={t('contingents.returnText')}
-          confirmLabel={t('contingents.return')}
-          busy={busy}
-          onConfirm={() => void giveBack()}
-          onCancel={() => setReturning(null)}
+        <ReturnDialog
+          line={returning}
+          needsSeat={attendees.some((row) => row.id === returning.attendee_id && row.needs_transport)}
+          onDone={(returned) => {
+            setReturning(null);
+            if (returned) onChange();
+          }}
         />
       ) : null}
     </>
+  );
+}
+
+/**
+ * "Return ticket?": the member (or their guest) says whether they still go, and, with a bus seat,
+ * whether they still need it. The server frees a seat no longer needed at once and lets an answer
+ * that no longer goes go once someone takes the ticket (it holds the ticket until then).
+ */
+function ReturnDialog({
+  line,
+  needsSeat,
+  onDone,
+}: {
+  line: OneRequest;
+  needsSeat: boolean;
+  onDone: (returned: boolean) => void;
+}) {
+  const { t } = useTranslation();
+  const [going, setGoing] = useState(true);
+  const [keepSeat, setKeepSeat] = useState(true);
+  const [busy, setBusy] = useState(false);
+  const textId = useId();
+  const name = line.guest_name;
+
+  async function giveBack() {
+    if (!line.attendee_id) return;
+    setBusy(true);
+    try {
+      const result = await returnTicket(line.attendee_id, {
+        going,
+        ...(needsSeat ? { needs_transport: going && keepSeat } : {}),
+      });
+      toastSuccess(t(result.offered ? 'contingents.returnedOffered' : 'contingents.returnedFree'));
+      onDone(true);
+    } catch (error) {
+      toastError(errorText(error));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal title={t('contingents.returnTitle')} onClose={() => onDone(false)} size="small" describedBy={textId} busy={busy}>
+      <p id={textId} className="confirm-message">
+        {t('contingents.returnText')}
+      </p>
+      <fieldset className="choice-group return-choices">
+        <legend>{name ? t('contingents.returnGuestQuestion', { name }) : t('contingents.returnQuestion')}</legend>
+        <label className="check">
+          <input type="checkbox" checked={going} disabled={busy} onChange={(e) => setGoing(e.target.checked)} />
+          {name ? t('contingents.returnGuestGoing', { name }) : t('contingents.returnGoing')}
+        </label>
+        {needsSeat ? (
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={going && keepSeat}
+              disabled={busy || !going}
+              onChange={(e) => setKeepSeat(e.target.checked)}
+            />
+            {t('contingents.returnKeepSeat')}
+          </label>
+        ) : null}
+        {!going ? (
+          <p className="muted return-leaving">
+            {name ? t('contingents.returnGuestLeaving', { name }) : t('contingents.returnLeaving')}
+          </p>
+        ) : null}
+      </fieldset>
+      <div className="modal-actions">
+        <button type="button" className="button button-secondary" onClick={() => onDone(false)} disabled={busy}>
+          {t('common.cancel')}
+        </button>
+        <button type="button" className="button button-danger" onClick={() => void giveBack()} disabled={busy}>
+          {t('contingents.return')}
+        </button>
+      </div>
+    </Modal>
   );
 }
 

@@ -15,6 +15,7 @@ import { deleteGuest, removeAttendee, updateAttendee } from '../../api/eventDeta
 import { errorText } from '../../i18n/index.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
+import { beyondContingent, type BeyondContingent } from '../contingents/index.js';
 import { AddAttendee } from './AddAttendee.js';
 import {
   attendanceCounts,
@@ -39,6 +40,9 @@ interface Props {
   access: Access;
   language: Language;
 }
+
+/** A row's changed fields, as PUT /api/attendees/{id} takes them. */
+type RowChange = { row: AttendeeRow; body: NonNullable<Extract<ReturnType<typeof draftBody>, { ok: true }>['body']> };
 
 const TRANSFER_KEYS = {
   outstanding: 'eventDetail.transferOutstanding',
@@ -65,6 +69,7 @@ export function AttendeeTable({ event, attendees, members, names, access, langua
   const [saving, setSaving] = useState(false);
   const [removing, setRemoving] = useState<AttendeeRow | null>(null);
   const [removeBusy, setRemoveBusy] = useState(false);
+  const [beyondCheck, setBeyondCheck] = useState<{ beyond: BeyondContingent; changes: RowChange[] } | null>(null);
 
   const rows = useMemo(() => attendeeRows(attendees, names, t('eventDetail.unknownMember')), [attendees, names, t]);
   const counts = attendanceCounts(attendees);
@@ -90,7 +95,7 @@ export function AttendeeTable({ event, attendees, members, names, access, langua
   }
 
   async function save() {
-    const changes: { row: AttendeeRow; body: NonNullable<Extract<ReturnType<typeof draftBody>, { ok: true }>['body']> }[] = [];
+    const changes: RowChange[] = [];
     for (const row of rows) {
       const result = draftBody(row.doc, drafts[row.doc.id], options);
       if (!result.ok) {
@@ -103,6 +108,26 @@ export function AttendeeTable({ event, attendees, members, names, access, langua
       cancel();
       return;
     }
+    // Requests newly marked bought: beyond the contingent's free tickets the admin confirms first.
+    const newlyBought = changes.filter(({ row, body }) => body.bought === true && !row.doc.bought && row.doc.needs_ticket).length;
+    setSaving(true);
+    try {
+      const beyond = await beyondContingent(event.id, newlyBought);
+      if (beyond) {
+        setSaving(false);
+        setBeyondCheck({ beyond, changes });
+        return;
+      }
+    } catch (error) {
+      setSaving(false);
+      toastError(errorText(error, 'errors.saveChangesFailed'));
+      return;
+    }
+    await commit(changes);
+  }
+
+  async function commit(changes: RowChange[]) {
+    setBeyondCheck(null);
     setSaving(true);
     const results = await Promise.allSettled(changes.map(({ row, body }) => updateAttendee(row.doc.id, body)));
     setSaving(false);
@@ -372,6 +397,20 @@ export function AttendeeTable({ event, attendees, members, names, access, langua
         </div>
       )}
       {access.isAdmin ? <AddAttendee eventId={event.id} attendees={attendees} members={members} online={access.online} /> : null}
+      {beyondCheck ? (
+        <ConfirmDialog
+          title={t('contingents.beyondConfirmTitle')}
+          message={t('contingents.beyondConfirm', {
+            count: beyondCheck.beyond.beyond,
+            tickets: beyondCheck.beyond.tickets,
+            free: beyondCheck.beyond.free,
+          })}
+          confirmLabel={t('contingents.beyondConfirmSave')}
+          busy={saving}
+          onConfirm={() => void commit(beyondCheck.changes)}
+          onCancel={() => setBeyondCheck(null)}
+        />
+      ) : null}
       {removing ? (
         <ConfirmDialog
           title={t('eventDetail.removeAttendeeTitle')}

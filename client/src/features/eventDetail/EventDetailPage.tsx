@@ -120,6 +120,7 @@ export function EventDetailPage() {
             isAdmin={isAdmin}
             online={online}
             answersClosed={access.answersClosed}
+            attendees={rows}
           />
           <Polls eventId={event.id} />
           {eventRows.state === 'onDevice' ? (

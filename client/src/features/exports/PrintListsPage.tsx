@@ -16,6 +16,7 @@ import { formatEventDate } from '../../i18n/eventDates.js';
 import { currentLanguage, errorText } from '../../i18n/index.js';
 import { useUser } from '../../session/session.js';
 import { useSiteConfig } from '../../session/siteConfig.js';
+import { useContingent } from '../contingents/index.js';
 import { AdminRequired } from '../../ui/AdminRequired.js';
 import { Loading } from '../../ui/Loading.js';
 import { toastError } from '../../ui/toast.js';
@@ -42,18 +43,24 @@ function PrintLists() {
   const attendees = useAttendees(id);
   const members = useMembers();
   const transports = useTransports(id);
+  const online = useSyncState('online');
   const today = todayIn(useSiteConfig().time_zone);
   const eventRows = useEventRows(event, today);
   const names = useMemo(
     () => new Map([[user.id, user.username], ...(members ?? []).map((member) => [member.id, member.username] as const)]),
     [members, user.id, user.username],
   );
+  // The needed tickets in the contingent's queue order: read online, remembered for offline.
+  const [contingent] = useContingent(id, user.id, online);
+  const queueKey =
+    contingent.state === 'ready' ? (contingent.answer.queue ?? []).map((request) => request.attendee_id).join(',') : '';
+  const queue = useMemo(() => (queueKey ? queueKey.split(',') : []), [queueKey]);
   const lists = useMemo(
     () =>
       attendees && transports
-        ? { tickets: ticketList(attendees, names), transport: transportList(attendees, transports, names) }
+        ? { tickets: ticketList(attendees, names, queue), transport: transportList(attendees, transports, names) }
         : null,
-    [attendees, transports, names],
+    [attendees, transports, names, queue],
   );
 
   if (event === undefined || lists === null || members === undefined) return <Loading />;
