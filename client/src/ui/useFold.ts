@@ -17,7 +17,13 @@ function isNarrow(): boolean {
  * A section that starts folded on a phone, so the next match shows on the first screen, and open on
  * a wider screen; once the member opens or folds it, their choice holds while the page is shown.
  */
-export function useFold(enabled = true): { foldable: boolean; folded: boolean; toggle: () => void } {
+export interface Fold {
+  foldable: boolean;
+  folded: boolean;
+  toggle: () => void;
+}
+
+export function useFold(enabled = true): Fold {
   const narrow = useSyncExternalStore(subscribe, isNarrow, () => false);
   const [open, setOpen] = useState<boolean | null>(null);
   const foldable = enabled && narrow;

@@ -7,6 +7,7 @@ import { formatDay } from '../../i18n/dates.js';
 import { currentLanguage } from '../../i18n/index.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
+import { FoldHeading } from '../../ui/FoldHeading.js';
 import { useFold } from '../../ui/useFold.js';
 import { useUser } from '../../session/session.js';
 import { AnnouncementForm, failureText } from './AnnouncementForm.js';
@@ -72,27 +73,17 @@ export function Announcements() {
     <section className="announcements" aria-labelledby={headingId}>
       <div className="announcements-head">
         <h2 className="announcements-heading">
-          {fold.foldable ? (
-            <button
-              type="button"
-              className="fold-toggle"
-              aria-expanded={!fold.folded}
-              aria-controls={listId}
-              onClick={fold.toggle}
-            >
-              <span id={headingId}>{t('announcements.heading')}</span>
-              {unread.length > 0 ? (
+          <FoldHeading
+            fold={fold}
+            id={headingId}
+            controls={listId}
+            title={t('announcements.heading')}
+            badge={
+              unread.length > 0 ? (
                 <span className="announcements-unread"> {t('announcements.unread', { count: unread.length })}</span>
-              ) : null}
-            </button>
-          ) : (
-            <>
-              <span id={headingId}>{t('announcements.heading')}</span>
-              {unread.length > 0 ? (
-                <span className="announcements-unread"> {t('announcements.unread', { count: unread.length })}</span>
-              ) : null}
-            </>
-          )}
+              ) : null
+            }
+          />
         </h2>
         {unread.length > 0 && !fold.folded ? (
           <button

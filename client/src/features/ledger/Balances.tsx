@@ -29,6 +29,7 @@ import { MoneyField } from '../../ui/MoneyField.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { BalanceText, Statement, useEntryText } from './Statement.js';
 import './ledger.css';
+import { useLedgerChanges } from './useLedgerChanges.js';
 
 const failureText = (error: unknown, fallback: string) => (isApiError(error) ? errorText(error) : fallback);
 
@@ -54,20 +55,7 @@ function useBalances() {
     return () => controller.abort();
   }, [version, t]);
 
-  useEffect(() => {
-    let stopped = false;
-    let stop: (() => void) | null = null;
-    void import('../../data/index.js').then((data) => {
-      if (!stopped)
-        stop = data.onServerChange((collections) => {
-          if (collections.includes('ledger') || collections.includes('attendees')) reload();
-        });
-    });
-    return () => {
-      stopped = true;
-      stop?.();
-    };
-  }, [reload]);
+  useLedgerChanges(reload);
   return { members, error, reload, version };
 }
 

@@ -12,6 +12,7 @@ import { useUser } from '../../session/session.js';
 import { useSiteConfig } from '../../session/siteConfig.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
+import { FoldHeading } from '../../ui/FoldHeading.js';
 import { useFold } from '../../ui/useFold.js';
 import { PollForm } from './PollForm.js';
 import './polls.css';
@@ -68,20 +69,17 @@ export function Polls({ eventId }: Props) {
     <section className="polls" aria-labelledby={headingId}>
       <div className="polls-head">
         <h2 className="polls-heading">
-          {fold.foldable ? (
-            <button
-              type="button"
-              className="fold-toggle"
-              aria-expanded={!fold.folded}
-              aria-controls={listId}
-              onClick={fold.toggle}
-            >
-              <span id={headingId}>{t('polls.heading')}</span>
-              {awaiting > 0 ? <span className="polls-awaiting"> {t('polls.awaiting', { count: awaiting })}</span> : null}
-            </button>
-          ) : (
-            <span id={headingId}>{t('polls.heading')}</span>
-          )}
+          <FoldHeading
+            fold={fold}
+            id={headingId}
+            controls={listId}
+            title={t('polls.heading')}
+            badge={
+              fold.foldable && awaiting > 0 ? (
+                <span className="polls-awaiting"> {t('polls.awaiting', { count: awaiting })}</span>
+              ) : null
+            }
+          />
         </h2>
         {isAdmin ? (
           <button type="button" className="button button-small button-ghost" disabled={!online} onClick={() => setCreating(true)}>

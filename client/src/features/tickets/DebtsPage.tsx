@@ -14,7 +14,7 @@ import { formatEventDate } from '../../i18n/eventDates.js';
 import { downloadText } from './csv.js';
 import { fetchDebts, type DebtOverview } from '../../api/tickets.js';
 import { debtText } from '../../ui/money.js';
-import { Balances } from '../ledger/index.js';
+import { Balances, useLedgerChanges } from '../ledger/index.js';
 import { ticketPriceText } from './format.js';
 import './tickets.css';
 
@@ -56,20 +56,7 @@ function Debts() {
     return () => controller.abort();
   }, [version]);
 
-  useEffect(() => {
-    let stopped = false;
-    let stop: (() => void) | null = null;
-    void import('../../data/index.js').then((data) => {
-      if (!stopped)
-        stop = data.onServerChange((collections) => {
-          if (collections.includes('ledger') || collections.includes('attendees')) reload();
-        });
-    });
-    return () => {
-      stopped = true;
-      stop?.();
-    };
-  }, [reload]);
+  useLedgerChanges(reload);
 
   if (error) return <p className="form-error" role="alert">{`${t('tickets.loadFailed')} ${error}`}</p>;
   if (!data) return <Loading />;
