@@ -16,15 +16,50 @@ const CLIENT_LAYERS = [
   ['app', '^client/src/(app/|main\\.tsx$)'],
 ];
 
-const clientLayerRules = CLIENT_LAYERS.slice(0, -1).map(([name, path], index) => ({
-  name: `client-layer-${name}`,
-  comment: `client/src ${name} imports only ${CLIENT_LAYERS.slice(0, index + 1)
-    .map(([lower]) => lower)
-    .join(', ')} (docs/architecture.md, Layers)`,
-  severity: 'error',
-  from: { path },
-  to: { path: CLIENT_LAYERS.slice(index + 1).map(([, higher]) => higher) },
-}));
+/**
+ * The server's layers, lowest first (docs/architecture.md, Layers): the database (and the backups
+ * beside it), the domain's rules, the services that call the domain (jobs, sessions and tokens,
+ * push, mail, the match import), the REST routes, the sync protocol built on them, and the files
+ * that wire it all (app, deps, server, main). config.ts is read by every layer and belongs to none.
+ */
+const SERVER_LAYERS = [
+  ['db', '^server/src/(db|backup)/'],
+  ['domain', '^server/src/domain/'],
+  ['jobs', '^server/src/jobs/'],
+  ['auth', '^server/src/auth/'],
+  ['notify', '^server/src/notify/'],
+  ['mail', '^server/src/mail/'],
+  ['matches', '^server/src/matches/'],
+  ['http', '^server/src/http/'],
+  ['sync', '^server/src/sync/'],
+  ['wiring', '^server/src/(app|deps|server|main)\\.ts$'],
+];
+
+/**
+ * shared/src, lowest first: the constants, messages and ids with the rule result's shape, the
+ * dates, the synced documents, the rules, the REST schemas, the entry file.
+ */
+const SHARED_LAYERS = [
+  ['base', ['^shared/src/(constants|messages|ids|push|matchImport)\\.ts$', '^shared/src/rules/result\\.ts$']],
+  ['dates', '^shared/src/dates\\.ts$'],
+  ['docs', '^shared/src/docs/'],
+  ['rules', '^shared/src/rules/(?!result\\.ts$)'],
+  ['schemas', '^shared/src/schemas/'],
+  ['index', '^shared/src/index\\.ts$'],
+];
+
+/** One rule per layer: it imports its own layer and those below, never one above. */
+const layerRules = (side, layers) =>
+  layers.slice(0, -1).map(([name, path], index) => ({
+    name: `${side}-layer-${name}`,
+    comment: `${side}/src ${name} imports only ${layers
+      .slice(0, index + 1)
+      .map(([lower]) => lower)
+      .join(', ')} (docs/architecture.md, Layers)`,
+    severity: 'error',
+    from: { path },
+    to: { path: layers.slice(index + 1).flatMap(([, higher]) => higher) },
+  }));
 
 module.exports = {
   forbidden: [
@@ -35,7 +70,16 @@ module.exports = {
       from: { path: '^(client|server|shared)/src/' },
       to: { circular: true },
     },
-    ...clientLayerRules,
+    ...layerRules('client', CLIENT_LAYERS),
+    ...layerRules('server', SERVER_LAYERS),
+    ...layerRules('shared', SHARED_LAYERS),
+    {
+      name: 'client-server-apart',
+      comment: 'client/src and server/src never import each other: what both need lives in shared.',
+      severity: 'error',
+      from: { path: '^(client|server)/src/' },
+      to: { path: '^(server|client)/', pathNot: '^$1/' },
+    },
     {
       name: 'client-feature-entry',
       comment: 'A feature imports another feature only through its entry file features/<name>/index.ts.',
@@ -45,28 +89,6 @@ module.exports = {
         path: '^client/src/features/[^/]+/',
         pathNot: ['^client/src/features/$1/', '^client/src/features/[^/]+/index\\.ts$'],
       },
-    },
-    {
-      name: 'server-domain-below-edges',
-      comment: 'The domain is called by the REST routes and the sync push, never the other way round.',
-      severity: 'error',
-      from: { path: '^server/src/domain/' },
-      to: { path: '^server/src/(http|sync)/' },
-    },
-    {
-      name: 'server-db-below-domain',
-      comment:
-        'The database layer knows no rule and no edge. It carries the domain events of a commit as a type only; a migration may compute a column with a domain function of its time.',
-      severity: 'error',
-      from: { path: '^server/src/db/', pathNot: '^server/src/db/migrations/' },
-      to: { path: '^server/src/(domain|http|sync)/', dependencyTypesNot: ['type-only'] },
-    },
-    {
-      name: 'server-backup-beside-db',
-      comment: 'Backups copy the database and the uploads; they know no rule and no edge (docs/architecture.md, Backups).',
-      severity: 'error',
-      from: { path: '^server/src/backup/' },
-      to: { path: '^server/src/(domain|http|sync)/' },
     },
     {
       name: 'shared-stands-alone',

@@ -16,10 +16,10 @@ import {
   usernameKey,
 } from '@fankurve/shared';
 import type { Insertable, Transaction } from 'kysely';
-import { hashPassword } from '../../server/src/auth/passwords.js';
+import { hashPassword } from '../../server/src/domain/passwords.js';
 import { openConnection } from '../../server/src/db/connection.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
-import { usernameSkeleton } from '../../server/src/domain/usernameSkeleton.js';
+import { usernameSkeleton } from '../../server/src/db/usernameSkeleton.js';
 import type { Database } from '../../server/src/db/schema.js';
 
 export interface SeedSize {

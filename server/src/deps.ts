@@ -18,7 +18,7 @@ import { followTicketsInLedger } from './domain/ledger.js';
 import { deleteIdleSessions } from './domain/sessions.js';
 import { prepareNewPassword } from './domain/newPassword.js';
 import { ensureBootstrapAdmin, hasAdmin } from './domain/userAdmin.js';
-import { randomPassword } from './auth/passwords.js';
+import { randomPassword } from './domain/passwords.js';
 import type { AppDeps } from './http/context.js';
 import { eventsListAnswer } from './http/events.js';
 import { createEventsListCache } from './http/eventsListCache.js';

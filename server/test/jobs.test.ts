@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { scheduleJob } from '../src/jobs/claim.js';
+import { scheduleJob } from '../src/db/jobs.js';
 import type { Job } from '../src/jobs/runner.js';
 import { AdminDigest } from '../src/mail/adminDigest.js';
 import type { Mail, Mailer } from '../src/mail/mailer.js';

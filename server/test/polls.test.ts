@@ -9,7 +9,7 @@ import {
   type PollVoteDoc,
 } from '@fankurve/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { scheduleJobBy } from '../src/jobs/claim.js';
+import { scheduleJobBy } from '../src/db/jobs.js';
 import { POLL_JOB } from '../src/domain/polls.js';
 import type { Commit } from '../src/db/store.js';
 import { createEventVia, createTestApp, type TestApp } from './helpers.js';

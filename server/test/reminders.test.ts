@@ -5,7 +5,7 @@ import { clubTimeToInstant, clubWallClock, eventRemindersAnswer, MESSAGES, siteC
 import { MEMBER_PUSH_TOPICS } from '@fankurve/shared/push';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REMINDER_JOB } from '../src/domain/reminders.js';
-import { scheduleJobBy } from '../src/jobs/claim.js';
+import { scheduleJobBy } from '../src/db/jobs.js';
 import { createEventVia, createTestApp, testDatabase, type TestApp } from './helpers.js';
 import { checkVapid, decrypt, LocalPushService, newKeys, subscriptionOf, type Device, type Payload } from './push-endpoint.js';
 

@@ -13,7 +13,7 @@ import * as push from '../src/db/migrations/006_push.js';
 import * as comments from '../src/db/migrations/007_comments.js';
 import * as matchImports from '../src/db/migrations/008_match_imports.js';
 import * as usernameSkeletonMigration from '../src/db/migrations/009_username_skeleton.js';
-import { usernameSkeleton } from '../src/domain/usernameSkeleton.js';
+import { usernameSkeleton } from '../src/db/usernameSkeleton.js';
 import { countRows, createTestApp, register as registerAccount, testDatabase, type TestApp } from './helpers.js';
 
 /** Usernames compared by a key folded in code, and the characters a name may not have (docs/architecture.md, "Rules once"). */

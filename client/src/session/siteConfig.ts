@@ -1,13 +1,5 @@
-import {
-  DEFAULT_LOYALTY_SEASONS,
-  DEFAULT_SITE_TITLE,
-  DEFAULT_TEAM_ID,
-  DEFAULT_TEAM_NAME,
-  DEFAULT_THEME_COLOR,
-  DEFAULT_TIME_ZONE,
-} from '@fankurve/shared/constants';
 import { isHexColour, readableOn, shade, textColourOn } from '@fankurve/shared/rules/colour';
-import { checkAccountHolder, checkLoyaltySeasons } from '@fankurve/shared/rules/siteConfig';
+import { checkAccountHolder, checkLoyaltySeasons, SITE_CONFIG_DEFAULTS } from '@fankurve/shared/rules/siteConfig';
 import { useSyncExternalStore } from 'react';
 import { fetchSiteConfig, type SiteConfig } from '../api/config.js';
 import { getSession, subscribeSession } from './session.js';
@@ -28,16 +20,16 @@ export const SITE_CONFIG_STORAGE_KEY = 'siteConfig';
 const PAGE_BACKGROUND = '#F3F5F9';
 
 const DEFAULTS: SiteConfig = {
-  team_id: DEFAULT_TEAM_ID,
-  team_name: DEFAULT_TEAM_NAME,
-  site_title: DEFAULT_SITE_TITLE,
-  theme_color: DEFAULT_THEME_COLOR,
-  logo_filename: null,
-  time_zone: DEFAULT_TIME_ZONE,
-  account_holder: null,
-  iban: null,
-  bic: null,
-  loyalty_seasons: DEFAULT_LOYALTY_SEASONS,
+  team_id: SITE_CONFIG_DEFAULTS.team_id,
+  team_name: SITE_CONFIG_DEFAULTS.team_name,
+  site_title: SITE_CONFIG_DEFAULTS.site_title,
+  theme_color: SITE_CONFIG_DEFAULTS.theme_color,
+  logo_filename: SITE_CONFIG_DEFAULTS.logo_filename,
+  time_zone: SITE_CONFIG_DEFAULTS.time_zone,
+  account_holder: SITE_CONFIG_DEFAULTS.account_holder,
+  iban: SITE_CONFIG_DEFAULTS.iban,
+  bic: SITE_CONFIG_DEFAULTS.bic,
+  loyalty_seasons: SITE_CONFIG_DEFAULTS.loyalty_seasons,
 };
 
 /** An IBAN in electronic format and a BIC, by their shape: the server checked them fully (rules/iban.ts, not loaded by the shell). */

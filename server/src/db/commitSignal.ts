@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SYNC_COLLECTIONS } from '@fankurve/shared';
 import { sql } from 'kysely';
 import pg from 'pg';
-import type { DomainEvent } from '../domain/domainEvents.js';
-import type { ChangedCollection, Commit, Store } from './store.js';
+import type { ChangedCollection, Commit, RecordedEvent, Store } from './store.js';
 
 /** The PostgreSQL channel every instance on one database listens on. */
 export const COMMIT_CHANNEL = 'fankurve_commits';
@@ -16,11 +15,11 @@ const RECONNECT_MS = 1000;
 interface Payload {
   i: string;
   c: ChangedCollection[];
-  e: DomainEvent[];
+  e: RecordedEvent[];
 }
 
 /** The events another instance's caches and change streams act on; the rest stays with the writer. */
-const travels = (event: DomainEvent) =>
+const travels = (event: RecordedEvent) =>
   event.type.startsWith('user.') || event.type.startsWith('password.') || event.type === 'session.ended';
 
 /** A commit as one or more notification payloads, each under PostgreSQL's limit. */

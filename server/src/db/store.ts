@@ -1,6 +1,5 @@
 import { clubWallClock, DEFAULT_TIME_ZONE, todayIn, type SyncCollectionName } from '@fankurve/shared';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DomainEvent } from '../domain/domainEvents.js';
 import type { Dialect } from './connection.js';
 import type { Database } from './schema.js';
 
@@ -11,6 +10,15 @@ import type { Database } from './schema.js';
  */
 export type ChangedCollection = SyncCollectionName | 'config';
 
+/**
+ * The events a write records, as this layer knows them: something with a `type`. The domain names
+ * them (domain/domainEvents.ts completes this interface by declaration merging with its union), so
+ * the database layer carries them without importing the domain.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- completed by the domain's declaration merging
+export interface RecordedEvents {}
+export type RecordedEvent = RecordedEvents extends { event: infer E extends { type: string } } ? E : { type: string };
+
 /** What one committed transaction did: its domain events and the replicated collections it changed. */
 export interface Commit {
   /**
@@ -19,7 +27,7 @@ export interface Commit {
    * change streams need (user, password and session-end events).
    */
   origin: 'local' | 'remote';
-  events: readonly DomainEvent[];
+  events: readonly RecordedEvent[];
   collections: ReadonlySet<ChangedCollection>;
   /** Remote only: commits may have been missed (the listening connection was lost); drop every cache. */
   missed?: boolean;
@@ -148,7 +156,7 @@ export interface WriteContext {
   /** Takes the next value of the one counter row for a row written to a replicated collection. */
   nextSeq(collection: ChangedCollection): Promise<number>;
   /** Records what happened; subscribers receive it after the commit, never on rollback. */
-  record(event: DomainEvent): void;
+  record(event: RecordedEvent): void;
   onCommit(task: () => void | Promise<void>): void;
   onRollback(task: () => void | Promise<void>): void;
   /**
@@ -163,7 +171,7 @@ type Task = () => void | Promise<void>;
 
 /** What a transaction has collected so far; a savepoint's rollback cuts it back to a mark. */
 class WriteJournal {
-  events: DomainEvent[] = [];
+  events: RecordedEvent[] = [];
   touched: ChangedCollection[] = [];
   /** The first seq the transaction took (a savepoint's rollback gives its seqs back, so it is cut back too). */
   firstSeq: number | null = null;

@@ -8,7 +8,7 @@ import {
   type RegisterInput,
 } from '@fankurve/shared';
 import { sql, type Kysely } from 'kysely';
-import { hashPassword, randomPassword, verifyPassword, type HashPriority } from '../auth/passwords.js';
+import { hashPassword, randomPassword, verifyPassword, type HashPriority } from './passwords.js';
 import type { Database, UserRow } from '../db/schema.js';
 import { toBool, type WriteContext } from '../db/store.js';
 import type { Actor } from './actor.js';
@@ -16,7 +16,7 @@ import { badInput, conflict, DomainError } from './errors.js';
 import type { PreparedPassword } from './newPassword.js';
 import { endOpenResets } from './passwordResets.js';
 import { endAllSessions } from './sessions.js';
-import { usernameSkeleton } from './usernameSkeleton.js';
+import { usernameSkeleton } from '../db/usernameSkeleton.js';
 
 /*
  * A member's own account: registering, signing in, their profile as the API shows it, and their own
@@ -178,7 +178,7 @@ export async function register(w: WriteContext, input: RegisterInput, password: 
 /**
  * Checks credentials; a pending account gets its own clear refusal. Throttling is the caller's (per
  * IP); so is `priority`: 'trusted' for a sign-in from an address or device that signed in to the
- * account before, whose password check goes ahead of others' (auth/passwords.ts HashGate).
+ * account before, whose password check goes ahead of others' (domain/passwords.ts HashGate).
  */
 export async function authenticate(db: Kysely<Database>, input: LoginInput, priority: HashPriority = 'normal'): Promise<UserRow> {
   const user = await findByUsername(db, input.username);

@@ -20,7 +20,7 @@ import {
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { AttendeeRow, ContingentsTable, Database, OffersTable, TicketRequestsTable } from '../db/schema.js';
 import { toBool, toInt, type WriteContext, type Written } from '../db/store.js';
-import { scheduleJobBy } from '../jobs/claim.js';
+import { scheduleJobBy } from '../db/jobs.js';
 import { isAdmin, requireAdmin, SYSTEM_ACTOR, type Actor } from './actor.js';
 import { requireLiveEvent } from './attendance.js';
 import { attendeeRef } from './attendeeRows.js';

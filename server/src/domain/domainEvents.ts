@@ -21,6 +21,13 @@ interface AttendeeRef extends Base {
   debtorId: string | null;
 }
 
+// The database layer carries these on its commits (db/store.ts `RecordedEvent`) without importing them.
+declare module '../db/store.js' {
+  interface RecordedEvents {
+    event: DomainEvent;
+  }
+}
+
 export type DomainEvent =
   | ({ type: 'attendance.set'; status: AttendanceStatus } & AttendeeRef)
   | ({ type: 'attendance.changed'; fields: string[] } & AttendeeRef)

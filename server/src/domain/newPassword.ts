@@ -1,5 +1,5 @@
 import { checkNewPassword } from '@fankurve/shared';
-import { hashPassword } from '../auth/passwords.js';
+import { hashPassword } from './passwords.js';
 import { badInput } from './errors.js';
 
 /**

@@ -14,7 +14,7 @@ import {
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, PollOptionsTable, PollsTable, PollVotesTable } from '../db/schema.js';
 import { toBool, toInt, type WriteContext } from '../db/store.js';
-import { scheduleJobBy } from '../jobs/claim.js';
+import { scheduleJobBy } from '../db/jobs.js';
 import { isAdmin, requireAdmin, type Actor } from './actor.js';
 import { requireLiveEvent } from './attendance.js';
 import { badInput, conflict, notFound } from './errors.js';

@@ -14,7 +14,7 @@ import { checkDeadlineReminderHours, checkReminderDaysBefore } from '@fankurve/s
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { WriteContext } from '../db/store.js';
-import { scheduleJobBy } from '../jobs/claim.js';
+import { scheduleJobBy } from '../db/jobs.js';
 import { requireAdmin, SYSTEM_ACTOR, type Actor } from './actor.js';
 import { requireLiveEvent, requireOpenForAnswers } from './attendance.js';
 import { conflict, notFound } from './errors.js';

@@ -1,19 +1,11 @@
-import {
-  DEFAULT_DEADLINE_REMINDER_HOURS,
-  DEFAULT_GUEST_LIMIT,
-  DEFAULT_LOYALTY_SEASONS,
-  DEFAULT_REMINDER_DAYS_BEFORE,
-  DEFAULT_SITE_TITLE,
-  DEFAULT_TEAM_ID,
-  DEFAULT_TEAM_NAME,
-  DEFAULT_THEME_COLOR,
-} from '@fankurve/shared';
+import { DEFAULT_GUEST_LIMIT } from '@fankurve/shared';
 import { checkClubAccount } from '@fankurve/shared/rules/iban';
 import {
   checkDeadlineReminderHours,
   checkLoyaltySeasons,
   checkReminderDaysBefore,
   checkTeamConfig,
+  SITE_CONFIG_DEFAULTS,
   type ClubAccountFields,
   type TeamConfig,
 } from '@fankurve/shared/rules/siteConfig';
@@ -67,21 +59,8 @@ const KEYS = {
   deadline_reminder_hours: REMINDER_SETTING_KEYS.deadlineHours,
 } as const;
 
-const DEFAULTS: SiteConfig = {
-  team_id: DEFAULT_TEAM_ID,
-  team_name: DEFAULT_TEAM_NAME,
-  site_title: DEFAULT_SITE_TITLE,
-  theme_color: DEFAULT_THEME_COLOR,
-  logo_filename: null,
-  logo_size: null,
-  auto_import_matches: false,
-  account_holder: null,
-  iban: null,
-  bic: null,
-  loyalty_seasons: DEFAULT_LOYALTY_SEASONS,
-  reminder_days_before: DEFAULT_REMINDER_DAYS_BEFORE,
-  deadline_reminder_hours: DEFAULT_DEADLINE_REMINDER_HOURS,
-};
+/** Unset settings answer the shared defaults (rules/siteConfig.ts); the logo's size is the server's own. */
+const DEFAULTS: SiteConfig = { ...SITE_CONFIG_DEFAULTS, logo_size: null };
 
 /** The team and site configuration: stored settings over the defaults of docs/product.md, Limits and constants. Public (the login page shows the title). */
 export async function getSiteConfig(db: Kysely<Database>): Promise<SiteConfig> {

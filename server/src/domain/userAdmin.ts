@@ -8,7 +8,7 @@ import { badInput, conflict, forbidden, notFound } from './errors.js';
 import type { PreparedPassword } from './newPassword.js';
 import { endOpenResets } from './passwordResets.js';
 import { endAllSessions } from './sessions.js';
-import { usernameSkeleton } from './usernameSkeleton.js';
+import { usernameSkeleton } from '../db/usernameSkeleton.js';
 
 /*
  * What admins do to accounts (docs/product.md, "Screens": /users, /users/{id}, /admin/tasks):

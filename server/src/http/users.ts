@@ -12,7 +12,7 @@ import {
   userChangedAnswer,
   userCreatedAnswer,
 } from '@fankurve/shared';
-import { randomPassword } from '../auth/passwords.js';
+import { randomPassword } from '../domain/passwords.js';
 import { write } from '../db/store.js';
 import { prepareNewPassword } from '../domain/newPassword.js';
 import { getUserForAdmin, listUsersWithDebts, type AdminUserView } from '../domain/debts.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { claimJob, dueJobs, ensureJob, finishJob, releaseClaims, renewClaim } from './claim.js';
+import { claimJob, dueJobs, ensureJob, finishJob, releaseClaims, renewClaim } from '../db/jobs.js';
 
 /** A piece of scheduled work (docs/architecture.md, "Jobs"). */
 export interface Job {

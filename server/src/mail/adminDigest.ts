@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import type { Commit, Store } from '../db/store.js';
 import type { DomainEvent } from '../domain/domainEvents.js';
 import { getSiteConfig } from '../domain/settings.js';
-import { scheduleJob } from '../jobs/claim.js';
+import { scheduleJob } from '../db/jobs.js';
 import type { Job, JobRunner } from '../jobs/runner.js';
 import type { Mailer } from './mailer.js';
 import { adminDigestMail, type DigestItem } from './templates.js';

@@ -1,6 +1,9 @@
-import type { LedgerKind } from '../rules/ledger.js';
 import { idField, nullableString, seqField, type SyncedDoc } from './common.js';
 import { defineSyncCollection } from './declaration.js';
+
+/** The kinds of ledger entries (the rules in rules/ledger.ts say what each does to a balance). */
+export const LEDGER_KINDS = ['ticket', 'charge', 'payment', 'credit', 'refund', 'reversal'] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 /**
  * One entry of the signed-in member's ledger (docs/product.md, Tickets and money): signed cents,

@@ -1,4 +1,5 @@
 import { EVENT_YEAR_MAX, EVENT_YEAR_MIN } from '../dates.js';
+import type { LedgerKind } from '../docs/ledger.js';
 import { csvAmount, toCsv } from './csv.js';
 import type { RuleResult } from './result.js';
 import { isPriceOpen, type TicketPriceFields } from './tickets.js';
@@ -10,9 +11,6 @@ import { isPriceOpen, type TicketPriceFields } from './tickets.js';
  * are never changed; a correction is a reversal, the negated amount of the entry it names. The
  * server's domain and the device's statement both decide with these functions.
  */
-
-export const LEDGER_KINDS = ['ticket', 'charge', 'payment', 'credit', 'refund', 'reversal'] as const;
-export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 /** What an admin books by hand (POST /api/ledger/entries); tickets and reversals are written by the app. */
 export const MANUAL_LEDGER_KINDS = ['payment', 'charge', 'credit', 'refund'] as const;

@@ -1,4 +1,5 @@
 import { isUpcoming, locationOfTitle, seasonOf } from '../dates.js';
+import { holdsTicket } from './tickets.js';
 import { checkFreeText } from './freeText.js';
 import type { RuleResult } from './result.js';
 
@@ -37,9 +38,7 @@ export function isCountedAwayMatch(event: LoyaltyEvent, today: string): boolean 
 
 /** The member's own row (not a guest's) says going with a ticket: their own, or one bought for them. */
 export function attendedWithTicket(row: LoyaltyAttendee): boolean {
-  return (
-    !row.deleted && row.user_id !== null && row.guest_name === null && row.status === 'going' && (row.has_ticket || row.bought)
-  );
+  return !row.deleted && row.user_id !== null && row.guest_name === null && row.status === 'going' && holdsTicket(row);
 }
 
 /** The last `count` seasons up to today's: the current season first, then the ones before it (`2024/25`, `2023/24`, …). */

@@ -1,4 +1,15 @@
-import { DEADLINE_REMINDER_HOURS_MAX, REMINDER_DAYS_BEFORE_MAX } from '../constants.js';
+import {
+  DEADLINE_REMINDER_HOURS_MAX,
+  DEFAULT_DEADLINE_REMINDER_HOURS,
+  DEFAULT_LOYALTY_SEASONS,
+  DEFAULT_REMINDER_DAYS_BEFORE,
+  DEFAULT_SITE_TITLE,
+  DEFAULT_TEAM_ID,
+  DEFAULT_TEAM_NAME,
+  DEFAULT_THEME_COLOR,
+  DEFAULT_TIME_ZONE,
+  REMINDER_DAYS_BEFORE_MAX,
+} from '../constants.js';
 import type { MessageCode } from '../messages.js';
 import { isHexColour } from './colour.js';
 import { freeTextProblem } from './freeText.js';
@@ -14,6 +25,27 @@ export const SITE_TITLE_MAX_LENGTH = 60;
 export const TEAM_NAME_MAX_LENGTH = 100;
 /** Team ids of the match service are positive whole numbers; this keeps them in a 32-bit column anywhere. */
 export const TEAM_ID_MAX = 2_147_483_647;
+
+/**
+ * The configuration of a club that set nothing (docs/product.md, Limits and constants): the server
+ * answers these for unset settings, and the device falls back to them when its cached copy lacks
+ * or garbles a field. One list for both sides.
+ */
+export const SITE_CONFIG_DEFAULTS = {
+  team_id: DEFAULT_TEAM_ID,
+  team_name: DEFAULT_TEAM_NAME,
+  site_title: DEFAULT_SITE_TITLE,
+  theme_color: DEFAULT_THEME_COLOR,
+  logo_filename: null,
+  time_zone: DEFAULT_TIME_ZONE,
+  auto_import_matches: false,
+  account_holder: null,
+  iban: null,
+  bic: null,
+  loyalty_seasons: DEFAULT_LOYALTY_SEASONS,
+  reminder_days_before: DEFAULT_REMINDER_DAYS_BEFORE,
+  deadline_reminder_hours: DEFAULT_DEADLINE_REMINDER_HOURS,
+} as const;
 
 /** The fields an admin sets (the logo has its own upload). */
 export interface TeamConfig {

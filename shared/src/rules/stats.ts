@@ -1,4 +1,5 @@
 import { EVENT_YEAR_MAX, EVENT_YEAR_MIN, isUpcoming, locationOfTitle, seasonOf } from '../dates.js';
+import { holdsTicket } from './tickets.js';
 import type { RuleResult } from './result.js';
 import { usernameKey } from './usernames.js';
 
@@ -150,7 +151,7 @@ export function seasonStats(input: {
     const member = members.get(row.user_id);
     if (!member) continue;
     const key = `${row.user_id}\u0000${event.id}`;
-    if ((row.has_ticket || row.bought) && !ticketed.has(key)) {
+    if (holdsTicket(row) && !ticketed.has(key)) {
       ticketed.add(key);
       member.tickets++;
     }

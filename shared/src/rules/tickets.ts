@@ -54,6 +54,11 @@ export function isOverdue(row: TicketRow, event: TicketEvent | undefined, today:
   return isDebt(row) && !!event && !isUpcoming(event.date, today);
 }
 
+/** The row holds a ticket: its own, or one the club bought for it (loyalty points and statistics count these). */
+export function holdsTicket(row: { has_ticket: boolean; bought: boolean }): boolean {
+  return row.has_ticket || row.bought;
+}
+
 /** The price fields of a ticket as the price rules read them. */
 export interface TicketPriceFields {
   price_cents: number | null;

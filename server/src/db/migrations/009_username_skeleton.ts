@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { usernameSkeleton } from '../../domain/usernameSkeleton.js';
+import { usernameSkeleton } from '../usernameSkeleton.js';
 
 /*
  * Look-alike usernames (docs/architecture.md, "Sessions, throttles and limits"): every user gets

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LEDGER_KINDS } from '../../rules/ledger.js';
+import { LEDGER_KINDS } from '../../docs/ledger.js';
 import { messageAnswerWith, successAnswer, textOrNull } from './common.js';
 
 /* Answers of the ledger routes (server/src/http/ledger.ts); amounts are signed euros, positive raises the debt. */

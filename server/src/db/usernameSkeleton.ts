@@ -5,7 +5,8 @@ import unhomoglyph from 'unhomoglyph';
  * The confusable skeleton of a username (Unicode TS #39, docs/architecture.md "Sessions, throttles and
  * limits"): two names with the same skeleton look alike ('coco' and Cyrillic 'сосо'), so a new name
  * whose skeleton belongs to another live user is refused (`usernameLooksTaken`). Stored as
- * users.username_skeleton (migration 009) so the check is one indexed lookup.
+ * users.username_skeleton (migration 009) so the check is one indexed lookup; it lives with the
+ * database because it computes that column (the migration and the domain both call it).
  */
 
 /** TS #39 skeleton: NFD, each character replaced by its prototype (confusables.txt, via unhomoglyph), NFD. */

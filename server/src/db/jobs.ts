@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Database } from './schema.js';
 
 /*
  * The job table's statements (docs/architecture.md, "Jobs"). A claim is one UPDATE whose condition

@@ -1,7 +1,7 @@
 import { PASSWORD_HASH_CONCURRENCY, PASSWORD_HASH_QUEUE } from '@fankurve/shared';
 import argon2 from 'argon2';
 import { randomBytes } from 'node:crypto';
-import { tooManyRequests } from '../domain/errors.js';
+import { tooManyRequests } from './errors.js';
 
 /** Cost parameters of new hashes; each hash carries its own, so verifying works whatever they were. */
 export interface PasswordHashCost {
