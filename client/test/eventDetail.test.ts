@@ -8,18 +8,14 @@ import {
   boughtTicketRows,
   draftBody,
   draftValues,
-  eventFormOf,
-  eventUpdateOf,
-  imageProblem,
   membersNotAttending,
   memberNames,
   ticketChoiceOf,
   ticketLabelOf,
-  transportFormOf,
-  transportInputOf,
   transportSummary,
-  EMPTY_TRANSPORT_FORM,
-} from '../src/features/eventDetail/model.js';
+} from '../src/features/eventDetail/attendeeTable.js';
+import { eventFormOf, eventUpdateOf, imageProblem } from '../src/features/eventDetail/eventForm.js';
+import { transportFormOf, transportInputOf, EMPTY_TRANSPORT_FORM } from '../src/features/eventDetail/transportForm.js';
 
 const member = (id: string, username: string): MemberDoc => ({ id, username, email: null, scope: 'user', seq: 1 });
 const members = [member('u-anna', 'anna'), member('u-bert', 'Bert'), member('u-carl', 'carl')];

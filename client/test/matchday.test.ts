@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_EVENT_FORM, toNewEvent, withKind, withTitle, type EventFormValues } from '../src/features/events/eventForm.js';
-import { transportInputOf, EMPTY_TRANSPORT_FORM } from '../src/features/eventDetail/model.js';
+import { transportInputOf, EMPTY_TRANSPORT_FORM } from '../src/features/eventDetail/transportForm.js';
 import { eventsUsing } from '../src/features/stadiums/DeleteStadiumDialog.js';
 import { formatDay, formatInstant, formatWallClock } from '../src/i18n/dates.js';
 import type { EventDoc } from '@fankurve/shared';

@@ -16,7 +16,7 @@ import {
   usernameKey,
 } from '@fankurve/shared';
 import type { Insertable, Transaction } from 'kysely';
-import { hashPassword } from '../../server/src/domain/passwords.js';
+import { hashPassword } from '../../server/src/domain/people/passwords.js';
 import { openConnection } from '../../server/src/db/connection.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
 import { usernameSkeleton } from '../../server/src/db/usernameSkeleton.js';

@@ -1,6 +1,6 @@
 import { write } from '../src/db/store.js';
 import type { Actor } from '../src/domain/actor.js';
-import { createComment, setCommentResolved } from '../src/domain/comments.js';
+import { createComment, setCommentResolved } from '../src/domain/comments/comments.js';
 import type { TestApp } from './helpers.js';
 
 /*

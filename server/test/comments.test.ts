@@ -2,7 +2,7 @@ import { COMMENT_MAX_LENGTH, COMMENTS_PER_MINUTE, MESSAGES, newId } from '@fanku
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { write, type Commit } from '../src/db/store.js';
 import type { Actor } from '../src/domain/actor.js';
-import { acceptedCreatedAt, createComment } from '../src/domain/comments.js';
+import { acceptedCreatedAt, createComment } from '../src/domain/comments/comments.js';
 import { expectRefusal, GENERIC, type BodyRoute } from './bad-input-cases.js';
 import { createEventVia, createTestApp, type TestApp } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { write, type Commit } from '../src/db/store.js';
 import { SYSTEM_ACTOR } from '../src/domain/actor.js';
-import { createEvent } from '../src/domain/events.js';
+import { createEvent } from '../src/domain/events/events.js';
 import { DomainError } from '../src/domain/errors.js';
 import { createTestApp, listen, type TestApp } from './helpers.js';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PASSWORD_HASH_CONCURRENCY, PASSWORD_HASH_QUEUE } from '@fankurve/shared';
-import { hashGate, setPasswordHashCost } from '../src/domain/passwords.js';
+import { hashGate, setPasswordHashCost } from '../src/domain/people/passwords.js';
 import { createTestApp, listen, type TestApp } from './helpers.js';
 
 /*

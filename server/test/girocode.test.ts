@@ -1,7 +1,7 @@
 import { EPC_PAYLOAD_MAX_BYTES, epcAmount, epcPayload, epcPayloadOf, paymentReference } from '@fankurve/shared/rules/girocode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loyaltySeasons } from '../src/domain/loyalty.js';
-import { clubAccount } from '../src/domain/settings.js';
+import { loyaltySeasons } from '../src/domain/tickets/loyalty.js';
+import { clubAccount } from '../src/domain/club/settings.js';
 import { createTestApp, type TestApp } from './helpers.js';
 
 const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { write } from '../src/db/store.js';
 import type { Actor } from '../src/domain/actor.js';
 import { DomainError } from '../src/domain/errors.js';
-import { addGuest, removeGuest, updateGuest } from '../src/domain/guests.js';
+import { addGuest, removeGuest, updateGuest } from '../src/domain/attendance/guests.js';
 import { createEventVia, createTestApp, type TestApp } from './helpers.js';
 
 /** Guests a member brings: REST routes and the domain functions the sync push calls. */

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../src/app.js';
-import { setPasswordHashCost } from '../src/domain/passwords.js';
+import { setPasswordHashCost } from '../src/domain/people/passwords.js';
 import { loadConfig } from '../src/config.js';
 import { prepareRuntime, type Runtime } from '../src/deps.js';
 import type { Api } from '../src/http/context.js';

@@ -11,7 +11,7 @@ import {
 } from '@fankurve/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Commit } from '../src/db/store.js';
-import { ticketRowOf } from '../src/domain/tickets.js';
+import { ticketRowOf } from '../src/domain/tickets/tickets.js';
 import { createEventVia, createTestApp, type TestApp } from './helpers.js';
 import { legacyUser, migrationDatabase } from './migration-steps.js';
 

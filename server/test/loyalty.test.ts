@@ -9,7 +9,7 @@ import {
   todayIn,
 } from '@fankurve/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loyaltyPointsOf, loyaltySeasons } from '../src/domain/loyalty.js';
+import { loyaltyPointsOf, loyaltySeasons } from '../src/domain/tickets/loyalty.js';
 import { expectRefusal, GENERIC, type BodyRoute } from './bad-input-cases.js';
 import { createEventVia, createTestApp, type TestApp } from './helpers.js';
 

@@ -1,11 +1,11 @@
 import { MESSAGES, SYNC_DECLARATIONS } from '@fankurve/shared';
 import { expect } from 'vitest';
-import { findAttendeeById } from '../src/domain/attendeeRows.js';
+import { findAttendeeById } from '../src/domain/attendance/attendeeRows.js';
 import { toAttendeeDoc } from '../src/sync/collections/attendees.js';
 import { write } from '../src/db/store.js';
-import { hashResetToken, issuePasswordReset } from '../src/domain/passwordResets.js';
-import { register } from '../src/domain/accounts.js';
-import { prepareNewPassword } from '../src/domain/newPassword.js';
+import { hashResetToken, issuePasswordReset } from '../src/domain/people/passwordResets.js';
+import { register } from '../src/domain/people/accounts.js';
+import { prepareNewPassword } from '../src/domain/people/newPassword.js';
 import { writeComment, writeMention } from './comment-fixtures.js';
 import { ADMIN, createEventVia, IMAGES, signIn, uploadFile, type TestApp } from './helpers.js';
 

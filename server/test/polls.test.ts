@@ -10,7 +10,7 @@ import {
 } from '@fankurve/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { scheduleJobBy } from '../src/db/jobs.js';
-import { POLL_JOB } from '../src/domain/polls.js';
+import { POLL_JOB } from '../src/domain/news/polls.js';
 import type { Commit } from '../src/db/store.js';
 import { createEventVia, createTestApp, type TestApp } from './helpers.js';
 

@@ -3,7 +3,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { hashResetToken } from '../src/domain/passwordResets.js';
+import { hashResetToken } from '../src/domain/people/passwordResets.js';
 import { AdminDigest } from '../src/mail/adminDigest.js';
 import { createTestApp, listen, openStream, register, type TestApp } from './helpers.js';
 

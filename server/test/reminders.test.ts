@@ -4,7 +4,7 @@ import path from 'node:path';
 import { clubTimeToInstant, clubWallClock, eventRemindersAnswer, MESSAGES, siteConfigAnswer } from '@fankurve/shared';
 import { MEMBER_PUSH_TOPICS } from '@fankurve/shared/push';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { REMINDER_JOB } from '../src/domain/reminders.js';
+import { REMINDER_JOB } from '../src/domain/events/reminders.js';
 import { scheduleJobBy } from '../src/db/jobs.js';
 import { createEventVia, createTestApp, testDatabase, type TestApp } from './helpers.js';
 import { checkVapid, decrypt, LocalPushService, newKeys, subscriptionOf, type Device, type Payload } from './push-endpoint.js';

@@ -1,8 +1,8 @@
 import { MESSAGES, statsAnswer, todayIn } from '@fankurve/shared';
 import { seasonYearOf } from '@fankurve/shared/rules/stats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listEvents } from '../src/domain/events.js';
-import { seasonStats } from '../src/domain/stats.js';
+import { listEvents } from '../src/domain/events/events.js';
+import { seasonStats } from '../src/domain/attendance/stats.js';
 import { createEventVia, createTestApp, register, type TestApp } from './helpers.js';
 
 /*

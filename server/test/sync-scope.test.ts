@@ -10,7 +10,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { write } from '../src/db/store.js';
 import type { Actor } from '../src/domain/actor.js';
-import { setOwnAttendance } from '../src/domain/attendance.js';
+import { setOwnAttendance } from '../src/domain/attendance/attendance.js';
 import { writeComment, writeMention } from './comment-fixtures.js';
 import { createEventVia, createTestApp, type TestApp } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { HashGate } from '../src/domain/passwords.js';
+import { HashGate } from '../src/domain/people/passwords.js';
 import { GuessThrottle, RateLimit, type GuessTicket } from '../src/auth/throttle.js';
 import { DomainError } from '../src/domain/errors.js';
 import { createTestApp } from './helpers.js';

@@ -1,12 +1,13 @@
 import type { NoticeDoc } from '@fankurve/shared';
 import { LANGUAGES, TOKEN_STORAGE_KEY, type Language } from '@fankurve/shared/constants';
 import type { MessageCode } from '@fankurve/shared/messages';
-import { useMemo, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
 import { fetchProfile, logout, type Profile, type SignedIn } from '../api/auth.js';
 import type * as DataModule from '../data/index.js';
 import { isApiError, onApiMustChangePassword, onApiUnauthorized, readToken } from '../api/client.js';
 import { deleteDeviceValue, WORKER_SESSION_KEY, writeDeviceValue } from '../data/deviceStore.js';
 import { askPersistentStorage } from '../pwa/storage.js';
+import { park, takeParkedChanges } from './parkedChanges.js';
 
 /**
  * The session (docs/architecture.md, Sessions, throttles and limits; Readings of the product
@@ -216,72 +217,13 @@ async function endSession(reason: MessageCode | null): Promise<void> {
   });
 }
 
-// ── Changes parked at sign-out ───────────────────────────────────────────────────────────────────
-
-/** Changes a member made on this device that were not sent before they signed out. */
-export interface ParkedChanges {
-  userId: string;
-  username: string;
-  count: number;
-}
-
-const PARKED_STORAGE_KEY = 'parkedChanges';
-/** The login page listens: the changes are parked after the sign-out has already shown it. */
-const parkedListeners = new Set<() => void>();
-
-function park(parked: ParkedChanges): void {
-  try {
-    localStorage.setItem(PARKED_STORAGE_KEY, JSON.stringify(parked));
-  } catch {
-    // storage blocked: the database still holds them
-  }
-  parkedListeners.forEach((listener) => listener());
-}
-
-function readParkedText(): string | null {
-  try {
-    return localStorage.getItem(PARKED_STORAGE_KEY);
-  } catch {
-    return null;
-  }
-}
-
-function parseParked(text: string | null): ParkedChanges | null {
-  try {
-    const parsed = JSON.parse(text ?? 'null') as Partial<ParkedChanges> | null;
-    if (!parsed || typeof parsed.userId !== 'string' || typeof parsed.username !== 'string' || typeof parsed.count !== 'number')
-      return null;
-    return parsed as ParkedChanges;
-  } catch {
-    return null;
-  }
-}
-
-export function readParkedChanges(): ParkedChanges | null {
-  return parseParked(readParkedText());
-}
-
-function subscribeParked(listener: () => void): () => void {
-  parkedListeners.add(listener);
-  return () => parkedListeners.delete(listener);
-}
-
-/** The parked changes, kept current while the login page shows them. */
-export function useParkedChanges(): ParkedChanges | null {
-  const text = useSyncExternalStore(subscribeParked, readParkedText, () => null);
-  return useMemo(() => parseParked(text), [text]);
-}
-
 /**
  * At sign-in: the same member's parked changes are sent by the replication that starts now; another
  * member's sign-in discards them (the login page said so), so nobody's data is shown to someone else.
  */
 function unparkFor(userId: string): void {
-  const parked = readParkedChanges();
-  if (!parked) return;
-  localStorage.removeItem(PARKED_STORAGE_KEY);
-  parkedListeners.forEach((listener) => listener());
-  if (parked.userId !== userId) void queue(async () => (await loadData()).clearLocalData());
+  const parked = takeParkedChanges();
+  if (parked && parked.userId !== userId) void queue(async () => (await loadData()).clearLocalData());
 }
 
 /** Replaces the signed-in user and its cached copy (e.g. the profile's language, as the server answered it). */
@@ -395,3 +337,5 @@ export function startSession(): void {
     }
   });
 }
+
+export { readParkedChanges, useParkedChanges, type ParkedChanges } from './parkedChanges.js';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, SessionRow } from '../db/schema.js';
 import type { Commit, Store } from '../db/store.js';
 import { endsSessionsOf } from '../domain/domainEvents.js';
-import { findSession, isSessionAlive, recordSessionUse } from '../domain/sessions.js';
+import { findSession, isSessionAlive, recordSessionUse } from '../domain/people/sessions.js';
 
 /** A session's last use is written to the database at most this often (the 90-day idle limit needs no finer grain). */
 const USE_WRITE_INTERVAL_MS = 60 * 60 * 1000;

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../db/schema.js';
 import type { Commit, Store } from '../db/store.js';
-import { findLiveUser } from '../domain/accounts.js';
+import { findLiveUser } from '../domain/people/accounts.js';
 
 /**
  * The user rows the session checks on every request, kept in memory and dropped whenever a
  * committed write touches users: every write to the users table records a user.* or password.*
- * domain event (domain/accounts.ts, userAdmin.ts) and takes a members seq where members see it. So a
+ * domain event (domain/people/accounts.ts, userAdmin.ts) and takes a members seq where members see it. So a
  * deleted, declined or re-passworded user still loses access at once, on every instance: other
  * instances' commits drop it too (docs/architecture.md, "Several instances").
  */

@@ -133,7 +133,7 @@ export interface Written {
 
 /**
  * A write every transaction owes at its end, e.g. giving the events of changed attendee rows a new
- * seq (domain/events.ts `bumpEventsOfAttendeeRows`). It runs inside the transaction, so it commits
+ * seq (domain/events/events.ts `bumpEventsOfAttendeeRows`). It runs inside the transaction, so it commits
  * or rolls back with it; it may take seqs itself and is not run again for them.
  */
 export type BeforeCommit = (w: WriteContext, written: Written) => Promise<void>;

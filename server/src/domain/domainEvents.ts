@@ -42,7 +42,7 @@ export type DomainEvent =
   | ({ type: 'transferStatus.changed'; from: TransferStatus | null; to: TransferStatus | null } & AttendeeRef)
   | ({ type: 'event.created'; eventId: string } & Base)
   | ({ type: 'event.changed'; eventId: string; fields: string[]; markedUpdated: boolean } & Base)
-  /** `archived`: tickets were bought, so the event was archived and its ticket rows kept (domain/events.ts deleteEvent). */
+  /** `archived`: tickets were bought, so the event was archived and its ticket rows kept (domain/events/events.ts deleteEvent). */
   | ({ type: 'event.deleted'; eventId: string; archived: boolean } & Base)
   | ({ type: 'user.registered'; userId: string } & Base)
   | ({ type: 'user.approved'; userId: string } & Base)
@@ -61,13 +61,13 @@ export type DomainEvent =
   | ({ type: 'announcement.created'; announcementId: string; eventId: string | null; pinned: boolean } & Base)
   | ({ type: 'announcement.changed'; announcementId: string; eventId: string | null; fields: string[] } & Base)
   | ({ type: 'announcement.deleted'; announcementId: string; eventId: string | null } & Base)
-  /** Polls (domain/polls.ts): asked, changed (question, closing time), closed (by an admin or its time), deleted; a member's vote. */
+  /** Polls (domain/news/polls.ts): asked, changed (question, closing time), closed (by an admin or its time), deleted; a member's vote. */
   | ({ type: 'poll.created'; pollId: string; eventId: string | null; closesAtUtc: string | null } & Base)
   | ({ type: 'poll.changed'; pollId: string; eventId: string | null; fields: string[]; closesAtUtc: string | null } & Base)
   | ({ type: 'poll.closed'; pollId: string; eventId: string | null } & Base)
   | ({ type: 'poll.deleted'; pollId: string; eventId: string | null } & Base)
   | ({ type: 'poll.voted'; pollId: string; eventId: string | null; optionIds: string[] } & Base)
-  /** A ticket contingent set or changed, or allocated (`allocated`: tickets handed out; domain/contingents.ts). */
+  /** A ticket contingent set or changed, or allocated (`allocated`: tickets handed out; domain/tickets/contingentSettings.ts, contingentAllocation.ts). */
   | ({ type: 'contingent.set'; eventId: string } & Base)
   | ({ type: 'contingent.allocated'; eventId: string; allocated: number } & Base)
   /** An admin pinned or excluded a ticket request (or undid it). */
@@ -97,7 +97,7 @@ export type DomainEvent =
   /**
    * The system decided to remind `userIds` (active members without an answer) of the event, before
    * it or before its answer deadline (`deadline`, wall clock, for that kind); web push sends it after
-   * the commit (domain/reminders.ts).
+   * the commit (domain/events/reminders.ts).
    */
   | ({
       type: 'reminder.sent';

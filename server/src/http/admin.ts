@@ -7,8 +7,8 @@ import {
   taskCountsAnswer,
 } from '@fankurve/shared';
 import { write } from '../db/store.js';
-import { acceptRequest, countPendingTasks, listPendingRequests, type PendingRequest } from '../domain/requests.js';
-import { listPendingUsers } from '../domain/userAdmin.js';
+import { acceptRequest, countPendingTasks, listPendingRequests, type PendingRequest } from '../domain/attendance/requests.js';
+import { listPendingUsers } from '../domain/people/userAdmin.js';
 import { toRestAttendee } from './attendance.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, idParams } from './openapi.js';

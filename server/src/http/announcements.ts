@@ -13,7 +13,7 @@ import {
   listAnnouncements,
   updateAnnouncement,
   type AnnouncementRow,
-} from '../domain/announcements.js';
+} from '../domain/news/announcements.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, idParams } from './openapi.js';
 import { requireActor } from './session.js';

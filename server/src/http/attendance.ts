@@ -6,9 +6,10 @@ import {
   ownAttendanceAnswer,
   setAttendanceInput,
 } from '@fankurve/shared';
-import { listOwnAttendance, removeOwnAttendance, setOwnAttendance } from '../domain/attendance.js';
+import { listOwnAttendance, removeOwnAttendance, setOwnAttendance } from '../domain/attendance/attendance.js';
 import type { AttendeeRow } from '../db/schema.js';
-import { toBool, write } from '../db/store.js';
+import { write } from '../db/store.js';
+import { attendeeFieldsOf } from '../domain/attendance/attendeeRows.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, z } from './openapi.js';
 import { requireActor } from './session.js';
@@ -16,38 +17,19 @@ import { requireActor } from './session.js';
 const tag = 'Attendance';
 const eventParams = z.object({ eventId: z.string().min(1).max(64) });
 
-type Flag =
-  | 'needs_ticket'
-  | 'has_ticket'
-  | 'needs_transport'
-  | 'is_free'
-  | 'is_price_tbd'
-  | 'bought'
-  | 'paid'
-  | 'received'
-  | 'paid_requested'
-  | 'received_requested';
-
 /**
  * The REST shape of an attendee row (`restAttendee`, with the usernames when the row has them):
  * booleans, price in euros, guest fields.
  */
 export function toRestAttendee<Row extends AttendeeRow>(row: Row) {
-  const { price_cents, deleted: _deleted, seq: _seq, ...rest } = row;
-  // The flags' 0/1 are replaced in place below, so the fields keep the row's order.
-  const fields: Omit<typeof rest, Flag> = rest;
+  // The row's other columns (times, joined usernames) as they are; its fields as `attendeeFieldsOf` reads them.
+  const { price_cents: _cents, deleted: _deleted, seq: _seq, ...rest } = row;
+  const { price_cents, ...fields } = attendeeFieldsOf(row);
+  // The fields are replaced in place, so the answer keeps the row's order of keys.
+  const columns: Omit<typeof rest, keyof typeof fields> = rest;
   return {
+    ...columns,
     ...fields,
-    needs_ticket: toBool(row.needs_ticket),
-    has_ticket: toBool(row.has_ticket),
-    needs_transport: toBool(row.needs_transport),
-    is_free: toBool(row.is_free),
-    is_price_tbd: toBool(row.is_price_tbd),
-    bought: toBool(row.bought),
-    paid: toBool(row.paid),
-    received: toBool(row.received),
-    paid_requested: toBool(row.paid_requested),
-    received_requested: toBool(row.received_requested),
     price: price_cents === null ? null : centsToEuros(price_cents),
     guest_id: row.user_id === null ? row.id : null,
   };

@@ -7,8 +7,8 @@ import {
   transferStatusInput,
 } from '@fankurve/shared';
 import { write } from '../db/store.js';
-import { findAttendeeWithNames } from '../domain/attendeeRows.js';
-import { addAttendee, removeAttendee, setTransferStatus, updateAttendee } from '../domain/attendees.js';
+import { findAttendeeWithNames } from '../domain/attendance/attendeeRows.js';
+import { addAttendee, removeAttendee, setTransferStatus, updateAttendee } from '../domain/attendance/attendees.js';
 import { toRestAttendee } from './attendance.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, idParams, z } from './openapi.js';

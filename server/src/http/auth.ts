@@ -13,15 +13,15 @@ import {
   userChangedAnswer,
   usernameKey,
 } from '@fankurve/shared';
-import { authenticate, changePassword, register, requireCurrentPassword, toPublicUser } from '../domain/accounts.js';
-import { prepareNewPassword } from '../domain/newPassword.js';
-import { approveUser, deleteUser, listPendingUsers, updateUser } from '../domain/userAdmin.js';
+import { authenticate, changePassword, register, requireCurrentPassword, toPublicUser } from '../domain/people/accounts.js';
+import { prepareNewPassword } from '../domain/people/newPassword.js';
+import { approveUser, deleteUser, listPendingUsers, updateUser } from '../domain/people/userAdmin.js';
 import { deviceIdOf, newDeviceId, setDeviceCookie } from '../auth/deviceCookie.js';
 import { deviceNameOf } from '../auth/deviceName.js';
 import type { GuessTicket } from '../auth/throttle.js';
 import { write } from '../db/store.js';
 import { DomainError, tooManyRequests } from '../domain/errors.js';
-import { startSession } from '../domain/sessions.js';
+import { startSession } from '../domain/people/sessions.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, idParams } from './openapi.js';
 import { clientAddress, requireActor } from './session.js';

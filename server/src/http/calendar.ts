@@ -1,7 +1,7 @@
 import { calendarFeedAnswer, calendarFileParams, calendarUrlAnswer } from '@fankurve/shared';
 import { loadOrCreateSecret, randomSecret } from '../auth/secrets.js';
 import { write } from '../db/store.js';
-import { calendarFeed, calendarToken, calendarUrl, rotateCalendarToken } from '../domain/calendar.js';
+import { calendarFeed, calendarToken, calendarUrl, rotateCalendarToken } from '../domain/events/calendar.js';
 import { notFound } from '../domain/errors.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute } from './openapi.js';

@@ -24,7 +24,7 @@ import {
   withUsername,
   type CommentRow,
   type CommentView,
-} from '../domain/comments.js';
+} from '../domain/comments/comments.js';
 import { tooManyRequests } from '../domain/errors.js';
 import {
   countUnreadMentions,
@@ -32,7 +32,7 @@ import {
   markAllMentionsRead,
   setMentionRead,
   unreadMentionsByEvent,
-} from '../domain/mentions.js';
+} from '../domain/comments/mentions.js';
 import type { WriteContext } from '../db/store.js';
 import type { Actor } from '../domain/actor.js';
 import type { Api, AppDeps } from './context.js';
@@ -63,7 +63,7 @@ async function commentWrite(deps: AppDeps, change: (w: WriteContext) => Promise<
 
 /**
  * Comments and mentions (docs/architecture.md, "Comments and mentions"). Members write, edit, resolve and delete their own
- * comments; admins resolve, reopen, toggle and delete anyone's (domain/comments.ts). New comments
+ * comments; admins resolve, reopen, toggle and delete anyone's (domain/comments/comments.ts). New comments
  * are paced per member: COMMENTS_PER_MINUTE, then 429 'commentsTooFast' (sync pushes have their own
  * allowance, sync/collections/comments.ts).
  */

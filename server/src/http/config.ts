@@ -12,7 +12,7 @@ import {
 import { siteConfigInput } from '@fankurve/shared/schemas/config';
 import { isAdmin } from '../domain/actor.js';
 import { DomainError } from '../domain/errors.js';
-import { deleteLogo, getSiteConfig, setLogo, updateSiteConfig, type SiteConfig } from '../domain/settings.js';
+import { deleteLogo, getSiteConfig, setLogo, updateSiteConfig, type SiteConfig } from '../domain/club/settings.js';
 import { UploadStore } from '../domain/uploads.js';
 import { write } from '../db/store.js';
 import type { Api, AppDeps } from './context.js';

@@ -13,16 +13,11 @@ import {
   todayIn,
 } from '@fankurve/shared';
 import { toBool, write } from '../db/store.js';
-import {
-  allocateNow,
-  contingentFigures,
-  contingentView,
-  findContingent,
-  setContingent,
-  setRequestFlags,
-  toRestOffer,
-} from '../domain/contingents.js';
-import { acceptOffer, declineOffer, myOpenOffers, returnTicket } from '../domain/offers.js';
+import { allocateNow, setRequestFlags } from '../domain/tickets/contingentAllocation.js';
+import { contingentFigures, contingentView, toRestOffer } from '../domain/tickets/contingentView.js';
+import { findContingent } from '../domain/tickets/contingentRequests.js';
+import { setContingent } from '../domain/tickets/contingentSettings.js';
+import { acceptOffer, declineOffer, myOpenOffers, returnTicket } from '../domain/tickets/offers.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, idParams, z } from './openapi.js';
 import { requireActor } from './session.js';

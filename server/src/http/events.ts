@@ -12,7 +12,7 @@ import {
   updateEventInput,
   type EventsAnswer,
 } from '@fankurve/shared';
-import { listEventAttendees } from '../domain/attendance.js';
+import { listEventAttendees } from '../domain/attendance/attendance.js';
 import {
   clearUpdated,
   createEvent,
@@ -24,8 +24,8 @@ import {
   ticketPricesByStadium,
   updateEvent,
   type EventView,
-} from '../domain/events.js';
-import { listEventReminders } from '../domain/reminders.js';
+} from '../domain/events/events.js';
+import { listEventReminders } from '../domain/events/reminders.js';
 import { UploadStore } from '../domain/uploads.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';

@@ -1,5 +1,5 @@
 import { csvFileAnswer, todayIn } from '@fankurve/shared';
-import { ticketsCsv, transportCsv, type CsvFile } from '../domain/exports.js';
+import { ticketsCsv, transportCsv, type CsvFile } from '../domain/events/exports.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, idParams } from './openapi.js';
 import { requireActor } from './session.js';

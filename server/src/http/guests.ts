@@ -1,7 +1,7 @@
 import { addGuestInput, guestAnswer, messageAnswer, MESSAGES, updateGuestInput } from '@fankurve/shared';
 import { write } from '../db/store.js';
-import { findAttendeeWithNames } from '../domain/attendeeRows.js';
-import { addGuest, removeGuest, updateGuest } from '../domain/guests.js';
+import { findAttendeeWithNames } from '../domain/attendance/attendeeRows.js';
+import { addGuest, removeGuest, updateGuest } from '../domain/attendance/guests.js';
 import { toRestAttendee } from './attendance.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, idParams } from './openapi.js';

@@ -8,16 +8,15 @@ import {
   MESSAGES,
 } from '@fankurve/shared';
 import { write } from '../db/store.js';
+import { bookEntry, reverseEntry } from '../domain/money/ledgerBookings.js';
 import {
-  bookEntry,
   listBalances,
   memberStatement,
   myStatement,
   paymentRequestOf,
-  reverseEntry,
   toRestLedgerEntry,
-} from '../domain/ledger.js';
-import { answerOnce, idempotencyKeyOf, keepRefusal } from '../domain/idempotency.js';
+} from '../domain/money/ledgerStatements.js';
+import { answerOnce, idempotencyKeyOf, keepRefusal } from '../domain/money/idempotency.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, idParams, z } from './openapi.js';
 import { requireActor } from './session.js';

@@ -9,7 +9,13 @@ import {
   todayIn,
 } from '@fankurve/shared';
 import { write } from '../db/store.js';
-import { listLoyaltyAdjustments, listRanking, myLoyalty, setLoyaltyAdjustment, type RankedRow } from '../domain/loyalty.js';
+import {
+  listLoyaltyAdjustments,
+  listRanking,
+  myLoyalty,
+  setLoyaltyAdjustment,
+  type RankedRow,
+} from '../domain/tickets/loyalty.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute } from './openapi.js';
 import { requireActor } from './session.js';

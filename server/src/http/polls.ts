@@ -20,7 +20,7 @@ import {
   pollFields,
   updatePoll,
   type PollView,
-} from '../domain/polls.js';
+} from '../domain/news/polls.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, idParams } from './openapi.js';
 import { requireActor } from './session.js';

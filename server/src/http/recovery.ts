@@ -2,9 +2,9 @@ import { forgotPasswordInput, MESSAGES, messageAnswer, resetPasswordInput } from
 import { RateLimit, type Limit } from '../auth/throttle.js';
 import { write } from '../db/store.js';
 import { tooManyRequests } from '../domain/errors.js';
-import { checkResetToken, issuePasswordReset, resetPassword } from '../domain/passwordResets.js';
-import { getSiteConfig } from '../domain/settings.js';
-import { prepareNewPassword } from '../domain/newPassword.js';
+import { checkResetToken, issuePasswordReset, resetPassword } from '../domain/people/passwordResets.js';
+import { getSiteConfig } from '../domain/club/settings.js';
+import { prepareNewPassword } from '../domain/people/newPassword.js';
 import { passwordResetMail } from '../mail/templates.js';
 import type { Api, AppDeps, PasswordResetLimits } from './context.js';
 import { apiRoute } from './openapi.js';

@@ -1,7 +1,7 @@
 import { remindNowAnswer, remindNowInput, unansweredAnswer } from '@fankurve/shared';
 import { write } from '../db/store.js';
-import { listUnanswered, remindNow, type RemindNowResult } from '../domain/reminders.js';
-import { getSiteConfig } from '../domain/settings.js';
+import { listUnanswered, remindNow, type RemindNowResult } from '../domain/events/reminders.js';
+import { getSiteConfig } from '../domain/club/settings.js';
 import { reminderMail } from '../mail/templates.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, idParams } from './openapi.js';

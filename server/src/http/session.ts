@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { toActor } from '../domain/accounts.js';
+import { toActor } from '../domain/people/accounts.js';
 import type { Actor } from '../domain/actor.js';
 import { DomainError } from '../domain/errors.js';
 import type { AppDeps, AppEnv } from './context.js';

@@ -1,6 +1,6 @@
 import { MESSAGES, messageAnswer, otherSessionsEndedAnswer, sessionsAnswer } from '@fankurve/shared';
 import { write } from '../db/store.js';
-import { endOtherSessions, endSession, listSessions } from '../domain/sessions.js';
+import { endOtherSessions, endSession, listSessions } from '../domain/people/sessions.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, idParams } from './openapi.js';
 import { requireActor } from './session.js';

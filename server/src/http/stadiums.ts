@@ -25,7 +25,7 @@ import {
   updateStadium,
   type StadiumView,
   type TicketPriceRow,
-} from '../domain/stadiums.js';
+} from '../domain/events/stadiums.js';
 import { write } from '../db/store.js';
 import type { Api, AppDeps } from './context.js';
 import { toRestEvent } from './events.js';

@@ -1,5 +1,5 @@
 import { statsAnswer, statsQuery, todayIn } from '@fankurve/shared';
-import { seasonStats } from '../domain/stats.js';
+import { seasonStats } from '../domain/attendance/stats.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute } from './openapi.js';
 import { requireActor } from './session.js';

@@ -9,8 +9,8 @@ import {
   type RequestKind,
 } from '@fankurve/shared';
 import { write } from '../db/store.js';
-import { listDebts, listMyTickets } from '../domain/debts.js';
-import { findMemberAttendee, requestTicket, updateTicketStatus } from '../domain/tickets.js';
+import { listDebts, listMyTickets } from '../domain/money/debts.js';
+import { findMemberAttendee, requestTicket, updateTicketStatus } from '../domain/tickets/tickets.js';
 import { toRestAttendee } from './attendance.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, idParams, z } from './openapi.js';

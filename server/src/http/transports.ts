@@ -8,7 +8,13 @@ import {
   updateTransportInput,
 } from '@fankurve/shared';
 import { toBool, write } from '../db/store.js';
-import { createTransport, deleteTransport, listTransports, updateTransport, type TransportRow } from '../domain/transports.js';
+import {
+  createTransport,
+  deleteTransport,
+  listTransports,
+  updateTransport,
+  type TransportRow,
+} from '../domain/events/transports.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, idParams, z } from './openapi.js';
 import { requireActor } from './session.js';

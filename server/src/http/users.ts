@@ -12,11 +12,11 @@ import {
   userChangedAnswer,
   userCreatedAnswer,
 } from '@fankurve/shared';
-import { randomPassword } from '../domain/passwords.js';
+import { randomPassword } from '../domain/people/passwords.js';
 import { write } from '../db/store.js';
-import { prepareNewPassword } from '../domain/newPassword.js';
-import { getUserForAdmin, listUsersWithDebts, type AdminUserView } from '../domain/debts.js';
-import { createUser, setUserPassword } from '../domain/userAdmin.js';
+import { prepareNewPassword } from '../domain/people/newPassword.js';
+import { getUserForAdmin, listUsersWithDebts, type AdminUserView } from '../domain/money/debts.js';
+import { createUser, setUserPassword } from '../domain/people/userAdmin.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, idParams, z } from './openapi.js';
 import { requireActor } from './session.js';

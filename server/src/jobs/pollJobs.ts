@@ -1,5 +1,5 @@
 import { write, type Store } from '../db/store.js';
-import { closeDuePolls, nextPollClose, POLL_JOB } from '../domain/polls.js';
+import { closeDuePolls, nextPollClose, POLL_JOB } from '../domain/news/polls.js';
 import type { JobRunner } from './runner.js';
 import { startTimedJob } from './timedJob.js';
 
@@ -9,7 +9,7 @@ import { startTimedJob } from './timedJob.js';
  * counts a close makes visible reach every device. Votes are refused from the closing time on
  * whether or not it has run (the server decides by arrival). Its next due time is the earliest
  * closing time still ahead; a poll asked or changed with a closing time moves it up (`scheduleJobBy`
- * in domain/polls.ts), and this instance also wakes at that time.
+ * in domain/news/polls.ts), and this instance also wakes at that time.
  */
 export function startPollJob(store: Store, jobs: JobRunner): void {
   startTimedJob(store, jobs, {

@@ -1,13 +1,13 @@
 import type { Config } from '../config.js';
 import { write, type Store } from '../db/store.js';
-import { nextReminderDue, REMINDER_JOB, reminderSettings, sendDueReminders } from '../domain/reminders.js';
+import { nextReminderDue, REMINDER_JOB, reminderSettings, sendDueReminders } from '../domain/events/reminders.js';
 import type { JobRunner } from './runner.js';
 import { startTimedJob } from './timedJob.js';
 
 /*
  * The answer reminders' scheduled work (docs/architecture.md, "Answer deadlines and reminders" and
  * "Jobs"), one job claimed once however many instances run: it reminds every member due a reminder
- * (domain/reminders.ts) in one write. Its next due time is the earliest reminder time still ahead;
+ * (domain/events/reminders.ts) in one write. Its next due time is the earliest reminder time still ahead;
  * creating or moving an event, changing its deadline or the reminder times makes it due at once
  * (`scheduleReminders`, in the same transaction), and this instance also wakes then.
  */

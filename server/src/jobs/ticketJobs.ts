@@ -1,8 +1,9 @@
 import { clubTimeToInstant } from '@fankurve/shared';
 import type { Config } from '../config.js';
 import { write, type Store } from '../db/store.js';
-import { allocateAtDeadline, CONTINGENT_JOB, pendingDeadlines } from '../domain/contingents.js';
-import { expireOffers, nextOfferExpiry } from '../domain/offers.js';
+import { allocateAtDeadline, pendingDeadlines } from '../domain/tickets/contingentAllocation.js';
+import { CONTINGENT_JOB } from '../domain/tickets/contingentRequests.js';
+import { expireOffers, nextOfferExpiry } from '../domain/tickets/offers.js';
 import type { JobRunner } from './runner.js';
 import { startTimedJob } from './timedJob.js';
 

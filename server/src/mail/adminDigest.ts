@@ -2,7 +2,7 @@ import { newId } from '@fankurve/shared';
 import type { Config } from '../config.js';
 import type { Commit, Store } from '../db/store.js';
 import type { DomainEvent } from '../domain/domainEvents.js';
-import { getSiteConfig } from '../domain/settings.js';
+import { getSiteConfig } from '../domain/club/settings.js';
 import { scheduleJob } from '../db/jobs.js';
 import type { Job, JobRunner } from '../jobs/runner.js';
 import type { Mailer } from './mailer.js';

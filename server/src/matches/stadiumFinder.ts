@@ -1,7 +1,7 @@
 import { stadiumInput } from '@fankurve/shared';
 import type { WriteContext } from '../db/store.js';
 import type { Actor } from '../domain/actor.js';
-import { createStadium } from '../domain/stadiums.js';
+import { createStadium } from '../domain/events/stadiums.js';
 import type { MappedMatch } from './mapping.js';
 
 /** Stadium names compared as people read them: case, width and spacing do not count. */

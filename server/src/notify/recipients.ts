@@ -463,7 +463,7 @@ class Planner {
   }
 
   /**
-   * A reminder to answer, to each member the job chose (domain/reminders.ts). Both of an event's
+   * A reminder to answer, to each member the job chose (domain/events/reminders.ts). Both of an event's
    * reminders due in one run are one message: the deadline's, which says more.
    */
   private async reminder(event: Extract<DomainEvent, { type: 'reminder.sent' }>): Promise<void> {

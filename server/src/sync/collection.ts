@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { WriteContext } from '../db/store.js';
 import type { Actor } from '../domain/actor.js';
-import type { NoticeContext } from '../domain/notices.js';
+import type { NoticeContext } from '../domain/people/notices.js';
 import type { PushedDocument } from './protocol.js';
 
 /** A document as the server holds it for an actor: the client's fields plus the tombstone flag. */

@@ -2,7 +2,7 @@ import { DEFAULT_TIME_ZONE, isValidId, todayIn } from '@fankurve/shared';
 import type { Store } from '../db/store.js';
 import type { Actor } from '../domain/actor.js';
 import { badInput, DomainError } from '../domain/errors.js';
-import { requireEventRecord } from '../domain/events.js';
+import { requireEventRecord } from '../domain/events/events.js';
 import type { MasterDocument, PullContext, SyncCollection } from './collection.js';
 import type { Checkpoint, SyncDocument } from './protocol.js';
 

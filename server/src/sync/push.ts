@@ -2,7 +2,7 @@ import type { WriteContext } from '../db/store.js';
 import type { Actor } from '../domain/actor.js';
 import { isValidId } from '@fankurve/shared';
 import { badInput, DomainError, forbidden } from '../domain/errors.js';
-import { addNotice } from '../domain/notices.js';
+import { addNotice } from '../domain/people/notices.js';
 import { sameDocument, type SyncCollection } from './collection.js';
 import { changeOfRow } from './merge.js';
 import type { PushRow, SyncDocument } from './protocol.js';

@@ -3,7 +3,7 @@ import type { RuleResult } from './result.js';
 
 /*
  * The order in which a ticket contingent is handed out (docs/product.md, Ticket contingents): the
- * server's allocation, offers and queue (domain/contingents.ts) and the admin's queue on the device
+ * server's allocation, offers and queue (server/src/domain/tickets/) and the admin's queue on the device
  * (features/contingents) order with this one function.
  *
  * 1. Pinned requests first, member or guest, by request time.

@@ -6,7 +6,7 @@ import type { RuleResult } from './result.js';
 /*
  * Loyalty points (docs/product.md, Loyalty): the away matches a member went to with a ticket in the
  * last seasons, plus an admin's adjustment for the time before the app. The server counts with these
- * functions (domain/loyalty.ts); the ranking page only shows the server's figures.
+ * functions (domain/tickets/loyalty.ts); the ranking page only shows the server's figures.
  */
 
 /** The part of an event the count reads. */

@@ -6,7 +6,7 @@ import { usernameKey } from './usernames.js';
 /*
  * A season in numbers (docs/product.md, Statistics): the club's going and maybe per event, and per
  * active member the past events they went to (home, away, other) and the tickets they had. One pure
- * function, called by the server (domain/stats.ts, rows narrowed to the season in SQL) and by the
+ * function, called by the server (domain/attendance/stats.ts, rows narrowed to the season in SQL) and by the
  * device from its own collections (data/collections/stats.ts), so both count alike.
  */
 

@@ -5,7 +5,7 @@ import { addAttendee } from '../../api/eventDetail.js';
 import { errorText } from '../../i18n/index.js';
 import { Field, FormError } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
-import { membersNotAttending } from './model.js';
+import { membersNotAttending } from './attendeeTable.js';
 
 interface Props {
   eventId: string;

@@ -28,7 +28,7 @@ import {
   type AttendeeRow,
   type RowDraft,
   type TicketChoice,
-} from './model.js';
+} from './attendeeTable.js';
 import { SaveCancel } from './SaveCancel.js';
 import type { Access } from './shared.js';
 

@@ -3,7 +3,7 @@ import { formatMoney } from '@fankurve/shared/rules/money';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog, Modal } from '../../ui/Dialog.js';
-import { ticketLabelOf, type AttendeeRow } from './model.js';
+import { ticketLabelOf, type AttendeeRow } from './attendeeTable.js';
 
 interface Props {
   event: EventDoc;

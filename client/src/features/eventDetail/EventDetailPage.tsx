@@ -14,7 +14,7 @@ import { EventHeader } from './EventHeader.js';
 import { EventRowsNotice } from './EventRowsNotice.js';
 import './eventDetail.css';
 import { Guests } from './Guests.js';
-import { memberNames } from './model.js';
+import { memberNames } from './attendeeTable.js';
 import { OwnAnswer } from './OwnAnswer.js';
 import type { Access } from './shared.js';
 import { Transports } from './Transports.js';

@@ -9,7 +9,8 @@ import { Field, FormError } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { EventTimeFields } from '../events/index.js';
 import { MoneyField } from '../../ui/MoneyField.js';
-import { eventFormOf, eventUpdateOf, sortedMembers, type EventForm } from './model.js';
+import { sortedMembers } from './attendeeTable.js';
+import { eventFormOf, eventUpdateOf, type EventForm } from './eventForm.js';
 import { SaveCancel } from './SaveCancel.js';
 
 interface Props {

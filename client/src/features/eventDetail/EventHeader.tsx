@@ -11,7 +11,7 @@ import { AnswerDeadline } from '../events/index.js';
 import { DeleteEventDialog } from './DeleteEventDialog.js';
 import { EventEditForm } from './EventEditForm.js';
 import { EventImage } from './EventImage.js';
-import { boughtTicketRows } from './model.js';
+import { boughtTicketRows } from './attendeeTable.js';
 import type { Access } from './shared.js';
 
 interface Props {

@@ -5,7 +5,7 @@ import { deleteEventImage, uploadEventImage } from '../../api/eventDetail.js';
 import { errorText } from '../../i18n/index.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
-import { imageProblem } from './model.js';
+import { imageProblem } from './eventForm.js';
 import type { Access } from './shared.js';
 
 /** The event's image (served at /uploads/{filename}); upload and delete for the creator or an admin. */

@@ -7,7 +7,7 @@ import { errorText, messageText } from '../../i18n/index.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { Field, FormError } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
-import { sortedMembers } from './model.js';
+import { sortedMembers } from './attendeeTable.js';
 import { answerOverlay, useOverlay, type Access } from './shared.js';
 
 interface Props {

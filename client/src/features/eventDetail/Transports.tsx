@@ -9,7 +9,8 @@ import { Field, FormError } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { formatEventDate, isoWallClock } from '../../i18n/eventDates.js';
 import { MoneyField } from '../../ui/MoneyField.js';
-import { EMPTY_TRANSPORT_FORM, transportFormOf, transportInputOf, transportSummary, type TransportForm } from './model.js';
+import { transportSummary } from './attendeeTable.js';
+import { EMPTY_TRANSPORT_FORM, transportFormOf, transportInputOf, type TransportForm } from './transportForm.js';
 import { SaveCancel } from './SaveCancel.js';
 import type { Access } from './shared.js';
 

@@ -3,10 +3,11 @@ import type { Kysely } from 'kysely';
 import type { AttendeeRow, Database } from '../../db/schema.js';
 import { toBool, type WriteContext } from '../../db/store.js';
 import type { Actor } from '../../domain/actor.js';
-import { changeOwnAttendance, removeOwnAttendance, setOwnAttendance } from '../../domain/attendance.js';
+import { changeOwnAttendance, removeOwnAttendance, setOwnAttendance } from '../../domain/attendance/attendance.js';
+import { attendeeFieldsOf } from '../../domain/attendance/attendeeRows.js';
 import { badInput, forbidden } from '../../domain/errors.js';
-import { addGuest, removeGuest, updateGuest } from '../../domain/guests.js';
-import { requestTicket } from '../../domain/tickets.js';
+import { addGuest, removeGuest, updateGuest } from '../../domain/attendance/guests.js';
+import { requestTicket } from '../../domain/tickets/tickets.js';
 import { defineServerCollection, type MasterDocument, type PushedChange } from '../collection.js';
 
 /** An attendee row with what its pay-by time is made of: its request's allocation and the contingent's payment days. */
@@ -24,32 +25,11 @@ function attendeeRows(db: Kysely<Database>) {
 
 export function toAttendeeDoc(row: AttendeeRowWithPayBy): MasterDocument<AttendeeDoc> {
   return {
-    id: row.id,
-    event_id: row.event_id,
-    user_id: row.user_id,
-    guest_name: row.guest_name,
-    brought_by: row.brought_by,
-    status: row.status,
-    needs_ticket: toBool(row.needs_ticket),
-    has_ticket: toBool(row.has_ticket),
-    needs_transport: toBool(row.needs_transport),
-    transfer_status: row.transfer_status,
-    paid_by: row.paid_by,
-    ticket_price_id: row.ticket_price_id,
-    ticket_type: row.ticket_type,
-    price_cents: row.price_cents === null ? null : Number(row.price_cents),
-    is_free: toBool(row.is_free),
-    is_price_tbd: toBool(row.is_price_tbd),
-    bought: toBool(row.bought),
-    paid: toBool(row.paid),
-    received: toBool(row.received),
-    paid_requested: toBool(row.paid_requested),
-    received_requested: toBool(row.received_requested),
+    ...attendeeFieldsOf(row),
     pay_by: payByOf(
       row.allocated_at ?? null,
       row.payment_days === null || row.payment_days === undefined ? null : Number(row.payment_days),
     ),
-    created_at: row.created_at,
     seq: Number(row.seq),
     _deleted: toBool(row.deleted),
   };

@@ -12,7 +12,7 @@ import {
   setCommentResolved,
   type CommentRow,
   type SeenComment,
-} from '../../domain/comments.js';
+} from '../../domain/comments/comments.js';
 import { badInput, forbidden, tooManyRequests } from '../../domain/errors.js';
 import { defineServerCollection, type MasterDocument, type PushedChange } from '../collection.js';
 
@@ -115,7 +115,7 @@ function actionOf(change: Change): NoticeAction {
  * for it (docs/architecture.md, What a device keeps). All members see all events' comments; those
  * of deleted or archived events are tombstones. Members push their own comments (create, edit, resolve, reopen, answer request,
  * delete) and admins the flags and deletions of anyone's; the merge is by field, so an admin
- * resolving while the author edits the text offline keeps both changes (domain/comments.ts stateFor).
+ * resolving while the author edits the text offline keeps both changes (domain/comments/comments.ts stateFor).
  */
 export const commentsCollection = defineServerCollection<CommentDoc>({
   declaration: commentsSync,

@@ -1,5 +1,5 @@
 import { eventsSync, type EventDoc } from '@fankurve/shared';
-import { selectEventsWithCounts, ticketPricesByStadium, toEventWithCounts } from '../../domain/events.js';
+import { selectEventsWithCounts, ticketPricesByStadium, toEventWithCounts } from '../../domain/events/events.js';
 import { defineServerCollection, type MasterDocument } from '../collection.js';
 
 /**

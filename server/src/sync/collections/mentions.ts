@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.js';
 import { toBool } from '../../db/store.js';
 import type { Actor } from '../../domain/actor.js';
 import { badInput } from '../../domain/errors.js';
-import { setMentionRead, type MentionRow } from '../../domain/mentions.js';
+import { setMentionRead, type MentionRow } from '../../domain/comments/mentions.js';
 import { defineServerCollection, type MasterDocument } from '../collection.js';
 
 function toMentionDoc(row: MentionRow): MasterDocument<MentionDoc> {

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database, NoticeRow } from '../../db/schema.js';
 import { toBool } from '../../db/store.js';
 import type { Actor } from '../../domain/actor.js';
-import { setNoticeRead } from '../../domain/notices.js';
+import { setNoticeRead } from '../../domain/people/notices.js';
 import { defineServerCollection, type MasterDocument } from '../collection.js';
 
 function toNoticeDoc(row: NoticeRow): MasterDocument<NoticeDoc> {

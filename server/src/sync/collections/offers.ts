@@ -1,8 +1,8 @@
 import { offersSync, type OfferDoc } from '@fankurve/shared';
 import { toBool } from '../../db/store.js';
-import type { OfferRow } from '../../domain/contingents.js';
+import type { OfferRow } from '../../domain/tickets/contingentRequests.js';
 import { badInput } from '../../domain/errors.js';
-import { acceptOffer, declineOffer, findOwnOffer, ownOffersAfter } from '../../domain/offers.js';
+import { acceptOffer, declineOffer, findOwnOffer, ownOffersAfter } from '../../domain/tickets/offers.js';
 import { defineServerCollection, type MasterDocument } from '../collection.js';
 
 function toOfferDoc(row: OfferRow): MasterDocument<OfferDoc> {

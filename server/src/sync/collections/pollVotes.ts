@@ -1,7 +1,7 @@
 import { pollVotesSync, type PollVoteDoc } from '@fankurve/shared';
 import { toBool } from '../../db/store.js';
 import { badInput, forbidden } from '../../domain/errors.js';
-import { castVote, findOwnVote, ownVotesAfter, voteOptionIds, type PollVoteRow } from '../../domain/polls.js';
+import { castVote, findOwnVote, ownVotesAfter, voteOptionIds, type PollVoteRow } from '../../domain/news/polls.js';
 import { defineServerCollection, type MasterDocument, type PushedChange } from '../collection.js';
 
 function toPollVoteDoc(row: PollVoteRow): MasterDocument<PollVoteDoc> {

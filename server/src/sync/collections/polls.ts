@@ -1,6 +1,6 @@
 import { pollsSync, type PollDoc } from '@fankurve/shared';
 import { toBool } from '../../db/store.js';
-import { pollFields, pollViews, type PollView } from '../../domain/polls.js';
+import { pollFields, pollViews, type PollView } from '../../domain/news/polls.js';
 import { defineServerCollection, type MasterDocument } from '../collection.js';
 
 function toPollDoc(view: PollView): MasterDocument<PollDoc> {
