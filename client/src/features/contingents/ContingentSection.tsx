@@ -33,7 +33,8 @@ interface Props {
  * The ticket contingent on the event page (docs/product.md, Ticket contingents): the member's open
  * offers with their countdown (from the device, offline too), the figures, their own request and
  * their guests' (state and place; "return ticket" on an allocated one), and for admins the settings,
- * "allocate now" and the queue with pin and exclude. Nothing for a member of an event without one.
+ * "allocate now" and the queue with pin and exclude; offline, all of it as last read on this device.
+ * Nothing for a member of an event without one.
  */
 export function ContingentSection({ eventId, eventDate, userId, isAdmin, online, answersClosed, attendees }: Props) {
   const { t } = useTranslation();
