@@ -221,7 +221,7 @@ test('at the stadium without signal the member still sees their ticket and pay-b
   await adminPage.getByRole('button', { name: 'Speichern', exact: true }).click();
   const warning = adminPage.getByRole('dialog', { name: 'Mehr Tickets als im Kontingent?' });
   await expect(warning).toContainText(
-    'Das Kontingent hat 1 Tickets, frei sind 0. Mit diesen Änderungen wäre 1 Ticket mehr vergeben, als das Kontingent hat.',
+    'Im Kontingent: 1, davon frei: 0. Mit diesen Änderungen wäre 1 Ticket mehr vergeben, als das Kontingent hat.',
   );
   await noSidewaysScroll(adminPage);
   await warning.getByRole('button', { name: 'Trotzdem speichern' }).click();
