@@ -9,12 +9,20 @@ export interface BeyondContingent {
   beyond: number;
 }
 
+/** A row of the attendee table as saved: its document before, and whether the change marks it bought. */
+export interface BoughtChange {
+  before: { bought: boolean; needs_ticket: boolean };
+  bought: boolean | undefined;
+}
+
 /**
- * Whether marking `newlyBought` more requests of the event bought takes it beyond its contingent
- * (shared rule `beyondAfterBuying`, over the figures read now): null when it does not, or when the
- * event has none. Online only, as the admin's edit mode is.
+ * Whether the changes take the event beyond its contingent (shared rule `beyondAfterBuying`, over
+ * the figures read now): only a row that asked for a ticket and is newly marked bought takes one of
+ * the contingent's. Null when they do not, or when the event has none. Online only, as the admin's
+ * edit mode is.
  */
-export async function beyondContingent(eventId: string, newlyBought: number): Promise<BeyondContingent | null> {
+export async function beyondContingent(eventId: string, changes: readonly BoughtChange[]): Promise<BeyondContingent | null> {
+  const newlyBought = changes.filter(({ before, bought }) => bought === true && !before.bought && before.needs_ticket).length;
   if (newlyBought === 0) return null;
   const { contingent } = await getContingent(eventId);
   if (!contingent) return null;

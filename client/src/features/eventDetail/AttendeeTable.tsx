@@ -109,10 +109,12 @@ export function AttendeeTable({ event, attendees, members, names, access, langua
       return;
     }
     // Requests newly marked bought: beyond the contingent's free tickets the admin confirms first.
-    const newlyBought = changes.filter(({ row, body }) => body.bought === true && !row.doc.bought && row.doc.needs_ticket).length;
     setSaving(true);
     try {
-      const beyond = await beyondContingent(event.id, newlyBought);
+      const beyond = await beyondContingent(
+        event.id,
+        changes.map(({ row, body }) => ({ before: row.doc, bought: body.bought })),
+      );
       if (beyond) {
         setSaving(false);
         setBeyondCheck({ beyond, changes });
