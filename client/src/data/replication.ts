@@ -181,11 +181,11 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
               // The server tells a re-sent server state from a change by its seq (docs/architecture.md, sync: push).
               const { rows: sent, original } = rebaser!.rebase(rows);
               const answers = (await post(`${base}/push`, sent).catch((error: unknown) => {
-                pushFailed = true;
+                pushFailed.add(name);
                 if (!(error instanceof HttpError)) options.onPushFailed?.();
                 throw error;
               })) as { id: string }[];
-              pushFailed = false;
+              pushFailed.delete(name);
               // The server has applied (or refused, with a notice) every row: none is waiting any more.
               for (const row of rows) options.outbox.delete(idOfRow(row));
               const current = await currentStates(collection, sent);
@@ -196,8 +196,11 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
     });
   }
 
-  /** The last push failed: what it carried still waits, however idle the replications are while they wait to retry. */
-  let pushFailed = false;
+  /**
+   * The collections whose last push failed: what it carried still waits, however idle the
+   * replications are while they wait to retry (another collection's push may well succeed meanwhile).
+   */
+  const pushFailed = new Set<SyncCollectionName>();
   const isOnline = () => (typeof navigator === 'undefined' ? true : navigator.onLine);
   let syncing = false;
   let initialSyncDone = false;
@@ -216,7 +219,7 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
       syncing = active.some(Boolean);
       // Every replication is idle, so nothing is left to push: an id still counted as waiting belongs to
       // a change that was undone before it was sent, or to a local write that failed.
-      if (wasSyncing && !syncing && allStarted && isOnline() && !pushFailed) options.outbox.clear();
+      if (wasSyncing && !syncing && allStarted && isOnline() && pushFailed.size === 0) options.outbox.clear();
       publish();
     });
   }
