@@ -70,8 +70,8 @@ describe('comments and mentions on devices', () => {
     });
     eventId = event.body.event.id;
     for (const device of [kaiDevice, lenaDevice, adminDevice]) {
-      await eventually(async () => expect(await device.db.events.findOne(eventId).exec()).not.toBeNull());
-      await eventually(async () => expect(await device.db.members.find().exec()).toHaveLength(3));
+      await eventually(async () => expect(await device.stored('events', eventId)).not.toBeNull());
+      await eventually(async () => expect(await device.storedAll('members')).toHaveLength(3));
     }
   });
 
@@ -91,7 +91,7 @@ describe('comments and mentions on devices', () => {
     expect(local).toMatchObject({ comment: 'Wer fährt mit, @lena?', requires_answer: true, is_resolved: false, seq: 0 });
     expect(kaiDevice.outbox.size).toBeGreaterThan(0);
     // Shown on the writing device at once, with its author's name.
-    const shown = await firstValueFrom(comments$(kaiDevice.db, eventId));
+    const shown = await firstValueFrom(comments$(kaiDevice.db, kaiDevice.docs, eventId));
     expect(shown.map((comment) => [comment.id, comment.username])).toEqual([[id, 'kai']]);
     // The device tried to send it and could not.
     await refused;
@@ -104,7 +104,7 @@ describe('comments and mentions on devices', () => {
     // The device's time of writing is kept.
     expect((await serverComment(id))!.created_at).toBe(local!.created_at);
     await eventually(async () => {
-      const onLena = await firstValueFrom(comments$(lenaDevice.db, eventId));
+      const onLena = await firstValueFrom(comments$(lenaDevice.db, lenaDevice.docs, eventId));
       expect(onLena).toEqual([
         expect.objectContaining({ id, username: 'kai', comment: 'Wer fährt mit, @lena?', requires_answer: true }),
       ]);
@@ -112,7 +112,7 @@ describe('comments and mentions on devices', () => {
 
     // The mention reaches only Lena's device, with what it refers to from her device's collections.
     await eventually(async () => {
-      const mentions = await firstValueFrom(myMentions$(lenaDevice.db));
+      const mentions = await firstValueFrom(myMentions$(lenaDevice.db, lenaDevice.docs));
       expect(mentions).toEqual([
         expect.objectContaining({
           comment_id: id,
@@ -137,7 +137,7 @@ describe('comments and mentions on devices', () => {
 
   it('marking mentions read syncs to the server, one and all', async () => {
     await eventually(async () => expect(await unreadOnServer(lena.token)).toBe(1));
-    const [first] = await firstValueFrom(myMentions$(lenaDevice.db));
+    const [first] = await firstValueFrom(myMentions$(lenaDevice.db, lenaDevice.docs));
     await markMentionRead(lenaDevice, lena.id, first!.id);
     expect(await firstValueFrom(unreadMentionCount$(lenaDevice.db))).toBe(0);
     await eventually(async () => expect(await unreadOnServer(lena.token)).toBe(0));
@@ -146,7 +146,7 @@ describe('comments and mentions on devices', () => {
     await addComment(kaiDevice, kaiActor(), eventId, '@lena Treffpunkt 12 Uhr', false);
     await addComment(kaiDevice, kaiActor(), eventId, 'Und @Lena bringt die Fahne', false);
     await eventually(async () => expect(await firstValueFrom(unreadMentionCount$(lenaDevice.db))).toBe(2));
-    const newest = await firstValueFrom(myMentions$(lenaDevice.db));
+    const newest = await firstValueFrom(myMentions$(lenaDevice.db, lenaDevice.docs));
     // Newest first.
     expect(newest.map((mention) => mention.comment)).toEqual([
       'Und @Lena bringt die Fahne',
@@ -235,17 +235,17 @@ describe('comments and mentions on devices', () => {
   });
 
   it('comments are listed oldest first; a mention of someone else never reaches the device', async () => {
-    const listed = await firstValueFrom(comments$(lenaDevice.db, eventId));
+    const listed = await firstValueFrom(comments$(lenaDevice.db, lenaDevice.docs, eventId));
     const times = listed.map((comment) => comment.created_at);
     expect(times).toEqual([...times].sort());
     expect(listed.every((comment) => comment.username === 'kai')).toBe(true);
     // Lena names Kai: only Kai's device gets it.
     const id = await addComment(lenaDevice, lenaActor(), eventId, 'Danke @kai!', false);
     await eventually(async () => {
-      const mentions = await firstValueFrom(myMentions$(kaiDevice.db));
+      const mentions = await firstValueFrom(myMentions$(kaiDevice.db, kaiDevice.docs));
       expect(mentions.map((mention) => [mention.comment_id, mention.commenter_username])).toEqual([[id, 'lena']]);
     });
-    expect((await firstValueFrom(myMentions$(lenaDevice.db))).some((mention) => mention.comment_id === id)).toBe(false);
+    expect((await firstValueFrom(myMentions$(lenaDevice.db, lenaDevice.docs))).some((mention) => mention.comment_id === id)).toBe(false);
   });
 });
 

@@ -63,9 +63,9 @@ describe('the debt block on the device', () => {
     expect(Math.abs(Date.parse(payBy) - (Date.now() + 7 * 86_400_000))).toBeLessThan(60_000);
 
     const next = await event({ title: `Stammtisch ${counter}` });
-    await eventually(async () => expect(await phone.db.events.findOne(next.id).exec()).not.toBeNull());
+    await eventually(async () => expect(await phone.stored('events', next.id)).not.toBeNull());
     await phone.goOffline();
-    await setOwnAttendance({ db: phone.db, outbox: phone.outbox }, next.id, fan.id, 'going');
+    await setOwnAttendance({ db: phone.db, docs: phone.docs, outbox: phone.outbox }, next.id, fan.id, 'going');
     phone.goOnline();
     await eventually(async () => {
       const row = await t.db
@@ -90,8 +90,8 @@ describe('the debt block on the device', () => {
     const phone = await phoneWithTicket(fan, home.id, 'none');
 
     const next = await event();
-    await eventually(async () => expect(await phone.db.events.findOne(next.id).exec()).not.toBeNull());
-    await expect(setOwnAttendance({ db: phone.db, outbox: phone.outbox }, next.id, fan.id, 'going')).rejects.toEqual(
+    await eventually(async () => expect(await phone.stored('events', next.id)).not.toBeNull());
+    await expect(setOwnAttendance({ db: phone.db, docs: phone.docs, outbox: phone.outbox }, next.id, fan.id, 'going')).rejects.toEqual(
       new LocalRuleError('unpaidDebts'),
     );
     expect((await t.call('POST', `/api/attendance/${next.id}`, { token: fan.token, body: { status: 'going' } })).status).toBe(

@@ -36,7 +36,7 @@ describe('an archived event on the device', () => {
   const createEvent = async (title: string) =>
     (await t.call('POST', '/api/events', { token: admin, body: { title, date: '2027-04-10 15:30', location: 'Stadion' } })).body
       .event.id as string;
-  const listed = async () => (await listedEvents(device.db).exec()).map((doc) => doc.id);
+  const listed = async () => (await firstValueFrom(listedEvents(device.docs))).map((event) => event.id);
 
   it('leaves the event out of the list and the detail, keeps its ticket rows and their debt', async () => {
     const archivedId = await createEvent('Bochum (A)');
@@ -51,12 +51,12 @@ describe('an archived event on the device', () => {
     expect((await t.call('DELETE', `/api/events/${archivedId}`, { token: admin })).status).toBe(200);
 
     await eventually(async () => {
-      const stored = (await device.db.events.findOne(archivedId).exec())?.toJSON() as EventDoc | undefined;
+      const stored = (await device.stored('events', archivedId)) ?? undefined;
       expect(stored).toMatchObject({ archived: true, title: 'Bochum (A)' });
     });
     expect(await listed()).toEqual([keptId]);
-    expect(await firstValueFrom(shownEvent(device.db, archivedId))).toBeNull();
-    expect(await firstValueFrom(shownEvent(device.db, keptId))).toMatchObject({ id: keptId, archived: false });
+    expect(await firstValueFrom(shownEvent(device.docs, archivedId))).toBeNull();
+    expect(await firstValueFrom(shownEvent(device.docs, keptId))).toMatchObject({ id: keptId, archived: false });
     expect(await device.attendees(archivedId)).toMatchObject([{ id: ticket.body.attendance.id, bought: true, paid: false }]);
     // The device's own debt check still sees the ticket: a new attendance is refused offline too.
     await expect(setOwnAttendance(device, keptId, fan.id, 'going')).rejects.toMatchObject({ code: 'unpaidDebts' });

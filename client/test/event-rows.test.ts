@@ -59,7 +59,7 @@ describe('what a device keeps of the club’s history', () => {
   const commentsOf = async (eventId: string) =>
     (await device.db.comments.find({ selector: { event_id: eventId } }).exec()).map((doc) => (doc.toJSON() as CommentDoc).id);
   const eventOnDevice = async (eventId: string) =>
-    (await device.db.events.findOne(eventId).exec())?.toJSON() as EventDoc | undefined;
+    (await device.stored('events', eventId)) ?? undefined;
 
   it('holds the upcoming event in full, of the older one its counts and the member’s own row only', async () => {
     await eventually(async () => {

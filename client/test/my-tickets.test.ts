@@ -174,7 +174,7 @@ describe('my tickets on a device', () => {
       body: { title: 'Köln (A)', date: '2030-02-01 15:30', location: 'Köln' },
     });
     const eventId = event.body.event.id as string;
-    await eventually(async () => expect(await device.db.events.findOne(eventId).exec()).not.toBeNull());
+    await eventually(async () => expect(await device.stored('events', eventId)).not.toBeNull());
     await setOwnAttendance(device, eventId, kai.id, 'going');
     const guestId = await addGuest(device, eventId, kai.id, 'Gast Ömer');
     await eventually(async () => expect((await serverRow(guestId))?.guest_name).toBe('Gast Ömer'));
@@ -182,7 +182,7 @@ describe('my tickets on a device', () => {
     await eventually(async () => expect(await serverRow(own.id)).toBeDefined());
 
     // Pending until bought; a request on it is refused on the device already.
-    const before = await firstValueFrom(myTickets$(device.db, kai.id, TODAY));
+    const before = await firstValueFrom(myTickets$(device.db, device.docs, kai.id, TODAY));
     expect(before.pending.map((ticket) => ticket.id).sort()).toEqual([own.id, guestId].sort());
     await expect(requestTicket(device, own.id, kai.id, 'paid')).rejects.toBeInstanceOf(LocalRuleError);
 
@@ -194,7 +194,7 @@ describe('my tickets on a device', () => {
       expect(res.status).toBe(200);
     }
     await eventually(async () => {
-      const mine = await firstValueFrom(myTickets$(device.db, kai.id, TODAY));
+      const mine = await firstValueFrom(myTickets$(device.db, device.docs, kai.id, TODAY));
       expect(mine.unpaid.map((ticket) => ticket.price_cents).sort()).toEqual([1200, 1850]);
       expect(mine.unpaid.find((ticket) => ticket.id === guestId)).toMatchObject({
         guest_name: 'Gast Ömer',
@@ -205,7 +205,7 @@ describe('my tickets on a device', () => {
     await device.goOffline();
     await requestTicket(device, own.id, kai.id, 'paid');
     await requestTicket(device, guestId, kai.id, 'received');
-    const offline = await firstValueFrom(myTickets$(device.db, kai.id, TODAY));
+    const offline = await firstValueFrom(myTickets$(device.db, device.docs, kai.id, TODAY));
     expect(offline.unpaid.find((ticket) => ticket.id === own.id)).toMatchObject({ paidRequested: true, canRequestPaid: false });
     expect((await serverRow(own.id))?.paid_requested).toBe(false);
 
@@ -218,7 +218,7 @@ describe('my tickets on a device', () => {
     // The admin accepts: the ticket moves to paid on the device.
     await t.call('PUT', `/api/attendees/${own.id}`, { token: admin, body: { paid: true } });
     await eventually(async () => {
-      const mine = await firstValueFrom(myTickets$(device.db, kai.id, TODAY));
+      const mine = await firstValueFrom(myTickets$(device.db, device.docs, kai.id, TODAY));
       expect(mine.paid.map((ticket) => ticket.id)).toEqual([own.id]);
       expect(mine.unpaid.map((ticket) => ticket.price_cents)).toEqual([1200]);
     });

@@ -21,7 +21,7 @@ describe('sync: announcements', () => {
     expect(res.status).toBe(201);
     ids[name] = res.body.announcement.id;
   };
-  const onDevice = () => firstValueFrom(announcements$(phone.db));
+  const onDevice = () => firstValueFrom(announcements$(phone.docs));
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -36,7 +36,7 @@ describe('sync: announcements', () => {
       })
     ).body.event.id;
     phone = await TestClient.connect(server.url, mia.token, ['events', 'announcements']);
-    await eventually(async () => expect(await phone.db.events.findOne(eventId).exec()).not.toBeNull());
+    await eventually(async () => expect(await phone.stored('events', eventId)).not.toBeNull());
   });
 
   afterAll(async () => {
@@ -78,7 +78,7 @@ describe('sync: announcements', () => {
         ['Older', true],
       ]);
     });
-    expect(await phone.db.announcements.findOne(ids.Newer).exec()).toBeNull();
+    expect(await phone.stored('announcements', ids.Newer!)).toBeNull();
   });
 
   it('drops an announcement with its event', async () => {

@@ -1,6 +1,13 @@
 import 'fake-indexeddb/auto';
-import type { AttendeeDoc, SyncCollectionName } from '@fankurve/shared';
+import {
+  PULL_ONLY_COLLECTIONS,
+  type AttendeeDoc,
+  type PullOnlyCollectionName,
+  type SyncCollectionName,
+  type SyncDocOf,
+} from '@fankurve/shared';
 import { createFankurveDatabase, type FankurveDatabase } from '../src/data/database.js';
+import { DocStore } from '../src/data/docStore.js';
 import type { AnswerStore } from '../src/data/rebase.js';
 import { Outbox } from '../src/data/outbox.js';
 import { startReplication, type SyncHandle } from '../src/data/replication.js';
@@ -8,8 +15,8 @@ import { startReplication, type SyncHandle } from '../src/data/replication.js';
 let clientCounter = 0;
 
 /**
- * A device: the client's own RxDB database (fake-indexeddb) and replication code, talking to the
- * real app over HTTP. `offline` makes every request fail like a dead connection.
+ * A device: the client's own RxDB database and document store (fake-indexeddb) and replication
+ * code, talking to the real app over HTTP. `offline` makes every request fail like a dead connection.
  */
 export class TestClient {
   offline = false;
@@ -18,12 +25,16 @@ export class TestClient {
   serverChanges = 0;
   private constructor(
     readonly db: FankurveDatabase,
+    readonly docs: DocStore,
     public handle: SyncHandle,
     readonly outbox: Outbox,
     private readonly start: (baseUrl: string) => SyncHandle,
   ) {}
 
-  /** `collections`: the open-source RxDB allows 13 collections per process, so each device takes what its test needs. */
+  /**
+   * `collections`: the open-source RxDB allows 13 collections per process, so each device takes what
+   * its test needs (those it only reads go to its document store, which has no such limit).
+   */
   static async connect(
     baseUrl: string,
     token: string,
@@ -34,8 +45,13 @@ export class TestClient {
     device: { name?: string; answerStore?: AnswerStore } = {},
   ): Promise<TestClient> {
     const holder: { client?: TestClient } = {};
+    const name = device.name ?? `client${process.pid}x${clientCounter++}`;
+    const docs = await DocStore.open(
+      name,
+      PULL_ONLY_COLLECTIONS.filter((collection) => collections.includes(collection)),
+    );
     const db = await createFankurveDatabase({
-      name: device.name ?? `client${process.pid}x${clientCounter++}`,
+      name,
       devMode: true,
       multiInstance: false,
       collections,
@@ -51,6 +67,7 @@ export class TestClient {
         baseUrl: url,
         token,
         outbox,
+        docs,
         fetch: guardedFetch,
         retryTime: 150,
         streamMinDelayMs: 100,
@@ -62,7 +79,7 @@ export class TestClient {
           if (holder.client) holder.client.serverChanges++;
         },
       });
-    const client = new TestClient(db, start(baseUrl), outbox, start);
+    const client = new TestClient(db, docs, start(baseUrl), outbox, start);
     holder.client = client;
     return client;
   }
@@ -108,6 +125,16 @@ export class TestClient {
     });
   }
 
+  /** A document the device only reads (its document store), null while it has none of that id. */
+  async stored<Name extends PullOnlyCollectionName>(collection: Name, id: string): Promise<SyncDocOf<Name> | null> {
+    return (await this.docs.table(collection).get(id)) ?? null;
+  }
+
+  /** Every document of a collection the device only reads. */
+  storedAll<Name extends PullOnlyCollectionName>(collection: Name): Promise<SyncDocOf<Name>[]> {
+    return this.docs.table(collection).toArray();
+  }
+
   async attendees(eventId?: string): Promise<AttendeeDoc[]> {
     const docs = await this.db.attendees.find(eventId ? { selector: { event_id: eventId } } : {}).exec();
     return docs.map((doc) => doc.toJSON() as AttendeeDoc);
@@ -116,12 +143,14 @@ export class TestClient {
   async close(): Promise<void> {
     await this.handle.stop();
     await this.db.remove();
+    await this.docs.remove();
   }
 
   /** The app is closed: replication stops and the database closes, and what it stored stays on the device. */
   async quit(): Promise<void> {
     await this.handle.stop();
     await this.db.close();
+    this.docs.close();
   }
 }
 

@@ -82,7 +82,7 @@ describe('sync core: devices against the real server', () => {
       if (collection) log.push(`${collection}:end`);
       return response;
     });
-    await eventually(async () => expect(await device.db.members.count().exec()).toBeGreaterThan(0));
+    await eventually(async () => expect(await device.docs.table('members').count()).toBeGreaterThan(0));
     const firstOther = log.findIndex((entry) => !entry.startsWith('events'));
     expect(log.indexOf('events:end')).toBeGreaterThanOrEqual(0);
     expect(log.indexOf('events:end')).toBeLessThan(firstOther);

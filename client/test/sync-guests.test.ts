@@ -32,7 +32,7 @@ describe('sync: guests, tickets and transports', () => {
     eventId = created.body.event.id;
     phone = await TestClient.connect(server.url, mia.token, DEVICE_COLLECTIONS);
     adminLaptop = await TestClient.connect(server.url, admin, DEVICE_COLLECTIONS);
-    await eventually(async () => expect(await phone.db.events.findOne(eventId).exec()).not.toBeNull());
+    await eventually(async () => expect(await phone.stored('events', eventId)).not.toBeNull());
   });
 
   afterAll(async () => {
@@ -113,7 +113,7 @@ describe('sync: guests, tickets and transports', () => {
     });
     expect(res.status).toBeLessThan(300);
     await eventually(async () => {
-      const transports = await phone.db.transports.find({ selector: { event_id: eventId } }).exec();
+      const transports = (await phone.storedAll('transports')).filter((transport) => transport.event_id === eventId);
       expect(transports.map((tr) => [tr.name, tr.price_per_seat_cents])).toEqual([['Bus', 1500]]);
     });
   });

@@ -21,7 +21,7 @@ describe('sync: ledger', () => {
     expect(res.status).toBe(201);
     return res.body.entry.id as string;
   };
-  const onDevice = () => firstValueFrom(myLedger$(phone.db, mia.id));
+  const onDevice = () => firstValueFrom(myLedger$(phone.docs, mia.id));
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -59,7 +59,7 @@ describe('sync: ledger', () => {
     const ledger = await onDevice();
     expect(ledger.balanceCents).toBe(3050);
     // Only Mia's: Ben's charge never reaches her device.
-    expect(await phone.db.ledger.count().exec()).toBe(2);
+    expect(await phone.docs.table('ledger').count()).toBe(2);
     // Ordered by day (the ticket counts from today, the charge from its day in 2030), each with the balance after it.
     expect(ledger.lines.map((line) => [line.kind, line.amount_cents, line.balance_after_cents])).toEqual([
       ['ticket', 1850, 1850],

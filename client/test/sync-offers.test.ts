@@ -54,10 +54,10 @@ describe('sync: offers', () => {
     const phone = await TestClient.connect(server.url, fan.token, ['events', 'attendees', 'offers', 'notices']);
     devices.push(phone);
     await eventually(async () => {
-      const [offer] = await firstValueFrom(openOffers$(phone.db, fan.id));
+      const [offer] = await firstValueFrom(openOffers$(phone.db, phone.docs, fan.id));
       expect(offer).toMatchObject({ event_id: event.id, event_title: event.title, price_cents: 2200, response: null });
     });
-    const [offer] = await firstValueFrom(openOffers$(phone.db, fan.id));
+    const [offer] = await firstValueFrom(openOffers$(phone.db, phone.docs, fan.id));
     return { eventId: event.id, holder, fan, holderRow, fanRow, phone, offerId: offer!.id };
   }
 
@@ -65,10 +65,10 @@ describe('sync: offers', () => {
     const { fan, holderRow, fanRow, phone, offerId } = await offeredOnPhone();
     await phone.goOffline();
     const failed = phone.nextPushFailure('offers');
-    await acceptOffer({ db: phone.db, outbox: phone.outbox }, fan.id, offerId);
+    await acceptOffer({ db: phone.db, docs: phone.docs, outbox: phone.outbox }, fan.id, offerId);
     await failed;
     // On the device the answer is made and waits; the server has not heard of it.
-    expect(await firstValueFrom(openOffers$(phone.db, fan.id))).toEqual([
+    expect(await firstValueFrom(openOffers$(phone.db, phone.docs, fan.id))).toEqual([
       expect.objectContaining({ id: offerId, response: 'accept' }),
     ]);
     expect(phone.outbox.size).toBeGreaterThan(0);
@@ -83,7 +83,7 @@ describe('sync: offers', () => {
     expect(await row(holderRow)).toMatchObject({ bought: 0, price_cents: null, needs_ticket: 0 });
     // The fan's own row reaches the phone bought; the open offers are empty.
     await eventually(async () => expect((await phone.attendees()).find((a) => a.id === fanRow)).toMatchObject({ bought: true }));
-    expect(await firstValueFrom(openOffers$(phone.db, fan.id))).toEqual([]);
+    expect(await firstValueFrom(openOffers$(phone.db, phone.docs, fan.id))).toEqual([]);
     const debts = await t.call('GET', '/api/tickets/debts', { token: admin });
     const owed = (id: string) => debts.body.debts.find((d: { user_id: string }) => d.user_id === id)?.total_debt ?? 0;
     expect(owed(fan.id)).toBe(22);
@@ -93,7 +93,7 @@ describe('sync: offers', () => {
     const { fan, fanRow, holderRow, phone, offerId, eventId } = await offeredOnPhone();
     await phone.goOffline();
     const failed = phone.nextPushFailure('offers');
-    await acceptOffer({ db: phone.db, outbox: phone.outbox }, fan.id, offerId);
+    await acceptOffer({ db: phone.db, docs: phone.docs, outbox: phone.outbox }, fan.id, offerId);
     await failed;
     // While the phone is offline, the window closes (the job that would close the offer has not run yet).
     await t.db

@@ -52,11 +52,11 @@ describe('sync: polls', () => {
     return { id: res.body.poll.id as string, options: (res.body.options as { id: string }[]).map((o) => o.id) };
   };
   const shown = async (client: TestClient, userId: string, pollId: string) =>
-    (await firstValueFrom(polls$(client.db, userId))).find((poll) => poll.id === pollId);
+    (await firstValueFrom(polls$(client.db, client.docs, userId))).find((poll) => poll.id === pollId);
   const serverVotes = (pollId: string) =>
     t.db.selectFrom('poll_votes').selectAll().where('poll_id', '=', pollId).where('deleted', '=', 0).execute();
   const vote = (client: TestClient, userId: string, pollId: string, optionIds: string[]) =>
-    castVote({ db: client.db, outbox: client.outbox }, userId, pollId, optionIds);
+    castVote({ db: client.db, docs: client.docs, outbox: client.outbox }, userId, pollId, optionIds);
 
   it('a vote made offline lands after reconnecting; the counts reach the device', async () => {
     const fan = await t.member(`poll-fan-${members}`);

@@ -52,13 +52,13 @@ describe('sync: RxDB clients against the real server', () => {
   it('pulls events and members to every device', async () => {
     for (const client of [annaPhone, benPhone, adminLaptop]) {
       await eventually(async () => {
-        expect(await client.db.events.count().exec()).toBe(2);
-        const names = (await client.db.members.find().exec()).map((m) => m.username).sort();
+        expect(await client.docs.table('events').count()).toBe(2);
+        const names = (await client.storedAll('members')).map((m) => m.username).sort();
         expect(names).toEqual(['admin', 'anna', 'ben']);
       });
     }
-    const annaView = await annaPhone.db.members.findOne(ben.id).exec();
-    const adminView = await adminLaptop.db.members.findOne(ben.id).exec();
+    const annaView = await annaPhone.stored('members', ben.id);
+    const adminView = await adminLaptop.stored('members', ben.id);
     expect(annaView?.email).toBeNull();
     expect(adminView?.email).toBe('ben@example.org');
   });
@@ -158,12 +158,12 @@ describe('sync: RxDB clients against the real server', () => {
     await benPhone.goOffline();
     const derby = await createEvent('Hertha BSC (H)', '2027-03-06 15:30');
     // The change was told to every open stream: Anna's device, online, has the event.
-    await eventually(async () => expect(await annaPhone.db.events.findOne(derby).exec()).not.toBeNull());
-    expect(await benPhone.db.events.findOne(derby).exec()).toBeNull();
+    await eventually(async () => expect(await annaPhone.stored('events', derby)).not.toBeNull());
+    expect(await benPhone.stored('events', derby)).toBeNull();
     // Back online, but no pull is triggered by hand: only the stream's reconnect brings the change.
     benPhone.offline = false;
     benPhone.handle.stream.reconnect();
-    await eventually(async () => expect(await benPhone.db.events.findOne(derby).exec()).not.toBeNull());
+    await eventually(async () => expect(await benPhone.stored('events', derby)).not.toBeNull());
   });
 
   it('converges: every device holds exactly the server state', async () => {
@@ -184,7 +184,7 @@ describe('sync: RxDB clients against the real server', () => {
     expect(removed.status).toBe(200);
     await eventually(() => expect(benPhone.unauthorized).toBeGreaterThan(0));
     await eventually(async () =>
-      expect((await annaPhone.db.members.find().exec()).map((m) => m.username).sort()).toEqual(['admin', 'anna']),
+      expect((await annaPhone.storedAll('members')).map((m) => m.username).sort()).toEqual(['admin', 'anna']),
     );
   });
 });

@@ -1,4 +1,10 @@
-import { SYNC_COLLECTIONS, SYNC_DECLARATIONS, type SyncCollectionName, type SyncDocOf } from '@fankurve/shared';
+import {
+  PUSHED_COLLECTIONS,
+  SYNC_DECLARATIONS,
+  type PushedCollectionName,
+  type SyncCollectionName,
+  type SyncDocOf,
+} from '@fankurve/shared';
 import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type RxJsonSchema } from 'rxdb';
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
 import { RxDBMigrationPlugin } from 'rxdb/plugins/migration-schema';
@@ -6,8 +12,11 @@ import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { browserStorage, droppedAnswersKey, mirroredAnswerStore, PushRebaser, type AnswerStore } from './rebase.js';
 import { yieldToMain } from './yieldToMain.js';
 
-/** One RxDB collection per synced collection of shared/src/docs, typed by its document. */
-export type FankurveCollections = { [Name in SyncCollectionName]: RxCollection<SyncDocOf<Name>> };
+/**
+ * One RxDB collection per collection the device pushes (shared/src/docs), typed by its document;
+ * what it only reads is in the document store (docStore.ts).
+ */
+export type FankurveCollections = { [Name in PushedCollectionName]: RxCollection<SyncDocOf<Name>> };
 
 export type FankurveDatabase = RxDatabase<FankurveCollections>;
 
@@ -26,7 +35,7 @@ function dropOnEveryVersion(version: number): Record<number, () => null> {
 }
 
 /**
- * The device's database: RxDB on IndexedDB (Dexie), one collection per synced collection, schemas
+ * The device's database: RxDB on IndexedDB (Dexie), one collection per pushed collection, schemas
  * shared with the server's document mappers. Dev-mode (with schema validation) in development and
  * tests, where errors then carry full messages instead of bare codes.
  */
@@ -35,8 +44,9 @@ export async function createFankurveDatabase(options: {
   devMode: boolean;
   multiInstance?: boolean;
   /**
-   * A subset of the collections. The open-source RxDB allows 13 collections per process, so Node tests
-   * that run several devices in one process give each only what the test needs; the app takes all.
+   * A subset of the collections (those the device only reads are left out). The open-source RxDB
+   * allows 13 collections per process, so Node tests that run several devices in one process give
+   * each only what the test needs; the app takes every pushed collection.
    */
   collections?: readonly SyncCollectionName[];
   /**
@@ -71,10 +81,10 @@ export async function createFankurveDatabase(options: {
     eventReduce: true,
     closeDuplicates: true,
   });
-  const wanted = options.collections ?? SYNC_COLLECTIONS;
+  const wanted = PUSHED_COLLECTIONS.filter((name) => options.collections?.includes(name) ?? true);
   const answerStore = options.answerStore === undefined ? mirroredAnswerStore(browserStorage()) : options.answerStore;
-  // One collection per task (in the declared order, events first): 13 at once would be one long task
-  // before the screen can answer (docs/architecture.md, Client data layer).
+  // One collection per task (in the declared order): all at once would be one long task before the
+  // screen can answer (docs/architecture.md, Client data layer).
   for (const name of wanted) {
     const { schema, push } = SYNC_DECLARATIONS[name];
     await db.addCollections({

@@ -1,9 +1,14 @@
 import type { FankurveDatabase } from './database.js';
+import type { DocStore } from './docStore.js';
 import type { Outbox } from './outbox.js';
 
-/** The device's database and its outbox of unsent changes: what every write of the data layer works on. */
+/**
+ * The device's database (what it pushes), its document store (what it only reads) and its outbox of
+ * unsent changes: what every write of the data layer works on.
+ */
 export interface Device {
   db: FankurveDatabase;
+  docs: DocStore;
   outbox: Outbox;
 }
 

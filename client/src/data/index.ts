@@ -7,7 +7,7 @@ import * as offers from './collections/offers.js';
 import * as pollVotes from './collections/pollVotes.js';
 import { prefetchEvents } from './collections/events.js';
 import { forgetLoadedEvents } from './eventRows.js';
-import { getDatabase, loadSync, onDevice } from './local.js';
+import { getDatabase, getDocStore, loadSync, onDevice } from './local.js';
 import type { SyncSession } from './sync.js';
 
 /*
@@ -60,9 +60,9 @@ export const { castVote } = onDevice(pollVotes.writes);
 
 let opened: Promise<void> | null = null;
 
-/** Opens the device database and reads the events list ahead of the first screen (a warm start). */
+/** Opens the device's database and document store, and the events table ahead of the first screen (a warm start). */
 export function openDeviceDatabase(): Promise<void> {
-  opened ??= getDatabase().then(prefetchEvents);
+  opened ??= Promise.all([getDatabase(), getDocStore().then(prefetchEvents)]).then(() => undefined);
   opened.catch(() => {
     opened = null;
   });

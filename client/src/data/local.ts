@@ -2,6 +2,7 @@ import type { NoticeDoc } from '@fankurve/shared';
 import { useSyncExternalStore } from 'react';
 import type { FankurveDatabase } from './database.js';
 import type { Device } from './device.js';
+import type { DocStore } from './docStore.js';
 import type { SyncStatus } from './replication.js';
 import { noticeListeners, outbox, serverChangeListeners, status$, unauthorizedListeners } from './state.js';
 
@@ -19,9 +20,14 @@ export function getDatabase(): Promise<FankurveDatabase> {
   return loadSync().then((sync) => sync.getDatabase());
 }
 
-/** The database and outbox that the writes of data/collections work on. */
+export function getDocStore(): Promise<DocStore> {
+  return loadSync().then((sync) => sync.getDocStore());
+}
+
+/** The database, document store and outbox that the writes of data/collections work on. */
 export async function getDevice(): Promise<Device> {
-  return { db: await getDatabase(), outbox };
+  const [db, docs] = await Promise.all([getDatabase(), getDocStore()]);
+  return { db, docs, outbox };
 }
 
 type DeviceWrite = (device: Device, ...args: never[]) => Promise<unknown>;

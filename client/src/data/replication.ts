@@ -9,9 +9,11 @@ import { BehaviorSubject, Subject, combineLatest, firstValueFrom, filter, merge,
 import type { RxCollection, RxReplicationPullStreamItem, RxReplicationWriteToMasterRow } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import type { FankurveDatabase } from './database.js';
+import type { DocStore } from './docStore.js';
 import type { Outbox } from './outbox.js';
 import { EventPulls } from './eventPull.js';
 import { PushRebaser } from './rebase.js';
+import { StorePull, type CollectionSync, type PullPage } from './storePull.js';
 import { connectChangeStream, type ChangeStream } from './stream.js';
 import { yieldToMain } from './yieldToMain.js';
 
@@ -46,13 +48,16 @@ export interface SyncOptions {
   live?: boolean;
   /** A push could not reach the server (no network; not an answer of the server). */
   onPushFailed?(): void;
+  /** The document store the collections the device only reads are pulled into (none: only RxDB's collections sync). */
+  docs?: DocStore;
 }
 
 type Checkpoint = { seq: number };
 type ReplicationState = RxReplicationState<unknown, Checkpoint>;
 
 export interface SyncHandle {
-  states: Partial<Record<SyncCollectionName, ReplicationState>>;
+  /** Each syncing collection's state: RxDB's replication, or the pull into the document store. */
+  states: Partial<Record<SyncCollectionName, CollectionSync>>;
   status$: BehaviorSubject<SyncStatus>;
   stream: ChangeStream;
   /** Resolves once every collection's replication has been started (or the sync was stopped first). */
@@ -115,10 +120,12 @@ const idOfRow = (row: RxReplicationWriteToMasterRow<unknown>) => (row.newDocumen
 export function startReplication(db: FankurveDatabase, options: SyncOptions): SyncHandle {
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
   const pullStreams = new Map<SyncCollectionName, Subject<RxReplicationPullStreamItem<unknown, Checkpoint>>>();
+  const storePulls = new Map<SyncCollectionName, StorePull>();
   const states: SyncHandle['states'] = {};
   let stopped = false;
 
   const eventPulls = new EventPulls();
+  const rxCollection = (name: SyncCollectionName) => (db.collections as Partial<Record<SyncCollectionName, RxCollection>>)[name];
 
   const post = (path: string, body: unknown) => request(path, 'POST', body);
   const get = (path: string) => request(path, 'GET');
@@ -142,7 +149,7 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
     const declaration = SYNC_DECLARATIONS[name];
     const version = declaration.schema.version;
     const base = `/api/sync/${name}/${version}`;
-    const collection = db[name] as unknown as RxCollection;
+    const collection = rxCollection(name)!;
     const stream$ = new Subject<RxReplicationPullStreamItem<unknown, Checkpoint>>();
     pullStreams.set(name, stream$);
     const identifier = replicationIdentifier(name, version, options.baseUrl);
@@ -196,6 +203,21 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
     });
   }
 
+  /** A collection the device only reads: pulled into the document store, page by page. */
+  function pullIntoStore(name: SyncCollectionName, docs: DocStore): StorePull {
+    const base = `/api/sync/${name}/${SYNC_DECLARATIONS[name].schema.version}`;
+    const pull = new StorePull(
+      docs,
+      name,
+      async (afterSeq, limit) =>
+        (await post(`${base}/pull`, { checkpoint: afterSeq === 0 ? null : { seq: afterSeq }, limit })) as Awaited<ReturnType<PullPage>>,
+      options.retryTime ?? 5000,
+    );
+    storePulls.set(name, pull);
+    pull.reSync();
+    return pull;
+  }
+
   /**
    * The collections whose last push failed: what it carried still waits, however idle the
    * replications are while they wait to retry (another collection's push may well succeed meanwhile).
@@ -224,10 +246,12 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
     });
   }
   /** Resolves once the collection has pulled everything once, or once a request of it has failed. */
-  const firstPullOrFailure = (state: ReplicationState) =>
+  const firstPullOrFailure = (state: CollectionSync) =>
     firstValueFrom(merge(state.error$, state.canceled$.pipe(filter(Boolean)), state.awaitInitialReplication())).catch(() => {});
 
-  const present = SYNC_COLLECTIONS.filter((name) => db.collections[name] !== undefined);
+  const docs = options.docs;
+  const inStore = (name: SyncCollectionName) => docs?.has(name) === true && rxCollection(name) === undefined;
+  const present = SYNC_COLLECTIONS.filter((name) => rxCollection(name) !== undefined || inStore(name));
   const priorities = [...new Set(present.map((name) => SYNC_DECLARATIONS[name].priority))].sort((a, b) => a - b);
   let allStarted = false;
   const ready = (async () => {
@@ -237,7 +261,7 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
       // One collection per task, so a warm start's screen stays responsive while they start.
       for (const name of group) {
         if (stopped) return;
-        states[name] = replicate(name);
+        states[name] = inStore(name) ? pullIntoStore(name, docs!) : replicate(name);
         await yieldToMain();
       }
       allStarted = priority === priorities.at(-1);
@@ -257,6 +281,7 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
 
   const reSync = () => {
     for (const stream$ of pullStreams.values()) stream$.next('RESYNC');
+    for (const pull of storePulls.values()) pull.reSync();
   };
 
   // Only the tab that replicates (the leader) holds the stream: browsers allow ~6 connections per origin.
@@ -270,7 +295,10 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
       minDelayMs: options.streamMinDelayMs,
       onConnect: reSync,
       onChange: (collections) => {
-        for (const name of collections) pullStreams.get(name as SyncCollectionName)?.next('RESYNC');
+        for (const name of collections) {
+          pullStreams.get(name as SyncCollectionName)?.next('RESYNC');
+          storePulls.get(name as SyncCollectionName)?.reSync();
+        }
         options.onServerChange?.(collections);
       },
       onUnauthorized: options.onUnauthorized,
@@ -301,7 +329,7 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
 
   async function loadEvent(eventId: string): Promise<void> {
     if (options.waitForLeadership ?? true) await leadership(db);
-    const names = present.filter((name) => KEPT_BY_EVENT_COLLECTIONS.includes(name));
+    const names = present.filter((name) => KEPT_BY_EVENT_COLLECTIONS.includes(name) && !inStore(name));
     const fetched = names.map((name) => eventPulls.request(name, eventId));
     for (const name of names) pullStreams.get(name)?.next('RESYNC');
     await Promise.all(fetched);

@@ -2,6 +2,7 @@ import { BehaviorSubject, filter, firstValueFrom, type Subscription } from 'rxjs
 import { adoptBackgroundSync, requestBackgroundSync } from './backgroundSyncRequest.js';
 import { watchNotices } from './collections/noticeToasts.js';
 import { createFankurveDatabase, DEVICE_DATABASE_NAME, type FankurveDatabase } from './database.js';
+import { DocStore } from './docStore.js';
 import { forgetDroppedAnswers } from './rebase.js';
 import {
   idleStatus,
@@ -26,6 +27,7 @@ export interface SyncSession {
 }
 
 let databasePromise: Promise<FankurveDatabase> | null = null;
+let docStorePromise: Promise<DocStore> | null = null;
 let sync: { handle: SyncHandle; token: string; statusSub: Subscription; noticeSub: Subscription } | null = null;
 /** The running replication, for what waits for it to start. */
 const started$ = new BehaviorSubject<SyncHandle | null>(null);
@@ -59,6 +61,15 @@ export function getDatabase(): Promise<FankurveDatabase> {
   return databasePromise;
 }
 
+/** The document store of what the device only reads, beside the database (docs/architecture.md, Client data layer). */
+export function getDocStore(): Promise<DocStore> {
+  docStorePromise ??= DocStore.open(DEVICE_DATABASE_NAME);
+  docStorePromise.catch(() => {
+    docStorePromise = null;
+  });
+  return docStorePromise;
+}
+
 /*
  * A change that waits for the network asks the browser to wake the service worker when the
  * connection returns (docs/architecture.md, Background sync): when it is queued offline, and when a
@@ -76,13 +87,14 @@ export async function startSync(session: SyncSession): Promise<void> {
   if (sync?.token === session.token) return;
   await stopSync();
   const generation = syncGeneration;
-  const db = await getDatabase();
+  const [db, docs] = await Promise.all([getDatabase(), getDocStore()]);
   await afterFirstPaint();
   if (generation !== syncGeneration) return;
   const handle = startReplication(db, {
     baseUrl: location.origin,
     token: session.token,
     outbox,
+    docs,
     onUnauthorized: () => {
       for (const listener of unauthorizedListeners) listener();
     },
@@ -135,6 +147,12 @@ export async function clearLocalData(): Promise<void> {
     databasePromise = null;
     await db.remove();
   }
+  if (docStorePromise) {
+    const docs = await docStorePromise.catch(() => null);
+    docStorePromise = null;
+    docs?.close();
+  }
+  await DocStore.deleteAll(DEVICE_DATABASE_NAME);
   forgetDroppedAnswers();
   outbox.clear();
   clearSnapshots();

@@ -1,4 +1,4 @@
-import { SYNC_COLLECTIONS, SYNC_DECLARATIONS, type SyncCollectionName } from '@fankurve/shared';
+import { PUSHED_COLLECTIONS } from '@fankurve/shared';
 import type { Subscription } from 'rxjs';
 import { createFankurveDatabase, DEVICE_DATABASE_NAME, type FankurveDatabase } from '../data/database.js';
 import {
@@ -52,11 +52,6 @@ export interface BackgroundSyncOptions {
   leadershipWaitMs?: number;
   now?: () => number;
 }
-
-/** The collections a device changes: these are pushed, then pulled. */
-export const PUSHED_COLLECTIONS: readonly SyncCollectionName[] = SYNC_COLLECTIONS.filter(
-  (name) => SYNC_DECLARATIONS[name].push !== undefined,
-);
 
 let running: Promise<BackgroundSyncOutcome> | null = null;
 

@@ -62,13 +62,20 @@ export interface SyncDeclaration<Doc extends SyncedDoc = SyncedDoc, Action exten
 
 /** `Action`: the refusal actions of `push.refusals`, named as type too so that the union of all is derived. */
 export function defineSyncCollection<Doc extends SyncedDoc, Action extends string = never>(
+  declaration: SyncDeclaration<Doc, Action> & { push: PushRules<Doc, Action> },
+): SyncDeclaration<Doc, Action> & { push: PushRules<Doc, Action> };
+export function defineSyncCollection<Doc extends SyncedDoc>(
+  declaration: SyncDeclaration<Doc> & { push?: undefined },
+): SyncDeclaration<Doc> & { push?: undefined };
+/** Whether a collection is pushed shows in its type too, so the device's two stores are typed apart. */
+export function defineSyncCollection<Doc extends SyncedDoc, Action extends string = never>(
   declaration: SyncDeclaration<Doc, Action>,
 ): SyncDeclaration<Doc, Action> {
   return declaration;
 }
 
 /** The refusal actions a declaration names. */
-export type RefusalActionOf<Declaration> = Declaration extends SyncDeclaration<infer _Doc, infer Action> ? Action : never;
+export type RefusalActionOf<Declaration> = Declaration extends { push: { refusals: readonly (infer Action)[] } } ? Action : never;
 
 /** The fields a push may touch on a document the client creates: its identity and its pushable fields. */
 export function creatableFields<Doc>(rules: PushRules<Doc>): readonly Field<Doc>[] {

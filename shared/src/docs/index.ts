@@ -63,6 +63,20 @@ export const NOTICE_ACTIONS: readonly NoticeAction[] = SYNC_COLLECTIONS.flatMap(
   (name) => (SYNC_DECLARATIONS[name] as SyncDeclaration<SyncDocOf<typeof name>, NoticeAction>).push?.refusals ?? [],
 );
 
+/** The collections a device changes and pushes: RxDB keeps them on the device (docs/architecture.md, Client data layer). */
+export type PushedCollectionName = {
+  [Name in SyncCollectionName]: (typeof SYNC_DECLARATIONS)[Name] extends { push: object } ? Name : never;
+}[SyncCollectionName];
+export const PUSHED_COLLECTIONS = SYNC_COLLECTIONS.filter(
+  (name): name is PushedCollectionName => SYNC_DECLARATIONS[name].push !== undefined,
+);
+
+/** The collections a device only reads: plain tables of the device's document store. */
+export type PullOnlyCollectionName = Exclude<SyncCollectionName, PushedCollectionName>;
+export const PULL_ONLY_COLLECTIONS = SYNC_COLLECTIONS.filter(
+  (name): name is PullOnlyCollectionName => SYNC_DECLARATIONS[name].push === undefined,
+);
+
 /** The collections whose rows belong to an event and die with it (`partOfEvent`). */
 export const EVENT_PART_COLLECTIONS: readonly SyncCollectionName[] = SYNC_COLLECTIONS.filter(
   (name) => SYNC_DECLARATIONS[name].partOfEvent === true,

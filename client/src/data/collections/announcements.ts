@@ -1,6 +1,6 @@
 import type { AnnouncementDoc, EventDoc } from '@fankurve/shared';
 import { combineLatest, map, type Observable } from 'rxjs';
-import type { FankurveDatabase } from '../database.js';
+import type { DocStore } from '../docStore.js';
 import { useQuery } from '../query.js';
 import { listedEvents } from './events.js';
 
@@ -14,12 +14,11 @@ export const announcementOrder = (a: AnnouncementDoc, b: AnnouncementDoc): numbe
   Number(b.pinned) - Number(a.pinned) || b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id);
 
 /** Every announcement on the device, in the order of the screen, with its event's title and date. */
-export function announcements$(db: FankurveDatabase): Observable<AnnouncementView[]> {
-  return combineLatest([db.announcements.find().$, listedEvents(db).$]).pipe(
-    map(([docs, events]) => {
+export function announcements$(docs: DocStore): Observable<AnnouncementView[]> {
+  return combineLatest([docs.all('announcements'), listedEvents(docs)]).pipe(
+    map(([announcements, events]) => {
       const byId = new Map(events.map((event) => [event.id, event]));
-      return docs
-        .map((doc) => doc.toJSON() as AnnouncementDoc)
+      return [...announcements]
         .sort(announcementOrder)
         .map((announcement) => {
           const event = announcement.event_id ? byId.get(announcement.event_id) : undefined;
@@ -30,5 +29,5 @@ export function announcements$(db: FankurveDatabase): Observable<AnnouncementVie
 }
 
 export function useAnnouncements(): AnnouncementView[] | undefined {
-  return useQuery((db) => announcements$(db), []);
+  return useQuery((_db, docs) => announcements$(docs), []);
 }

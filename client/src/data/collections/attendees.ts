@@ -16,6 +16,7 @@ import {
 import type { RxDocument } from 'rxdb';
 import { asyncScheduler, of, throttleTime } from 'rxjs';
 import type { FankurveDatabase } from '../database.js';
+import type { DocStore } from '../docStore.js';
 import { enforce, type Device } from '../device.js';
 import { plainDocs, useQuery } from '../query.js';
 
@@ -71,10 +72,10 @@ function findOwn(db: FankurveDatabase, eventId: string, userId: string) {
  * The title of an event on the device: a first answer's defaults follow it (`firstAnswerDefaults`:
  * a match needs a ticket, an away match a seat). An event the device does not hold counts as no match.
  */
-async function eventTitle(db: FankurveDatabase, eventId: string): Promise<string> {
-  // A database opened with only some collections (`createDatabase`'s `collections`) may lack events.
-  const events: FankurveDatabase['events'] | undefined = db.collections.events;
-  return (await events?.findOne(eventId).exec())?.title ?? '';
+async function eventTitle(docs: DocStore, eventId: string): Promise<string> {
+  // A store opened with only some collections (a test's device) may lack events.
+  if (!docs.has('events')) return '';
+  return (await docs.table('events').get(eventId))?.title ?? '';
 }
 
 /**
@@ -104,7 +105,7 @@ function answerPatch(doc: RxDocument<AttendeeDoc>, change: Partial<AnswerFields>
  * bought ticket cannot be dropped by the member.
  */
 export async function setOwnAttendance(
-  { db, outbox }: Device,
+  { db, docs, outbox }: Device,
   eventId: string,
   userId: string,
   status: AttendanceStatus | null,
@@ -121,7 +122,7 @@ export async function setOwnAttendance(
     enforce(checkNewAttendance(await owesTickets(db, userId)));
     const doc = newMemberAttendeeDoc(
       { id: newId(), event_id: eventId, user_id: userId, status, created_at: new Date().toISOString() },
-      await eventTitle(db, eventId),
+      await eventTitle(docs, eventId),
     );
     outbox.add(doc.id);
     await db.attendees.insert(doc);
@@ -176,12 +177,12 @@ export async function updateOwnAnswer({ db, outbox }: Device, eventId: string, u
 }
 
 /** A guest the member brings (going, with the event's first-time answers); the debt block applies as to the member. */
-export async function addGuest({ db, outbox }: Device, eventId: string, userId: string, guestName: string): Promise<string> {
+export async function addGuest({ db, docs, outbox }: Device, eventId: string, userId: string, guestName: string): Promise<string> {
   const name = enforce(checkGuestName(guestName));
   enforce(checkNewAttendance(await owesTickets(db, userId)));
   const doc = newGuestAttendeeDoc(
     { id: newId(), event_id: eventId, guest_name: name, brought_by: userId, created_at: new Date().toISOString() },
-    await eventTitle(db, eventId),
+    await eventTitle(docs, eventId),
   );
   outbox.add(doc.id);
   await db.attendees.insert(doc);

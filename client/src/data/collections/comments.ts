@@ -10,6 +10,7 @@ import {
 import type { RxDocument } from 'rxdb';
 import { combineLatest, map, type Observable } from 'rxjs';
 import type { FankurveDatabase } from '../database.js';
+import type { DocStore } from '../docStore.js';
 import { enforce, LocalRuleError, type Device } from '../device.js';
 import { useQuery } from '../query.js';
 
@@ -30,10 +31,10 @@ export interface CommentView extends CommentDoc {
 const oldestFirst = (a: CommentDoc, b: CommentDoc) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id);
 
 /** The comments of one event, oldest first, with the authors' names from the members collection. */
-export function comments$(db: FankurveDatabase, eventId: string): Observable<CommentView[]> {
-  return combineLatest([db.comments.find({ selector: { event_id: eventId } }).$, db.members.find().$]).pipe(
+export function comments$(db: FankurveDatabase, store: DocStore, eventId: string): Observable<CommentView[]> {
+  return combineLatest([db.comments.find({ selector: { event_id: eventId } }).$, store.all('members')]).pipe(
     map(([docs, members]) => {
-      const names = new Map(members.map((member) => [member.id, (member.toJSON() as MemberDoc).username]));
+      const names = new Map(members.map((member) => [member.id, member.username]));
       return docs
         .map((doc) => doc.toJSON() as CommentDoc)
         .sort(oldestFirst)
@@ -43,7 +44,7 @@ export function comments$(db: FankurveDatabase, eventId: string): Observable<Com
 }
 
 export function useComments(eventId: string): CommentView[] | undefined {
-  return useQuery((db) => comments$(db, eventId), [eventId]);
+  return useQuery((db, docs) => comments$(db, docs, eventId), [eventId]);
 }
 
 async function findComment(db: FankurveDatabase, commentId: string): Promise<RxDocument<CommentDoc>> {
@@ -73,15 +74,15 @@ async function patch(outbox: Device['outbox'], doc: RxDocument<CommentDoc>, chan
  * The text is trimmed; a blank or too long text is refused. Returns the new comment's id.
  */
 export async function addComment(
-  { db, outbox }: Device,
+  { db, docs, outbox }: Device,
   actor: CommentActor,
   eventId: string,
   text: string,
   requiresAnswer: boolean,
 ): Promise<string> {
   const comment = enforce(checkCommentText(text));
-  const event = await db.events.findOne(eventId).exec();
-  if (!event || event.get('archived') === true) throw new LocalRuleError('eventNotFound');
+  const event = await docs.table('events').get(eventId);
+  if (!event || event.archived) throw new LocalRuleError('eventNotFound');
   const now = new Date().toISOString();
   const doc: CommentDoc = {
     id: newId(),

@@ -1,7 +1,7 @@
 import type { EventDoc } from '@fankurve/shared';
 import { map } from 'rxjs';
-import type { FankurveDatabase } from '../database.js';
-import { plainDoc, plainDocs, useQuery } from '../query.js';
+import type { DocStore } from '../docStore.js';
+import { useQuery } from '../query.js';
 
 /*
  * An archived event (deleted by an admin while tickets on it were bought) stays on the device for its
@@ -9,27 +9,22 @@ import { plainDoc, plainDocs, useQuery } from '../query.js';
  */
 
 /** All events that are not archived, by date: the events list's (and the seasons' and stadiums') query. */
-export const listedEvents = (db: FankurveDatabase) => db.events.find({ selector: { archived: { $ne: true } }, sort: [{ date: 'asc' }] });
+export const listedEvents = (docs: DocStore) =>
+  docs.live(async () => (await docs.table('events').orderBy('date').toArray()).filter((event) => !event.archived));
 
 export function useEvents(): EventDoc[] | undefined {
-  return useQuery((db) => listedEvents(db).$.pipe(plainDocs<EventDoc>()), []);
+  return useQuery((_db, docs) => listedEvents(docs), []);
 }
 
-/**
- * Runs the events list's query as soon as the database is open, before the screen asks for it:
- * RxDB keeps the result with the query, so the list renders from it on its first subscription.
- */
-export async function prefetchEvents(db: FankurveDatabase): Promise<void> {
-  await listedEvents(db).exec();
+/** Opens the document store's events table as soon as the device's data is opened, before the screen asks for it. */
+export async function prefetchEvents(docs: DocStore): Promise<void> {
+  await docs.table('events').count();
 }
 
 /** One event for its detail page; null when it is missing or archived (the page's not-found state). */
-export const shownEvent = (db: FankurveDatabase, eventId: string) =>
-  db.events.findOne(eventId).$.pipe(
-    plainDoc<EventDoc>(),
-    map((event) => (event?.archived ? null : event)),
-  );
+export const shownEvent = (docs: DocStore, eventId: string) =>
+  docs.live(() => docs.table('events').get(eventId)).pipe(map((event) => (event && !event.archived ? event : null)));
 
 export function useEvent(eventId: string): EventDoc | null | undefined {
-  return useQuery((db) => shownEvent(db, eventId), [eventId]);
+  return useQuery((_db, docs) => shownEvent(docs, eventId), [eventId]);
 }

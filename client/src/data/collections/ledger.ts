@@ -8,8 +8,8 @@ import {
   type TicketPriceFields,
 } from '@fankurve/shared';
 import { map, type Observable } from 'rxjs';
-import type { FankurveDatabase } from '../database.js';
-import { plainDocs, useQuery } from '../query.js';
+import type { DocStore } from '../docStore.js';
+import { useQuery } from '../query.js';
 
 /*
  * The member's ledger on the device (docs/product.md, Tickets and money), offline too: their own
@@ -72,13 +72,13 @@ export function myOwedFigures(
   );
 }
 
-export function myLedger$(db: FankurveDatabase, userId: string): Observable<MyLedger> {
-  return db.ledger
-    .find({ selector: { user_id: userId } })
-    .$.pipe(plainDocs<LedgerDoc>(), map((entries) => buildMyLedger(entries, userId)));
+export function myLedger$(docs: DocStore, userId: string): Observable<MyLedger> {
+  return docs
+    .live(() => docs.table('ledger').filter((entry) => entry.user_id === userId).toArray())
+    .pipe(map((entries) => buildMyLedger(entries, userId)));
 }
 
 /** The member's balance and statement as they change on the device; undefined while loading. */
 export function useMyLedger(userId: string): MyLedger | undefined {
-  return useQuery((db) => myLedger$(db, userId), [userId]);
+  return useQuery((_db, docs) => myLedger$(docs, userId), [userId]);
 }

@@ -1,6 +1,6 @@
 import type { MemberDoc } from '@fankurve/shared';
-import { plainDocs, useQuery } from '../query.js';
+import { useQuery } from '../query.js';
 
 export function useMembers(): MemberDoc[] | undefined {
-  return useQuery((db) => db.members.find().$.pipe(plainDocs<MemberDoc>()), []);
+  return useQuery((_db, docs) => docs.live(() => docs.table('members').toArray()), []);
 }

@@ -1,6 +1,7 @@
-import type { CommentDoc, EventDoc, MemberDoc, MentionDoc } from '@fankurve/shared';
+import type { CommentDoc, MentionDoc } from '@fankurve/shared';
 import { combineLatest, map, of, shareReplay, switchMap, type Observable } from 'rxjs';
 import type { FankurveDatabase } from '../database.js';
+import type { DocStore } from '../docStore.js';
 import { LocalRuleError, type Device } from '../device.js';
 import { useQuery } from '../query.js';
 
@@ -27,18 +28,18 @@ export interface MentionView {
 const newestFirst = (a: MentionDoc, b: MentionDoc) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id);
 
 /** The member's mentions, newest first, with what they refer to; mentions of archived events are left out. */
-export function myMentions$(db: FankurveDatabase): Observable<MentionView[]> {
+export function myMentions$(db: FankurveDatabase, docs: DocStore): Observable<MentionView[]> {
   return db.mentions.find().$.pipe(
     map((docs) => docs.map((doc) => doc.toJSON() as MentionDoc).sort(newestFirst)),
     switchMap((mentions) => {
       if (mentions.length === 0) return of([]);
       const commentIds = [...new Set(mentions.map((mention) => mention.comment_id))];
       const eventIds = [...new Set(mentions.map((mention) => mention.event_id))];
-      return combineLatest([db.comments.findByIds(commentIds).$, db.events.findByIds(eventIds).$, db.members.find().$]).pipe(
+      return combineLatest([db.comments.findByIds(commentIds).$, docs.byIds('events', eventIds), docs.all('members')]).pipe(
         map(([comments, events, members]) => {
-          const names = new Map(members.map((member) => [member.id, (member.toJSON() as MemberDoc).username]));
+          const names = new Map(members.map((member) => [member.id, member.username]));
           return mentions.flatMap((mention): MentionView[] => {
-            const event = events.get(mention.event_id)?.toJSON() as EventDoc | undefined;
+            const event = events.get(mention.event_id);
             if (event?.archived) return [];
             const comment = comments.get(mention.comment_id)?.toJSON() as CommentDoc | undefined;
             return [
@@ -61,7 +62,7 @@ export function myMentions$(db: FankurveDatabase): Observable<MentionView[]> {
 }
 
 export function useMyMentions(): MentionView[] | undefined {
-  return useQuery((db) => myMentions$(db), []);
+  return useQuery((db, docs) => myMentions$(db, docs), []);
 }
 
 const unreadByDatabase = new WeakMap<FankurveDatabase, Observable<ReadonlyMap<string, number>>>();

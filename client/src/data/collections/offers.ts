@@ -1,7 +1,8 @@
-import { isOfferAnswerable, type AttendeeDoc, type EventDoc, type OfferDoc, type OfferResponse } from '@fankurve/shared';
+import { isOfferAnswerable, type AttendeeDoc, type OfferDoc, type OfferResponse } from '@fankurve/shared';
 import type { MangoQuerySelector } from 'rxdb';
 import { combineLatest, map, of, switchMap, type Observable } from 'rxjs';
 import type { FankurveDatabase } from '../database.js';
+import type { DocStore } from '../docStore.js';
 import { LocalRuleError, type Device } from '../device.js';
 import { useQuery } from '../query.js';
 
@@ -32,7 +33,7 @@ export interface OfferView {
 const soonestFirst = (a: OfferDoc, b: OfferDoc) => a.expires_at.localeCompare(b.expires_at) || a.id.localeCompare(b.id);
 
 /** The member's open offers (of one event, or all), soonest window first; archived events' left out. */
-export function openOffers$(db: FankurveDatabase, userId: string, eventId?: string): Observable<OfferView[]> {
+export function openOffers$(db: FankurveDatabase, docs: DocStore, userId: string, eventId?: string): Observable<OfferView[]> {
   const selector: MangoQuerySelector<OfferDoc> = { user_id: userId, state: 'open', ...(eventId === undefined ? {} : { event_id: eventId }) };
   return db.offers.find({ selector }).$.pipe(
     map((docs) => docs.map((doc) => doc.toJSON() as OfferDoc).sort(soonestFirst)),
@@ -40,10 +41,10 @@ export function openOffers$(db: FankurveDatabase, userId: string, eventId?: stri
       if (offers.length === 0) return of([]);
       const eventIds = [...new Set(offers.map((offer) => offer.event_id))];
       const attendeeIds = [...new Set(offers.map((offer) => offer.attendee_id))];
-      return combineLatest([db.events.findByIds(eventIds).$, db.attendees.findByIds(attendeeIds).$]).pipe(
+      return combineLatest([docs.byIds('events', eventIds), db.attendees.findByIds(attendeeIds).$]).pipe(
         map(([events, attendees]) =>
           offers.flatMap((offer): OfferView[] => {
-            const event = events.get(offer.event_id)?.toJSON() as EventDoc | undefined;
+            const event = events.get(offer.event_id);
             if (event?.archived) return [];
             const attendee = attendees.get(offer.attendee_id)?.toJSON() as AttendeeDoc | undefined;
             return [
@@ -68,7 +69,7 @@ export function openOffers$(db: FankurveDatabase, userId: string, eventId?: stri
 
 /** The member's open offers of one event, or of all events when `eventId` is left out. */
 export function useOpenOffers(userId: string, eventId?: string): OfferView[] | undefined {
-  return useQuery((db) => openOffers$(db, userId, eventId), [userId, eventId]);
+  return useQuery((db, docs) => openOffers$(db, docs, userId, eventId), [userId, eventId]);
 }
 
 /**

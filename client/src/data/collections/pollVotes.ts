@@ -1,4 +1,4 @@
-import { checkPollVote, isPollOpen, newId, type PollDoc, type PollVoteDoc } from '@fankurve/shared';
+import { checkPollVote, isPollOpen, newId, type PollVoteDoc } from '@fankurve/shared';
 import type { RxDocument } from 'rxdb';
 import { map, type Observable } from 'rxjs';
 import type { FankurveDatabase } from '../database.js';
@@ -31,8 +31,8 @@ export function ownVotes$(db: FankurveDatabase, userId: string): Observable<Map<
  * poll is closed by the device's clock (`pollClosed`), for an option of another poll
  * (`pollOptionUnknown`) and for several options of a single-choice poll (`pollSingleChoice`).
  */
-export async function castVote({ db, outbox }: Device, userId: string, pollId: string, optionIds: readonly string[]): Promise<void> {
-  const poll = (await db.polls.findOne(pollId).exec())?.toJSON() as PollDoc | undefined;
+export async function castVote({ db, docs, outbox }: Device, userId: string, pollId: string, optionIds: readonly string[]): Promise<void> {
+  const poll = await docs.table('polls').get(pollId);
   if (!poll) throw new LocalRuleError('pollNotFound');
   if (!isPollOpen(poll, new Date().toISOString())) throw new LocalRuleError('pollClosed');
   const chosen = enforce(checkPollVote(poll, optionIds));

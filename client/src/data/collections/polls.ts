@@ -1,6 +1,7 @@
 import { isPollOpen, type EventDoc, type PollDoc } from '@fankurve/shared';
 import { combineLatest, map, of, switchMap, type Observable } from 'rxjs';
 import type { FankurveDatabase } from '../database.js';
+import type { DocStore } from '../docStore.js';
 import { useQuery } from '../query.js';
 import { ownVotes$ } from './pollVotes.js';
 
@@ -25,20 +26,27 @@ const pollOrder = (a: PollView, b: PollView) =>
   Number(b.open) - Number(a.open) || b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id);
 
 /** The polls on the device (of one event, or all), as `userId` sees them at `now`. */
-export function polls$(db: FankurveDatabase, userId: string, options: { eventId?: string; now?: () => string } = {}): Observable<PollView[]> {
+export function polls$(
+  db: FankurveDatabase,
+  docs: DocStore,
+  userId: string,
+  options: { eventId?: string; now?: () => string } = {},
+): Observable<PollView[]> {
   const now = options.now ?? (() => new Date().toISOString());
-  const docs$ = db.polls.find(options.eventId === undefined ? {} : { selector: { event_id: options.eventId } }).$;
-  return combineLatest([docs$, ownVotes$(db, userId)]).pipe(
-    switchMap(([docs, votes]) => {
-      const polls = docs.map((doc) => doc.toJSON() as PollDoc);
+  const { eventId } = options;
+  const polls$ = docs.live(() =>
+    eventId === undefined ? docs.table('polls').toArray() : docs.table('polls').filter((poll) => poll.event_id === eventId).toArray(),
+  );
+  return combineLatest([polls$, ownVotes$(db, userId)]).pipe(
+    switchMap(([polls, votes]) => {
       const eventIds = [...new Set(polls.flatMap((poll) => (poll.event_id ? [poll.event_id] : [])))];
-      const events$ = eventIds.length === 0 ? of(new Map()) : db.events.findByIds(eventIds).$;
+      const events$ = eventIds.length === 0 ? of(new Map<string, EventDoc>()) : docs.byIds('events', eventIds);
       return events$.pipe(
         map((events) => {
           const at = now();
           return polls
             .map((poll): PollView => {
-              const event = poll.event_id ? (events.get(poll.event_id)?.toJSON() as EventDoc | undefined) : undefined;
+              const event = poll.event_id ? events.get(poll.event_id) : undefined;
               return {
                 ...poll,
                 open: isPollOpen(poll, at),
@@ -55,5 +63,5 @@ export function polls$(db: FankurveDatabase, userId: string, options: { eventId?
 
 /** The polls of one event, or all polls when `eventId` is left out; `tick` re-reads them (a closing time passed). */
 export function usePolls(userId: string, eventId?: string, tick = 0): PollView[] | undefined {
-  return useQuery((db) => polls$(db, userId, { eventId }), [userId, eventId, tick]);
+  return useQuery((db, docs) => polls$(db, docs, userId, { eventId }), [userId, eventId, tick]);
 }

@@ -1,7 +1,8 @@
-import type { AttendeeDoc, EventDoc, MemberDoc } from '@fankurve/shared';
+import type { AttendeeDoc } from '@fankurve/shared';
 import { seasonDateRange, seasonStats, type SeasonStats } from '@fankurve/shared/rules/stats';
 import { asyncScheduler, combineLatest, map, of, switchMap, throttleTime, type Observable } from 'rxjs';
 import type { FankurveDatabase } from '../database.js';
+import type { DocStore } from '../docStore.js';
 import { plainDocs, useQuery } from '../query.js';
 
 /*
@@ -14,9 +15,9 @@ import { plainDocs, useQuery } from '../query.js';
 /** How often the season's rows are counted again at most while a sync writes them in batches. */
 const ROWS_THROTTLE_MS = 250;
 
-function deviceSeasonStats(db: FankurveDatabase, season: number, today: string): Observable<SeasonStats> {
+function deviceSeasonStats(db: FankurveDatabase, docs: DocStore, season: number, today: string): Observable<SeasonStats> {
   const { from, until } = seasonDateRange(season);
-  const events$ = db.events.find({ selector: { date: { $gte: from, $lt: until } } }).$.pipe(plainDocs<EventDoc>());
+  const events$ = docs.live(() => docs.table('events').where('date').between(from, until, true, false).toArray());
   const rows$ = events$.pipe(
     switchMap((events) => {
       if (events.length === 0) return of([] as AttendeeDoc[]);
@@ -25,7 +26,7 @@ function deviceSeasonStats(db: FankurveDatabase, season: number, today: string):
         .$.pipe(throttleTime(ROWS_THROTTLE_MS, asyncScheduler, { leading: true, trailing: true }), plainDocs<AttendeeDoc>());
     }),
   );
-  const members$ = db.members.find().$.pipe(plainDocs<MemberDoc>());
+  const members$ = docs.all('members');
   return combineLatest([events$, rows$, members$]).pipe(
     map(([events, rows, members]) =>
       seasonStats({
@@ -42,5 +43,5 @@ function deviceSeasonStats(db: FankurveDatabase, season: number, today: string):
 
 /** The statistic of the season starting in July of `season`, counted on the device; undefined while it loads. */
 export function useDeviceSeasonStats(season: number, today: string): SeasonStats | undefined {
-  return useQuery((db) => deviceSeasonStats(db, season, today), [season, today]);
+  return useQuery((db, docs) => deviceSeasonStats(db, docs, season, today), [season, today]);
 }

@@ -12,6 +12,7 @@ import {
 } from '@fankurve/shared';
 import { combineLatest, map, type Observable } from 'rxjs';
 import type { FankurveDatabase } from '../database.js';
+import type { DocStore } from '../docStore.js';
 import { enforce, type Device } from '../device.js';
 import { useQuery } from '../query.js';
 
@@ -110,15 +111,15 @@ export function buildMyTickets(
 }
 
 /** The member's tickets as they change on the device. */
-export function myTickets$(db: FankurveDatabase, userId: string, today: string): Observable<MyTickets> {
+export function myTickets$(db: FankurveDatabase, docs: DocStore, userId: string, today: string): Observable<MyTickets> {
   const rows$ = db.attendees.find({ selector: { $or: [{ user_id: userId }, { brought_by: userId }] } }).$;
   // Every event, archived ones included (the events hooks leave those out of their lists).
-  const events$ = db.events.find().$;
+  const events$ = docs.all('events');
   return combineLatest([rows$, events$]).pipe(
     map(([rows, events]) =>
       buildMyTickets(
         rows.map((doc) => doc.toJSON() as AttendeeDoc),
-        new Map(events.map((doc) => [doc.id, doc.toJSON() as EventDoc])),
+        new Map(events.map((event) => [event.id, event])),
         userId,
         today,
       ),
@@ -127,7 +128,7 @@ export function myTickets$(db: FankurveDatabase, userId: string, today: string):
 }
 
 export function useMyTickets(userId: string, today: string): MyTickets | undefined {
-  return useQuery((db) => myTickets$(db, userId, today), [userId, today]);
+  return useQuery((db, docs) => myTickets$(db, docs, userId, today), [userId, today]);
 }
 
 /**

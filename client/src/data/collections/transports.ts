@@ -1,9 +1,10 @@
 import type { TransportDoc } from '@fankurve/shared';
-import { plainDocs, useQuery } from '../query.js';
+import { useQuery } from '../query.js';
 
 export function useTransports(eventId: string): TransportDoc[] | undefined {
   return useQuery(
-    (db) => db.transports.find({ selector: { event_id: eventId }, sort: [{ created_at: 'asc' }] }).$.pipe(plainDocs<TransportDoc>()),
+    (_db, docs) =>
+      docs.live(() => docs.table('transports').where('event_id').equals(eventId).sortBy('created_at')),
     [eventId],
   );
 }

@@ -1,0 +1,137 @@
+import { PULL_ONLY_COLLECTIONS, SYNC_DECLARATIONS, type SyncCollectionName, type SyncDocOf } from '@fankurve/shared';
+import { Dexie, liveQuery, type Table } from 'dexie';
+import { from, type Observable } from 'rxjs';
+
+/*
+ * The device's document store (docs/architecture.md, Client data layer): what the device only reads
+ * (events, members, transports, news, the ledger, polls) in plain Dexie tables, one per collection,
+ * filled by the checkpointed pull (storePull.ts) and read by the screens through `liveQuery`. It has
+ * no collection ceiling and none of RxDB's per-document cost; RxDB keeps what the device writes.
+ */
+
+/** A pulled document as the server sends it: a tombstone is `{ id, seq, _deleted: true }`. */
+export type PulledDoc = { id: string; seq: number; _deleted?: boolean };
+
+/** Where a collection's pull stands: its schema version (another one starts afresh) and the last seq stored. */
+interface PullCheckpoint {
+  collection: string;
+  version: number;
+  seq: number;
+}
+
+const CHECKPOINTS = '_checkpoints';
+
+/** The Dexie spec of a collection's table: the id, then the schema's indexes (a compound one as `[a+b]`). */
+function tableSpec(name: SyncCollectionName): string {
+  const indexes = ((SYNC_DECLARATIONS[name].schema as { indexes?: readonly (string | readonly string[])[] }).indexes ?? []).map(
+    (index) => (typeof index === 'string' ? index : `[${index.join('+')}]`),
+  );
+  return ['id', ...indexes].join(',');
+}
+
+/** FNV-1a: a short, stable name for a layout of tables. */
+function fingerprint(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+export class DocStore {
+  private constructor(
+    private readonly dexie: Dexie,
+    readonly collections: readonly SyncCollectionName[],
+  ) {}
+
+  /**
+   * Opens the store for `collections` beside the RxDB database `name`. Its tables' layout is part of
+   * its name, so a new collection or index opens a new store (pulled afresh) and the old one is
+   * deleted; a collection's new schema version empties just its table (`checkpoint`).
+   */
+  static async open(name: string, collections: readonly SyncCollectionName[] = PULL_ONLY_COLLECTIONS): Promise<DocStore> {
+    const stores: Record<string, string> = { [CHECKPOINTS]: 'collection' };
+    for (const collection of collections) stores[collection] = tableSpec(collection);
+    const prefix = `${name}-docs-`;
+    const dexie = new Dexie(prefix + fingerprint(JSON.stringify(stores)));
+    dexie.version(1).stores(stores);
+    await dexie.open();
+    void DocStore.deleteOthers(prefix, dexie.name);
+    return new DocStore(dexie, collections);
+  }
+
+  /** Deletes every store of the database `name` (sign-out). */
+  static async deleteAll(name: string): Promise<void> {
+    const names = await Dexie.getDatabaseNames();
+    await Promise.all(names.filter((other) => other.startsWith(`${name}-docs-`)).map((other) => Dexie.delete(other)));
+  }
+
+  private static async deleteOthers(prefix: string, current: string): Promise<void> {
+    const names = await Dexie.getDatabaseNames().catch(() => [] as string[]);
+    await Promise.all(names.filter((other) => other.startsWith(prefix) && other !== current).map((other) => Dexie.delete(other)));
+  }
+
+  has(collection: SyncCollectionName): boolean {
+    return this.collections.includes(collection);
+  }
+
+  table<Name extends SyncCollectionName>(collection: Name): Table<SyncDocOf<Name>, string> {
+    return this.dexie.table(collection);
+  }
+
+  /** A query that runs again whenever what it read changes, in this tab or another (Dexie's `liveQuery`). */
+  live<T>(query: () => Promise<T>): Observable<T> {
+    return from(liveQuery(query));
+  }
+
+  /** Every document of a collection on the device, live. */
+  all<Name extends SyncCollectionName>(collection: Name): Observable<SyncDocOf<Name>[]> {
+    return this.live(() => this.table(collection).toArray());
+  }
+
+  /** The documents of these ids that are on the device, by id, live. */
+  byIds<Name extends SyncCollectionName>(collection: Name, ids: readonly string[]): Observable<Map<string, SyncDocOf<Name>>> {
+    return this.live(async () => {
+      const docs = await this.table(collection).bulkGet([...ids]);
+      return new Map(docs.flatMap((doc) => (doc ? [[doc.id, doc] as const] : [])));
+    });
+  }
+
+  /**
+   * The seq the collection's pull goes on from (0: from the start). A stored checkpoint of another
+   * schema version empties the table first: its documents have another shape.
+   */
+  async checkpoint(collection: SyncCollectionName): Promise<number> {
+    const version = SYNC_DECLARATIONS[collection].schema.version;
+    return this.dexie.transaction('rw', [CHECKPOINTS, collection], async () => {
+      const stored = (await this.dexie.table(CHECKPOINTS).get(collection)) as PullCheckpoint | undefined;
+      if (!stored) return 0;
+      if (stored.version === version) return stored.seq;
+      await this.dexie.table(collection).clear();
+      await this.dexie.table(CHECKPOINTS).delete(collection);
+      return 0;
+    });
+  }
+
+  /** Stores a page of a pull and the seq it reached, in one transaction: tombstones delete, the rest are put. */
+  async store(collection: SyncCollectionName, documents: readonly PulledDoc[], seq: number): Promise<void> {
+    const gone = documents.filter((doc) => doc._deleted).map((doc) => doc.id);
+    const live = documents.filter((doc) => !doc._deleted).map(({ _deleted, ...doc }) => doc);
+    const version = SYNC_DECLARATIONS[collection].schema.version;
+    await this.dexie.transaction('rw', [CHECKPOINTS, collection], async () => {
+      const table = this.dexie.table(collection);
+      if (gone.length > 0) await table.bulkDelete(gone);
+      if (live.length > 0) await table.bulkPut(live);
+      await this.dexie.table(CHECKPOINTS).put({ collection, version, seq } satisfies PullCheckpoint);
+    });
+  }
+
+  close(): void {
+    this.dexie.close();
+  }
+
+  async remove(): Promise<void> {
+    await this.dexie.delete();
+  }
+}

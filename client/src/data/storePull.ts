@@ -1,0 +1,108 @@
+import { SYNC_PULL_LIMIT, type SyncCollectionName } from '@fankurve/shared';
+import { BehaviorSubject, filter, firstValueFrom, Subject, type Observable } from 'rxjs';
+import type { DocStore, PulledDoc } from './docStore.js';
+import { yieldToMain } from './yieldToMain.js';
+
+/*
+ * The pull of a collection the device only reads, into the document store (docs/architecture.md,
+ * Client data layer): the same checkpointed pull as RxDB's replication, page by page, told to run
+ * again by the change stream, by a reconnect and by the browser's `online` event.
+ */
+
+/** What the replication follows of each collection's sync: RxDB's replication state, or a store pull. */
+export interface CollectionSync {
+  readonly active$: Observable<boolean>;
+  readonly error$: Observable<{ code?: string; message: string }>;
+  readonly canceled$: Observable<boolean>;
+  /** Resolves once the collection has been pulled completely once. */
+  awaitInitialReplication(): Promise<void>;
+  /** Resolves once nothing of the collection is under way or waiting (after the first complete pull). */
+  awaitInSync(): Promise<unknown>;
+  cancel(): Promise<unknown>;
+  /** How long a failed request waits before the next try (ms). */
+  retryTime?: number;
+}
+
+export type PullPage = (afterSeq: number, limit: number) => Promise<{ documents: PulledDoc[]; checkpoint: { seq: number } | null }>;
+
+export class StorePull implements CollectionSync {
+  readonly active$ = new BehaviorSubject(false);
+  readonly error$ = new Subject<Error>();
+  readonly canceled$ = new BehaviorSubject(false);
+  private again = false;
+  private running: Promise<void> | null = null;
+  private retry: ReturnType<typeof setTimeout> | undefined;
+  private readonly pulledOnce: Promise<void>;
+  private markPulled!: () => void;
+
+  constructor(
+    private readonly store: DocStore,
+    private readonly collection: SyncCollectionName,
+    private readonly page: PullPage,
+    public retryTime?: number,
+  ) {
+    this.pulledOnce = new Promise((resolve) => {
+      this.markPulled = resolve;
+    });
+  }
+
+  /** Pulls now, or once more after the pull under way (what changed meanwhile is not missed). */
+  reSync(): void {
+    if (this.canceled$.value) return;
+    clearTimeout(this.retry);
+    this.retry = undefined;
+    this.again = true;
+    this.running ??= this.run();
+  }
+
+  private async run(): Promise<void> {
+    this.active$.next(true);
+    try {
+      while (this.again && !this.canceled$.value) {
+        this.again = false;
+        try {
+          await this.pullAll();
+          this.markPulled();
+        } catch (error) {
+          if (this.canceled$.value) break;
+          this.error$.next(error instanceof Error ? error : new Error(String(error)));
+          this.retry = setTimeout(() => this.reSync(), this.retryTime ?? 5000);
+          break;
+        }
+      }
+    } finally {
+      this.running = null;
+      this.active$.next(false);
+    }
+  }
+
+  /** Page after page until a page is not full; each page and its seq are stored together. */
+  private async pullAll(): Promise<void> {
+    let seq = await this.store.checkpoint(this.collection);
+    for (;;) {
+      const answer = await this.page(seq, SYNC_PULL_LIMIT);
+      if (this.canceled$.value) return;
+      seq = answer.checkpoint?.seq ?? seq;
+      await this.store.store(this.collection, answer.documents, seq);
+      if (answer.documents.length < SYNC_PULL_LIMIT) return;
+      await yieldToMain();
+    }
+  }
+
+  awaitInitialReplication(): Promise<void> {
+    return this.pulledOnce;
+  }
+
+  async awaitInSync(): Promise<true> {
+    await this.pulledOnce;
+    await firstValueFrom(this.active$.pipe(filter((active) => !active && this.retry === undefined && !this.again)));
+    return true;
+  }
+
+  async cancel(): Promise<void> {
+    this.canceled$.next(true);
+    clearTimeout(this.retry);
+    this.retry = undefined;
+    await this.running;
+  }
+}
