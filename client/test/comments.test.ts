@@ -245,7 +245,9 @@ describe('comments and mentions on devices', () => {
       const mentions = await firstValueFrom(myMentions$(kaiDevice.db, kaiDevice.docs));
       expect(mentions.map((mention) => [mention.comment_id, mention.commenter_username])).toEqual([[id, 'lena']]);
     });
-    expect((await firstValueFrom(myMentions$(lenaDevice.db, lenaDevice.docs))).some((mention) => mention.comment_id === id)).toBe(false);
+    expect((await firstValueFrom(myMentions$(lenaDevice.db, lenaDevice.docs))).some((mention) => mention.comment_id === id)).toBe(
+      false,
+    );
   });
 });
 

@@ -91,9 +91,9 @@ describe('the debt block on the device', () => {
 
     const next = await event();
     await eventually(async () => expect(await phone.stored('events', next.id)).not.toBeNull());
-    await expect(setOwnAttendance({ db: phone.db, docs: phone.docs, outbox: phone.outbox }, next.id, fan.id, 'going')).rejects.toEqual(
-      new LocalRuleError('unpaidDebts'),
-    );
+    await expect(
+      setOwnAttendance({ db: phone.db, docs: phone.docs, outbox: phone.outbox }, next.id, fan.id, 'going'),
+    ).rejects.toEqual(new LocalRuleError('unpaidDebts'));
     expect((await t.call('POST', `/api/attendance/${next.id}`, { token: fan.token, body: { status: 'going' } })).status).toBe(
       403,
     );

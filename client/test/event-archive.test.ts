@@ -1,5 +1,4 @@
 import 'fake-indexeddb/auto';
-import type { EventDoc } from '@fankurve/shared';
 import { firstValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setOwnAttendance } from '../src/data/collections/attendees.js';

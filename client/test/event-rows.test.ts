@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import type { CommentDoc, EventDoc } from '@fankurve/shared';
+import type { CommentDoc } from '@fankurve/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, listen, type TestApp } from '../../server/test/helpers.js';
 import { eventually, TestClient } from './sync-clients.js';
@@ -58,8 +58,7 @@ describe('what a device keeps of the club’s history', () => {
   const rowsOf = async (eventId: string) => (await device.attendees(eventId)).map((row) => row.user_id);
   const commentsOf = async (eventId: string) =>
     (await device.db.comments.find({ selector: { event_id: eventId } }).exec()).map((doc) => (doc.toJSON() as CommentDoc).id);
-  const eventOnDevice = async (eventId: string) =>
-    (await device.stored('events', eventId)) ?? undefined;
+  const eventOnDevice = async (eventId: string) => (await device.stored('events', eventId)) ?? undefined;
 
   it('holds the upcoming event in full, of the older one its counts and the member’s own row only', async () => {
     await eventually(async () => {

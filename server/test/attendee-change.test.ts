@@ -29,7 +29,10 @@ describe('a pushed attendee change', () => {
   });
 
   it('names its event from the server row, else from what the device sent', () => {
-    expect(describeAttendeeChange(change({ fields: { status: 'maybe' } }))).toEqual({ eventId: 'e1', action: 'attendance.change' });
+    expect(describeAttendeeChange(change({ fields: { status: 'maybe' } }))).toEqual({
+      eventId: 'e1',
+      action: 'attendance.change',
+    });
     expect(
       describeAttendeeChange(change({ kind: 'create', master: undefined, sent: { user_id: 'u1', event_id: 'e9' } })),
     ).toEqual({ eventId: 'e9', action: 'attendance.set' });

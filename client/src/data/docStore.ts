@@ -1,4 +1,10 @@
-import { PULL_ONLY_COLLECTIONS, SYNC_DECLARATIONS, type SyncCollectionName, type SyncDocOf } from '@fankurve/shared';
+import {
+  PULL_ONLY_COLLECTIONS,
+  SYNC_DECLARATIONS,
+  type SyncCollectionName,
+  type SyncDeclaration,
+  type SyncDocOf,
+} from '@fankurve/shared';
 import { Dexie, liveQuery, type Table } from 'dexie';
 import { from, type Observable } from 'rxjs';
 
@@ -22,8 +28,8 @@ interface PullCheckpoint {
 const CHECKPOINTS = '_checkpoints';
 
 /** The Dexie spec of a collection's table: the id, then the schema's indexes (a compound one as `[a+b]`). */
-function tableSpec(name: SyncCollectionName): string {
-  const indexes = ((SYNC_DECLARATIONS[name].schema as { indexes?: readonly (string | readonly string[])[] }).indexes ?? []).map(
+function tableSpec(declaration: SyncDeclaration): string {
+  const indexes = ((declaration.schema as { indexes?: readonly (string | readonly string[])[] }).indexes ?? []).map(
     (index) => (typeof index === 'string' ? index : `[${index.join('+')}]`),
   );
   return ['id', ...indexes].join(',');
@@ -42,7 +48,7 @@ function fingerprint(text: string): string {
 export class DocStore {
   private constructor(
     private readonly dexie: Dexie,
-    readonly collections: readonly SyncCollectionName[],
+    private readonly declarations: ReadonlyMap<string, SyncDeclaration>,
   ) {}
 
   /**
@@ -50,15 +56,24 @@ export class DocStore {
    * its name, so a new collection or index opens a new store (pulled afresh) and the old one is
    * deleted; a collection's new schema version empties just its table (`checkpoint`).
    */
-  static async open(name: string, collections: readonly SyncCollectionName[] = PULL_ONLY_COLLECTIONS): Promise<DocStore> {
+  static async open(
+    name: string,
+    collections: readonly (SyncCollectionName | SyncDeclaration)[] = PULL_ONLY_COLLECTIONS,
+  ): Promise<DocStore> {
+    const declarations = new Map(
+      collections.map((collection) => {
+        const declaration = typeof collection === 'string' ? (SYNC_DECLARATIONS[collection] as SyncDeclaration) : collection;
+        return [declaration.name, declaration] as const;
+      }),
+    );
     const stores: Record<string, string> = { [CHECKPOINTS]: 'collection' };
-    for (const collection of collections) stores[collection] = tableSpec(collection);
+    for (const declaration of declarations.values()) stores[declaration.name] = tableSpec(declaration);
     const prefix = `${name}-docs-`;
     const dexie = new Dexie(prefix + fingerprint(JSON.stringify(stores)));
     dexie.version(1).stores(stores);
     await dexie.open();
     void DocStore.deleteOthers(prefix, dexie.name);
-    return new DocStore(dexie, collections);
+    return new DocStore(dexie, declarations);
   }
 
   /** Deletes every store of the database `name` (sign-out). */
@@ -72,8 +87,13 @@ export class DocStore {
     await Promise.all(names.filter((other) => other.startsWith(prefix) && other !== current).map((other) => Dexie.delete(other)));
   }
 
-  has(collection: SyncCollectionName): boolean {
-    return this.collections.includes(collection);
+  has(collection: string): boolean {
+    return this.declarations.has(collection);
+  }
+
+  /** The collections this store holds. */
+  get collections(): string[] {
+    return [...this.declarations.keys()];
   }
 
   table<Name extends SyncCollectionName>(collection: Name): Table<SyncDocOf<Name>, string> {
@@ -102,8 +122,8 @@ export class DocStore {
    * The seq the collection's pull goes on from (0: from the start). A stored checkpoint of another
    * schema version empties the table first: its documents have another shape.
    */
-  async checkpoint(collection: SyncCollectionName): Promise<number> {
-    const version = SYNC_DECLARATIONS[collection].schema.version;
+  async checkpoint(collection: string): Promise<number> {
+    const version = this.versionOf(collection);
     return this.dexie.transaction('rw', [CHECKPOINTS, collection], async () => {
       const stored = (await this.dexie.table(CHECKPOINTS).get(collection)) as PullCheckpoint | undefined;
       if (!stored) return 0;
@@ -115,16 +135,24 @@ export class DocStore {
   }
 
   /** Stores a page of a pull and the seq it reached, in one transaction: tombstones delete, the rest are put. */
-  async store(collection: SyncCollectionName, documents: readonly PulledDoc[], seq: number): Promise<void> {
-    const gone = documents.filter((doc) => doc._deleted).map((doc) => doc.id);
-    const live = documents.filter((doc) => !doc._deleted).map(({ _deleted, ...doc }) => doc);
-    const version = SYNC_DECLARATIONS[collection].schema.version;
+  async store(collection: string, documents: readonly PulledDoc[], seq: number): Promise<void> {
+    // A document's latest state in the page wins (pages come in seq order).
+    const latest = [...new Map(documents.map((doc) => [doc.id, doc])).values()];
+    const gone = latest.filter((doc) => doc._deleted).map((doc) => doc.id);
+    const live = latest.filter((doc) => !doc._deleted).map(({ _deleted, ...doc }) => doc);
+    const version = this.versionOf(collection);
     await this.dexie.transaction('rw', [CHECKPOINTS, collection], async () => {
       const table = this.dexie.table(collection);
       if (gone.length > 0) await table.bulkDelete(gone);
       if (live.length > 0) await table.bulkPut(live);
       await this.dexie.table(CHECKPOINTS).put({ collection, version, seq } satisfies PullCheckpoint);
     });
+  }
+
+  private versionOf(collection: string): number {
+    const declaration = this.declarations.get(collection);
+    if (!declaration) throw new Error(`the document store holds no collection ${collection}`);
+    return declaration.schema.version;
   }
 
   close(): void {

@@ -1,4 +1,4 @@
-import { SYNC_PULL_LIMIT, type SyncCollectionName } from '@fankurve/shared';
+import { SYNC_PULL_LIMIT } from '@fankurve/shared';
 import { BehaviorSubject, filter, firstValueFrom, Subject, type Observable } from 'rxjs';
 import type { DocStore, PulledDoc } from './docStore.js';
 import { yieldToMain } from './yieldToMain.js';
@@ -37,7 +37,7 @@ export class StorePull implements CollectionSync {
 
   constructor(
     private readonly store: DocStore,
-    private readonly collection: SyncCollectionName,
+    private readonly collection: string,
     private readonly page: PullPage,
     public retryTime?: number,
   ) {

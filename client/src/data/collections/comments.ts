@@ -5,7 +5,6 @@ import {
   type CommentAction,
   type CommentActor,
   type CommentDoc,
-  type MemberDoc,
 } from '@fankurve/shared';
 import type { RxDocument } from 'rxdb';
 import { combineLatest, map, type Observable } from 'rxjs';

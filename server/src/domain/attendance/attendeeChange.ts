@@ -98,7 +98,12 @@ async function applyGuestRow(w: WriteContext, actor: Actor, change: AttendeeChan
   const eventId = eventOf(change);
   if (!eventId) throw badInput();
   const broughtBy = typeof change.sent.brought_by === 'string' ? change.sent.brought_by : undefined;
-  await addGuest(w, actor, { event_id: eventId, guest_name: guestName ?? '', ...answersOf(change), brought_by: broughtBy }, change.id);
+  await addGuest(
+    w,
+    actor,
+    { event_id: eventId, guest_name: guestName ?? '', ...answersOf(change), brought_by: broughtBy },
+    change.id,
+  );
 }
 
 /**

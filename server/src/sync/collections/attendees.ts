@@ -1,7 +1,7 @@
 import { attendeesSync, keptOnDeviceSince, payByOf, type AttendeeDoc } from '@fankurve/shared';
 import type { Kysely } from 'kysely';
 import type { AttendeeRow, Database } from '../../db/schema.js';
-import { toBool, type WriteContext } from '../../db/store.js';
+import { toBool } from '../../db/store.js';
 import { applyAttendeeChange, describeAttendeeChange } from '../../domain/attendance/attendeeChange.js';
 import { attendeeFieldsOf } from '../../domain/attendance/attendeeRows.js';
 import { defineServerCollection, type MasterDocument } from '../collection.js';
