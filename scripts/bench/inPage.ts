@@ -36,20 +36,26 @@ export const MARKS_INIT_SCRIPT = `(() => {
   observer.observe(document, { childList: true, subtree: true });
 })();`;
 
-/** Shared helpers: find an RxDB-on-Dexie database by collection and read its 'docs' store. */
+/**
+ * Shared helpers: find where a collection's documents are (an RxDB-on-Dexie database's 'docs' store,
+ * or the document store's table of that name) and read them.
+ */
 const IDB_HELPERS = `
   const databaseOf = async (collection) => {
     const names = (await indexedDB.databases()).map((d) => d.name || '');
-    return names.find((name) => name.startsWith('rxdb-dexie-') && name.endsWith('--' + collection)) || null;
+    const rx = names.find((name) => name.startsWith('rxdb-dexie-') && name.endsWith('--' + collection));
+    if (rx) return { name: rx, store: 'docs' };
+    const docs = names.find((name) => name.startsWith('fankurve-docs-'));
+    return docs ? { name: docs, store: collection } : null;
   };
-  const withDocs = (name, use) => new Promise((resolve) => {
-    const open = indexedDB.open(name);
+  const withDocs = (where, use) => new Promise((resolve) => {
+    const open = indexedDB.open(where.name);
     open.onerror = () => resolve(null);
     open.onsuccess = () => {
       const db = open.result;
       const done = (value) => { db.close(); resolve(value); };
       try {
-        use(db.transaction('docs', 'readonly').objectStore('docs'), done);
+        use(db.transaction(where.store, 'readonly').objectStore(where.store), done);
       } catch (error) {
         done(null);
       }

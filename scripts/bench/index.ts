@@ -28,7 +28,8 @@ import path from 'node:path';
 import { benchBrowser } from './browser.js';
 import { closeAgent, signIn } from './http.js';
 import { benchLighthouse, printLighthouseTable } from './lighthouse.js';
-import { benchPulls } from './pulls.js';
+import { PULL_ONLY_COLLECTIONS } from '@fankurve/shared';
+import { benchPulls, type PullsFigures } from './pulls.js';
 import { benchInstances, postgresUrl } from './instances.js';
 import {
   CLUB_LABELS,
@@ -40,16 +41,30 @@ import {
   type MemoryFigures,
 } from './report.js';
 import { benchRest } from './rest.js';
+import { benchRush } from './rush.js';
 import { benchHardening } from './hardening.js';
 import { CLUBS, seedClub, type ClubKey, type SeedResult } from './seed.js';
 import { memoryOf, REPO_ROOT, serverCommand, startAppServer, type Child, type ServerCommand } from './server.js';
+
+/**
+ * What a device holds per collection after a full pull: RxDB keeps tombstones among its documents,
+ * the document store of what the device only reads deletes them (docs/architecture.md, Client data layer).
+ */
+function storedCounts(pulls: PullsFigures): Record<string, number> {
+  return Object.fromEntries(
+    pulls.collections.map((c) => [
+      c.collection,
+      (PULL_ONLY_COLLECTIONS as readonly string[]).includes(c.collection) ? c.documents - c.tombstones : c.documents,
+    ]),
+  );
+}
 
 const RESULT_FILE = path.join(REPO_ROOT, 'bench-results', 'latest.json');
 const ADMIN_PASSWORD = 'admin-bench-pass';
 const MEMBER_PASSWORD = 'fan-bench-pass';
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret';
 
-const PARTS = ['lighthouse'] as const;
+const PARTS = ['lighthouse', 'rush'] as const;
 type Part = (typeof PARTS)[number];
 /** The parts named on the command line; none named means every part. */
 function requestedParts(args: string[]): Part[] | 'all' {
@@ -70,8 +85,18 @@ function requestedClubs(value: string | undefined): ClubKey[] {
     throw new Error(`unknown BENCH_CLUBS ${unknown.join(', ')} (known: ${all.map((c) => CLUBS[c].seasons).join(', ')})`);
   return all.filter((club) => named.includes(String(CLUBS[club].seasons)));
 }
-// Lighthouse runs on the 5-season club only.
-const clubs: ClubKey[] = parts === 'all' ? requestedClubs(process.env.BENCH_CLUBS) : ['fiveSeasons'];
+// Lighthouse runs on the 5-season club only; the rush on a club of its own.
+const clubs: ClubKey[] =
+  parts === 'all' ? requestedClubs(process.env.BENCH_CLUBS) : parts.includes('lighthouse') ? ['fiveSeasons'] : [];
+
+/** The rush's members (two devices each), BENCH_RUSH_MEMBERS; 0 leaves the rush out. */
+function rushMembers(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 1000;
+  const members = Number(value);
+  if (!Number.isInteger(members) || members < 0) throw new Error(`BENCH_RUSH_MEMBERS takes a whole number, not ${value}`);
+  return members;
+}
+const RUSH_MEMBERS = rushMembers(process.env.BENCH_RUSH_MEMBERS);
 
 const started = Date.now();
 const loadAtStart = os.loadavg();
@@ -129,7 +154,7 @@ async function measureLighthouse(seed: SeedResult, server: Child, figures: Figur
       baseUrl: server.baseUrl,
       user: seed.admin,
       eventId: seed.openUpcoming[0]!.id,
-      expected: Object.fromEntries(adminPulls.collections.map((c) => [c.collection, c.documents])),
+      expected: storedCounts(adminPulls),
       runs,
       log,
     }),
@@ -169,7 +194,7 @@ async function measureClub(
   const adminToken = await signIn(server.baseUrl, seed.admin.username, seed.admin.password);
   const adminPulls = await benchPulls(server.baseUrl, adminToken);
   log('browser: Chromium…');
-  const expected = Object.fromEntries(figures.pulls.collections.map((c) => [c.collection, c.documents]));
+  const expected = storedCounts(figures.pulls);
   figures.browser = await phase(`${label} browser`, errors, () =>
     benchBrowser({
       baseUrl: server.baseUrl,
@@ -178,7 +203,7 @@ async function measureClub(
       memberToken: token,
       openEvents: seed.openUpcoming,
       expected,
-      adminExpected: Object.fromEntries(adminPulls.collections.map((c) => [c.collection, c.documents])),
+      adminExpected: storedCounts(adminPulls),
       answers: 50,
       offlineRuns: 5,
       firstCardRuns: 3,
@@ -279,6 +304,22 @@ async function measureInstances(command: ServerCommand, workDir: string, figures
   );
 }
 
+/** The match-day rush: its own club and server, the devices in a process of their own. */
+async function measureRush(command: ServerCommand, workDir: string, clientDir: string, figures: Figures, errors: Record<string, string>) {
+  log(`rush: ${RUSH_MEMBERS} members with two devices each on one server…`);
+  figures.rush = await phase('rush', errors, () =>
+    benchRush({
+      workDir,
+      command,
+      clientDir,
+      members: RUSH_MEMBERS,
+      passwords: { admin: ADMIN_PASSWORD, member: MEMBER_PASSWORD },
+      jwtSecret: JWT_SECRET,
+      log,
+    }),
+  );
+}
+
 /** Screenshots of an earlier run's failures would only mislead. */
 function clearOldFailures(): void {
   const folder = path.dirname(RESULT_FILE);
@@ -310,6 +351,7 @@ async function main(): Promise<number> {
       await phase(CLUB_LABELS[club], errors, () => runClub(clubRun));
     }
     if (parts === 'all') await measureInstances(command, workDir, figures, errors);
+    if ((parts === 'all' || parts.includes('rush')) && RUSH_MEMBERS > 0) await measureRush(command, workDir, clientDir, figures, errors);
   } catch (error) {
     errors.bench = error instanceof Error ? (error.stack ?? error.message) : String(error);
     log(`bench FAILED: ${errors.bench}`);
@@ -353,6 +395,7 @@ async function main(): Promise<number> {
     lighthouse: figures.lighthouse,
     hardening: figures.hardening,
     instances: figures.instances,
+    rush: figures.rush,
     table: rows,
     errors,
   });

@@ -7,6 +7,7 @@ import type { InstancesResult } from './instances.js';
 import type { LighthouseFigures } from './lighthouse.js';
 import type { PullsFigures } from './pulls.js';
 import type { RestFigures } from './rest.js';
+import type { RushFigures } from './rush.js';
 import type { ClubKey } from './seed.js';
 
 /** One club's figure beside its target. */
@@ -63,6 +64,8 @@ export interface Figures {
   lighthouse?: LighthouseFigures;
   /** Two instances on one fresh PostgreSQL database (no club). */
   instances?: InstancesResult;
+  /** The match-day rush on one server (its own club of BENCH_RUSH_MEMBERS members). */
+  rush?: RushFigures;
 }
 
 /** Targets (decimal megabytes: 2 MB = 2,000,000 bytes). */
@@ -83,7 +86,21 @@ export const TARGETS = {
   streamWriteExtraMs: 5,
   /** A write through instance A → the change event on instance B's stream. */
   crossInstanceMs: 500,
+  /** The match-day rush on one server: p99 of pulls and of answers, fan-out p99, the server's RSS. */
+  rushPullP99Ms: 250,
+  rushWriteP99Ms: 250,
+  rushFanOutP99Ms: 1000,
+  rushRssMiB: 300,
 };
+
+/**
+ * The rush as measured before the work on it (the same measure, load generator on the same two
+ * cores): shown beside each figure of the run.
+ */
+const RUSH_BEFORE = {
+  1000: 'before, 1,000 devices: 0 errors, pull p50 7 ms, p99 2,036 ms, write p99 43 ms, fan-out p99 104 ms, RSS 225 MiB',
+  2000: 'before, 2,000 devices: 3,254 failed requests, pull p50 91 ms, p99 53 s, write p99 39 s, fan-out p99 28 s, RSS 436 MiB',
+} as const;
 
 export const kB = (bytes: number) =>
   bytes < 1_000_000 ? `${(bytes / 1000).toFixed(1)} kB` : `${(bytes / 1_000_000).toFixed(2)} MB`;
@@ -326,12 +343,60 @@ function instancesRows(result: InstancesResult): TableRow[] {
   ];
 }
 
+function rushRows(r: RushFigures): Row[] {
+  const p = (d: { p50Ms: number | null; p99Ms: number | null }) => `p50 ${ms(d.p50Ms)}, p99 ${ms(d.p99Ms)}`;
+  const devices = r.devices.toLocaleString('en');
+  const before = r.devices === 1000 || r.devices === 2000 ? RUSH_BEFORE[r.devices] : null;
+  const rows: Row[] = [
+    info(
+      'the rush',
+      `${r.members.toLocaleString('en')} members, ${devices} devices opening within ${r.openSeconds} s, then ${r.answersPerSecond} answers/s for ${r.answerSeconds} s`,
+    ),
+    {
+      figure: `failed requests and streams (${devices} devices)`,
+      measured:
+        `${r.errors} (pulls ${r.pulls.failed}, answers ${r.writes.failed}, streams failed ${r.streams.failed}, dropped ${r.streams.dropped}; ` +
+        `${r.streams.opened} streams opened)` + (r.firstErrors.length ? `; first: ${r.firstErrors[0]}` : ''),
+      target: '0',
+      met: r.errors === 0,
+    },
+    {
+      figure: 'pull request (opening and after a change)',
+      measured: `${p(r.pulls)} (${r.pulls.count.toLocaleString('en')} pulls, ${r.pulls.documents.toLocaleString('en')} documents)`,
+      target: `p99 < ${TARGETS.rushPullP99Ms} ms`,
+      met: r.pulls.p99Ms !== null && r.pulls.p99Ms < TARGETS.rushPullP99Ms,
+    },
+    info('a device opening: every collection pulled in full', `${p(r.opening)}${r.opening.incomplete ? `, ${r.opening.incomplete} incomplete` : ''}`),
+    {
+      figure: 'answer (POST /api/attendance)',
+      measured: `${p(r.writes)} (${r.writes.count} answered, ${r.writes.refused} refused by a rule)`,
+      target: `p99 < ${TARGETS.rushWriteP99Ms} ms`,
+      met: r.writes.p99Ms !== null && r.writes.p99Ms < TARGETS.rushWriteP99Ms,
+    },
+    {
+      figure: "answer → every device's stream names attendees",
+      measured: `${p(r.fanOut)} (${r.fanOut.count.toLocaleString('en')} deliveries, ${r.fanOut.missing} never told)`,
+      target: `p99 ≤ ${TARGETS.rushFanOutP99Ms} ms`,
+      met: r.fanOut.p99Ms !== null && r.fanOut.p99Ms <= TARGETS.rushFanOutP99Ms && r.fanOut.missing === 0,
+    },
+    {
+      figure: 'server RSS during the rush',
+      measured: `max ${r.rss.maxMiB.toFixed(1)} MiB (start ${r.rss.startMiB.toFixed(1)}, end ${r.rss.endMiB.toFixed(1)})`,
+      target: `≤ ${TARGETS.rushRssMiB} MiB`,
+      met: r.rss.maxMiB <= TARGETS.rushRssMiB,
+    },
+  ];
+  if (before) rows.push(info('the same rush before', before));
+  return rows;
+}
+
 export function tableRows(figures: Figures, errors: Record<string, string>): TableRow[] {
   const rows = mergeClubs(figures.clubs);
   const ratio = ratioRow(figures.clubs);
   if (ratio) rows.splice(rows.findIndex((row) => row.figure === FULLY_SYNCED) + 1, 0, ratio);
   if (figures.hardening) rows.push(heading('hardening (5-season club)'), ...hardeningRows(figures.hardening).map(once));
   if (figures.instances) rows.push(heading('several instances on one PostgreSQL'), ...instancesRows(figures.instances));
+  if (figures.rush) rows.push(heading('match-day rush on one server (SQLite)'), ...rushRows(figures.rush).map(once));
   for (const [phase, message] of Object.entries(errors)) {
     rows.push(
       once({ figure: `${phase}: BENCH FAILED`, measured: message.split('\n')[0]!.slice(0, 120), target: '—', met: false }),

@@ -1,0 +1,137 @@
+/**
+ * The match-day rush on one server (SQLite): the 5-season club with BENCH_RUSH_MEMBERS members
+ * (1,000), each signed in on two devices (a session each, tokens made with the server's own token
+ * service), in a folder and on a server of its own. The devices (rushDevices.ts, a process of their
+ * own) open the app within 30 s, each with its change stream and full pulls of every collection,
+ * then members answer 50 times a second for 20 s, and every device pulls what its stream names. The
+ * server's RSS is sampled meanwhile. Reports errors, pull, write and fan-out times and the RSS.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { SYNC_COLLECTIONS, SYNC_DECLARATIONS, SYNC_PULL_LIMIT } from '@fankurve/shared';
+import { TokenService } from '../../server/src/auth/tokens.js';
+import { openConnection } from '../../server/src/db/connection.js';
+import type { RushDeviceFigures, RushInput } from './rushDevices.js';
+import { CLUBS, seedClub } from './seed.js';
+import { memoryOf, startAppServer, type ServerCommand } from './server.js';
+
+export interface RushFigures extends RushDeviceFigures {
+  members: number;
+  openSeconds: number;
+  answersPerSecond: number;
+  answerSeconds: number;
+  rss: { startMiB: number; maxMiB: number; endMiB: number };
+}
+
+export interface RushInputOptions {
+  workDir: string;
+  command: ServerCommand;
+  clientDir: string;
+  members: number;
+  passwords: { admin: string; member: string };
+  jwtSecret: string;
+  log(message: string): void;
+}
+
+const OPEN_SECONDS = 30;
+const ANSWERS_PER_SECOND = 50;
+const ANSWER_SECONDS = 20;
+const DEVICES_PER_MEMBER = 2;
+
+/** Two sessions per member, written beside the seed, and a token for each. */
+async function deviceTokens(dataDir: string, jwtSecret: string): Promise<{ token: string; userId: string }[]> {
+  const connection = openConnection({ databaseUrl: null, dataDir });
+  const tokens = new TokenService(jwtSecret);
+  try {
+    const members = await connection.db.selectFrom('users').select(['id', 'token_version']).where('scope', '=', 'user').execute();
+    const now = new Date().toISOString();
+    const sessions = members.flatMap((member) =>
+      Array.from({ length: DEVICES_PER_MEMBER }, (_, i) => ({
+        id: randomUUID(),
+        user_id: member.id,
+        device_name: `Rush ${i + 1}`,
+        created_at: now,
+        last_seen_at: now,
+      })),
+    );
+    for (let i = 0; i < sessions.length; i += 500) await connection.db.insertInto('sessions').values(sessions.slice(i, i + 500)).execute();
+    const versions = new Map(members.map((member) => [member.id, Number(member.token_version)]));
+    return Promise.all(
+      sessions.map(async (session) => ({
+        userId: session.user_id,
+        token: await tokens.sign(session.user_id, versions.get(session.user_id)!, session.id),
+      })),
+    );
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Runs the devices' process to its end; its last line is the figures. */
+function runDevices(inputFile: string, logFile: string): Promise<RushDeviceFigures> {
+  return new Promise((resolve, reject) => {
+    const out = fs.openSync(logFile, 'w');
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'rushDevices.ts')], {
+      env: { ...process.env, RUSH_INPUT: inputFile },
+      stdio: ['ignore', 'pipe', out],
+    });
+    let stdout = '';
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => (stdout += chunk));
+    child.on('exit', (code) => {
+      fs.closeSync(out);
+      const line = stdout.trim().split('\n').at(-1) ?? '';
+      if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line) as RushDeviceFigures);
+      else reject(new Error(`the rush's devices ended with ${code}: ${fs.readFileSync(logFile, 'utf8').slice(-1500)}`));
+    });
+  });
+}
+
+export async function benchRush(options: RushInputOptions): Promise<RushFigures> {
+  const dataDir = path.join(options.workDir, 'rush', 'data');
+  const size = { ...CLUBS.fiveSeasons, members: options.members };
+  const seed = await seedClub(dataDir, options.passwords, size);
+  const devices = await deviceTokens(dataDir, options.jwtSecret);
+  options.log(`  rush: ${seed.counts.members} members, ${devices.length} devices, ${seed.openUpcoming.length} open events`);
+  const server = await startAppServer({
+    dataDir,
+    adminPassword: options.passwords.admin,
+    jwtSecret: options.jwtSecret,
+    command: options.command,
+    clientDir: options.clientDir,
+  });
+  const samples: number[] = [];
+  const sampler = setInterval(() => samples.push(memoryOf(server.pid).rssMiB), 250);
+  try {
+    const startMiB = memoryOf(server.pid).rssMiB;
+    const input: RushInput = {
+      baseUrl: server.baseUrl,
+      devices,
+      events: seed.openUpcoming.map((event) => event.id),
+      collections: SYNC_COLLECTIONS.map((name) => ({ name, version: SYNC_DECLARATIONS[name].schema.version })),
+      openSeconds: OPEN_SECONDS,
+      answersPerSecond: ANSWERS_PER_SECOND,
+      answerSeconds: ANSWER_SECONDS,
+      pullLimit: SYNC_PULL_LIMIT,
+    };
+    const inputFile = path.join(options.workDir, 'rush', 'input.json');
+    fs.writeFileSync(inputFile, JSON.stringify(input));
+    options.log(`  rush: ${devices.length} devices open within ${OPEN_SECONDS} s, then ${ANSWERS_PER_SECOND} answers/s for ${ANSWER_SECONDS} s…`);
+    const figures = await runDevices(inputFile, path.join(options.workDir, 'rush', 'devices.log'));
+    clearInterval(sampler);
+    const endMiB = memoryOf(server.pid).rssMiB;
+    return {
+      ...figures,
+      members: seed.counts.members,
+      openSeconds: OPEN_SECONDS,
+      answersPerSecond: ANSWERS_PER_SECOND,
+      answerSeconds: ANSWER_SECONDS,
+      rss: { startMiB, maxMiB: Math.max(startMiB, endMiB, ...samples), endMiB },
+    };
+  } finally {
+    clearInterval(sampler);
+    await server.stop();
+  }
+}

@@ -1,0 +1,311 @@
+/**
+ * The devices of the match-day rush (rush.ts), in a process of their own so that the server's
+ * process is measured alone: every device opens its change stream and pulls every collection in
+ * full, the devices starting evenly over RUSH_OPEN_S seconds; then members answer RUSH_RATE times a
+ * second for RUSH_ANSWER_S seconds (POST /api/attendance/{eventId}), and every device pulls again
+ * what its stream names, as the app does. Reads RUSH_INPUT (a JSON file: base URL, devices with
+ * their tokens, the events to answer, the collections with their schema versions) and prints one
+ * JSON line of figures at the end.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface RushInput {
+  baseUrl: string;
+  devices: { token: string; userId: string }[];
+  events: string[];
+  collections: { name: string; version: number }[];
+  openSeconds: number;
+  answersPerSecond: number;
+  answerSeconds: number;
+  pullLimit: number;
+}
+
+export interface Distribution {
+  count: number;
+  p50Ms: number | null;
+  p99Ms: number | null;
+  maxMs: number | null;
+}
+
+export interface RushDeviceFigures {
+  devices: number;
+  streams: { opened: number; failed: number; dropped: number };
+  /** Every pull request: the opening full pulls and the pulls a stream's change asked for. */
+  pulls: Distribution & { failed: number; documents: number };
+  /** The first full pull of every collection, per device: from the device's start to its last answer. */
+  opening: Distribution & { incomplete: number };
+  writes: Distribution & { failed: number; refused: number };
+  /**
+   * Per write and device: the write's answer → the first change naming attendees on the device's
+   * stream at or after it (a change that came before the answer counts for the next write).
+   */
+  fanOut: Distribution & { missing: number };
+  /** Requests that failed (network, 5xx, 429) or streams that failed or dropped. */
+  errors: number;
+  firstErrors: string[];
+}
+
+const input = JSON.parse(fs.readFileSync(process.env.RUSH_INPUT!, 'utf8')) as RushInput;
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+const streamAgent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+const firstErrors: string[] = [];
+const noteError = (what: string) => {
+  if (firstErrors.length < 10) firstErrors.push(what);
+};
+
+function distribution(values: number[]): Distribution {
+  if (values.length === 0) return { count: 0, p50Ms: null, p99Ms: null, maxMs: null };
+  const sorted = Float64Array.from(values).sort();
+  const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! * 10) / 10;
+  return { count: values.length, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1) };
+}
+
+function post(path: string, token: string, body: unknown): Promise<{ status: number; text: string }> {
+  const payload = Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${input.baseUrl}${path}`,
+      {
+        method: 'POST',
+        agent,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': String(payload.length) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+const pullTimes: number[] = [];
+let pullFailures = 0;
+let pulledDocuments = 0;
+const writeTimes: number[] = [];
+let writeFailures = 0;
+let writeRefusals = 0;
+const fanOutTimes: number[] = [];
+const openingTimes: number[] = [];
+let openingIncomplete = 0;
+const streams = { opened: 0, failed: 0, dropped: 0 };
+/** The answers' times (performance.now() when answered), in order. */
+const answeredAt: number[] = [];
+let stopping = false;
+
+class Device {
+  private readonly checkpoints = new Map<string, number>();
+  private readonly wanted = new Set<string>();
+  private pulling: Promise<void> | null = null;
+  /** How many answers this device's stream has told so far. */
+  private seen = 0;
+  private request: http.ClientRequest | null = null;
+
+  constructor(private readonly token: string) {}
+
+  async start(): Promise<void> {
+    const started = performance.now();
+    this.openStream();
+    const pulled = await Promise.all(input.collections.map((collection) => this.pullAll(collection.name)));
+    if (pulled.every(Boolean)) openingTimes.push(performance.now() - started);
+    else openingIncomplete += 1;
+  }
+
+  /** Pulls a collection until a page is not full; false when a request failed. */
+  private async pullAll(name: string): Promise<boolean> {
+    const version = input.collections.find((collection) => collection.name === name)!.version;
+    for (;;) {
+      const seq = this.checkpoints.get(name) ?? 0;
+      const sent = performance.now();
+      try {
+        const answer = await post(`/api/sync/${name}/${version}/pull`, this.token, {
+          checkpoint: seq === 0 ? null : { seq },
+          limit: input.pullLimit,
+        });
+        if (answer.status !== 200) {
+          pullFailures += 1;
+          noteError(`pull ${name}: ${answer.status} ${answer.text.slice(0, 120)}`);
+          return false;
+        }
+        pullTimes.push(performance.now() - sent);
+        const body = JSON.parse(answer.text) as { documents: unknown[]; checkpoint: { seq: number } | null };
+        pulledDocuments += body.documents.length;
+        if (body.checkpoint) this.checkpoints.set(name, body.checkpoint.seq);
+        if (body.documents.length < input.pullLimit) return true;
+      } catch (error) {
+        pullFailures += 1;
+        noteError(`pull ${name}: ${String(error)}`);
+        return false;
+      }
+    }
+  }
+
+  /** What the stream named is pulled once more after the pull under way, as the app's RESYNC does. */
+  private pullAgain(collections: string[]): void {
+    for (const name of collections) this.wanted.add(name);
+    this.pulling ??= (async () => {
+      while (this.wanted.size > 0 && !stopping) {
+        const names = [...this.wanted];
+        this.wanted.clear();
+        await Promise.all(names.map((name) => this.pullAll(name)));
+      }
+      this.pulling = null;
+    })();
+  }
+
+  private onChange(collections: string[]): void {
+    const at = performance.now();
+    if (collections.includes('attendees')) {
+      while (this.seen < answeredAt.length && answeredAt[this.seen]! <= at) {
+        fanOutTimes.push(at - answeredAt[this.seen]!);
+        this.seen += 1;
+      }
+    }
+    this.pullAgain(collections.filter((name) => input.collections.some((collection) => collection.name === name)));
+  }
+
+  private openStream(): void {
+    let ready = false;
+    this.request = http.get(
+      `${input.baseUrl}/api/sync/stream`,
+      { agent: streamAgent, headers: { authorization: `Bearer ${this.token}`, accept: 'text/event-stream' } },
+      (res) => {
+        if (res.statusCode !== 200) {
+          streams.failed += 1;
+          noteError(`stream: ${res.statusCode}`);
+          res.resume();
+          return;
+        }
+        let buffer = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buffer += chunk;
+          for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const event = /^event: (.*)$/m.exec(block)?.[1];
+            if (event === 'ready' && !ready) {
+              ready = true;
+              streams.opened += 1;
+            } else if (event === 'change') {
+              const data = /^data: (.*)$/m.exec(block)?.[1] ?? '{}';
+              this.onChange((JSON.parse(data) as { collections?: string[] }).collections ?? []);
+            }
+          }
+        });
+        res.on('end', () => {
+          if (!stopping) {
+            streams.dropped += 1;
+            noteError('stream ended');
+          }
+        });
+        res.on('error', () => undefined);
+      },
+    );
+    this.request.on('error', (error) => {
+      if (stopping) return;
+      if (ready) streams.dropped += 1;
+      else streams.failed += 1;
+      noteError(`stream: ${String(error)}`);
+    });
+  }
+
+  /** How many answers the stream has not told this device. */
+  get unseen(): number {
+    return answeredAt.length - this.seen;
+  }
+
+  get idle(): boolean {
+    return this.pulling === null;
+  }
+
+  close(): void {
+    this.request?.destroy();
+  }
+}
+
+async function answer(device: { token: string }, eventId: string, status: 'going' | 'maybe'): Promise<void> {
+  const sent = performance.now();
+  try {
+    const answered = await post(`/api/attendance/${encodeURIComponent(eventId)}`, device.token, { status });
+    const at = performance.now();
+    if (answered.status >= 500 || answered.status === 429 || answered.status === 0) {
+      writeFailures += 1;
+      noteError(`answer: ${answered.status} ${answered.text.slice(0, 120)}`);
+      return;
+    }
+    writeTimes.push(at - sent);
+    if (answered.status >= 400) writeRefusals += 1;
+    // Kept in the order of the answers, as the streams tell them.
+    let index = answeredAt.length;
+    while (index > 0 && answeredAt[index - 1]! > at) index -= 1;
+    answeredAt.splice(index, 0, at);
+  } catch (error) {
+    writeFailures += 1;
+    noteError(`answer: ${String(error)}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const devices = input.devices.map((device) => new Device(device.token));
+  const openMs = input.openSeconds * 1000;
+  const begin = performance.now();
+  const starts: Promise<void>[] = [];
+  for (let i = 0; i < devices.length; i++) {
+    const due = begin + (openMs * i) / devices.length;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    starts.push(devices[i]!.start());
+  }
+  await sleep(Math.max(0, begin + openMs - performance.now()));
+
+  const writes: Promise<void>[] = [];
+  const total = input.answersPerSecond * input.answerSeconds;
+  const answersBegin = performance.now();
+  let random = 20_261_128;
+  const next = () => {
+    random = (random * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return random / 2_147_483_648;
+  };
+  for (let i = 0; i < total; i++) {
+    const wait = answersBegin + (i * 1000) / input.answersPerSecond - performance.now();
+    if (wait > 0) await sleep(wait);
+    const member = input.devices[Math.floor(next() * input.devices.length)]!;
+    const eventId = input.events[Math.floor(next() * input.events.length)]!;
+    writes.push(answer(member, eventId, next() < 0.5 ? 'going' : 'maybe'));
+  }
+  await Promise.all(writes);
+  // A write's change can reach a stream before its writer has the answer; such a write is counted at
+  // the stream's next change. One more answer after the last counted one gives every write a next change.
+  await sleep(300);
+  const closing = input.devices[0]!;
+  await post(`/api/attendance/${encodeURIComponent(input.events[0]!)}`, closing.token, { status: 'going' }).catch(() => undefined);
+  await Promise.all(starts);
+  // The streams tell the last answers within their batch; 10 s at most.
+  const deadline = performance.now() + 10_000;
+  while (performance.now() < deadline && devices.some((device) => device.unseen > 0 || !device.idle)) await sleep(50);
+  stopping = true;
+  const missing = devices.reduce((sum, device) => sum + device.unseen, 0);
+  for (const device of devices) device.close();
+  agent.destroy();
+
+  const figures: RushDeviceFigures = {
+    devices: devices.length,
+    streams,
+    pulls: { ...distribution(pullTimes), failed: pullFailures, documents: pulledDocuments },
+    opening: { ...distribution(openingTimes), incomplete: openingIncomplete },
+    writes: { ...distribution(writeTimes), failed: writeFailures, refused: writeRefusals },
+    fanOut: { ...distribution(fanOutTimes), missing },
+    errors: pullFailures + writeFailures + streams.failed + streams.dropped,
+    firstErrors,
+  };
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
+}
+
+await main();
+process.exit(0);
