@@ -10,8 +10,11 @@
  * column per club, and writes bench-results/latest.json.
  * Exit code 0 whatever the figures; 1 only when the bench itself failed.
  *
+ * Last, the match-day rush (rush.ts): BENCH_RUSH_MEMBERS members (1,000; 0 leaves it out) with two
+ * devices each on one server of their own.
+ *
  * Parts: `npm run bench -- lighthouse` runs only the Lighthouse part on the 5-season club (build,
- * seed and server as always); no argument runs every part.
+ * seed and server as always), `npm run bench -- rush` only the rush; no argument runs every part.
  *
  * Knobs: BENCH_CLUBS=5 or BENCH_CLUBS=10 (only that club; both by default), BENCH_DURATION (s per
  * load run, 10), BENCH_CONNECTIONS (50), BENCH_SKIP_BUILD=1 (use the existing build), BENCH_KEEP=1
