@@ -1,12 +1,14 @@
 import 'fake-indexeddb/auto';
+import { firstValueFrom } from 'rxjs';
 import {
-  PULL_ONLY_COLLECTIONS,
+  DEVICE_STORE_COLLECTIONS,
   type AttendeeDoc,
   type PullOnlyCollectionName,
   type SyncCollectionName,
   type SyncDocOf,
 } from '@fankurve/shared';
 import { createFankurveDatabase, type FankurveDatabase } from '../src/data/database.js';
+import { rowsOfEvents$ } from '../src/data/collections/attendees.js';
 import { DocStore } from '../src/data/docStore.js';
 import type { AnswerStore } from '../src/data/rebase.js';
 import { Outbox } from '../src/data/outbox.js';
@@ -48,7 +50,7 @@ export class TestClient {
     const name = device.name ?? `client${process.pid}x${clientCounter++}`;
     const docs = await DocStore.open(
       name,
-      PULL_ONLY_COLLECTIONS.filter((collection) => collections.includes(collection)),
+      DEVICE_STORE_COLLECTIONS.filter((collection) => collections.includes(collection)),
     );
     const db = await createFankurveDatabase({
       name,
@@ -135,9 +137,9 @@ export class TestClient {
     return this.docs.table(collection).toArray();
   }
 
+  /** The attendee rows on the device: its own in RxDB, the other members' in the document store. */
   async attendees(eventId?: string): Promise<AttendeeDoc[]> {
-    const docs = await this.db.attendees.find(eventId ? { selector: { event_id: eventId } } : {}).exec();
-    return docs.map((doc) => doc.toJSON() as AttendeeDoc);
+    return firstValueFrom(rowsOfEvents$(this.db, this.docs, eventId === undefined ? undefined : [eventId]));
   }
 
   async close(): Promise<void> {

@@ -48,6 +48,16 @@ const IDB_HELPERS = `
     const docs = names.find((name) => name.startsWith('fankurve-docs-'));
     return docs ? { name: docs, store: collection } : null;
   };
+  /** Every place a collection is kept: RxDB's 'docs' store, the document store's table, or both (split by owner). */
+  const placesOf = async (collection) => {
+    const names = (await indexedDB.databases()).map((d) => d.name || '');
+    const rx = names.find((name) => name.startsWith('rxdb-dexie-') && name.endsWith('--' + collection));
+    const docs = names.find((name) => name.startsWith('fankurve-docs-'));
+    const places = [];
+    if (rx) places.push({ name: rx, store: 'docs', rx: true });
+    if (docs) places.push({ name: docs, store: collection, rx: false });
+    return places;
+  };
   const withDocs = (where, use) => new Promise((resolve) => {
     const open = indexedDB.open(where.name);
     open.onerror = () => resolve(null);
@@ -70,9 +80,9 @@ const IDB_HELPERS = `
 `;
 
 /**
- * Fully synced = every collection's 'docs' store (RxDB keeps tombstones there too) holds at least the
- * number of documents a full pull of this user returns, and the sync indicator does not say it is
- * syncing. Polls every 50 ms inside the page; resolves with the epoch ms it first held, or null.
+ * Fully synced = every collection's places on the device hold at least the number of documents a
+ * full pull of this user returns (RxDB keeps tombstones, the document store does not: `expected`
+ * counts what each keeps), and the sync indicator does not say it is syncing. Polls every 50 ms inside the page; resolves with the epoch ms it first held, or null.
  */
 export const WAIT_FULLY_SYNCED = `async ({ expected, timeoutMs }) => {
   ${IDB_HELPERS}
@@ -82,10 +92,26 @@ export const WAIT_FULLY_SYNCED = `async ({ expected, timeoutMs }) => {
   for (;;) {
     counts = {};
     for (const collection of Object.keys(expected)) {
-      const name = await databaseOf(collection);
-      counts[collection] = name
-        ? await withDocs(name, (store, done) => { const r = store.count(); r.onsuccess = () => done(r.result); r.onerror = () => done(null); })
-        : null;
+      const places = await placesOf(collection);
+      const split = places.length > 1;
+      let count = null;
+      for (const place of places) {
+        // A split collection's RxDB part keeps tombstones, its store part does not: count live documents there.
+        const n = await withDocs(place, (store, done) => {
+          if (!(split && place.rx)) { const r = store.count(); r.onsuccess = () => done(r.result); r.onerror = () => done(null); return; }
+          let live = 0;
+          const cursor = store.openCursor();
+          cursor.onerror = () => done(null);
+          cursor.onsuccess = () => {
+            const c = cursor.result;
+            if (!c) return done(live);
+            if (!(c.value._deleted === true || c.value._deleted === 1 || c.value._deleted === '1')) live += 1;
+            c.continue();
+          };
+        });
+        if (n !== null) count = (count ?? 0) + n;
+      }
+      counts[collection] = count;
       if ((counts[collection] ?? -1) >= expected[collection] && !(collection in reachedAt)) {
         reachedAt[collection] = performance.timeOrigin + performance.now();
       }

@@ -31,7 +31,7 @@ import path from 'node:path';
 import { benchBrowser } from './browser.js';
 import { closeAgent, signIn } from './http.js';
 import { benchLighthouse, printLighthouseTable } from './lighthouse.js';
-import { PULL_ONLY_COLLECTIONS } from '@fankurve/shared';
+import { DEVICE_STORE_COLLECTIONS } from '@fankurve/shared';
 import { benchPulls, type PullsFigures } from './pulls.js';
 import { benchInstances, postgresUrl } from './instances.js';
 import {
@@ -51,13 +51,14 @@ import { memoryOf, REPO_ROOT, serverCommand, startAppServer, type Child, type Se
 
 /**
  * What a device holds per collection after a full pull: RxDB keeps tombstones among its documents,
- * the document store of what the device only reads deletes them (docs/architecture.md, Client data layer).
+ * the document store deletes them; a collection split by owner is counted without them in both
+ * places (docs/architecture.md, Client data layer).
  */
 function storedCounts(pulls: PullsFigures): Record<string, number> {
   return Object.fromEntries(
     pulls.collections.map((c) => [
       c.collection,
-      (PULL_ONLY_COLLECTIONS as readonly string[]).includes(c.collection) ? c.documents - c.tombstones : c.documents,
+      (DEVICE_STORE_COLLECTIONS as readonly string[]).includes(c.collection) ? c.documents - c.tombstones : c.documents,
     ]),
   );
 }
@@ -308,7 +309,13 @@ async function measureInstances(command: ServerCommand, workDir: string, figures
 }
 
 /** The match-day rush: its own club and server, the devices in a process of their own. */
-async function measureRush(command: ServerCommand, workDir: string, clientDir: string, figures: Figures, errors: Record<string, string>) {
+async function measureRush(
+  command: ServerCommand,
+  workDir: string,
+  clientDir: string,
+  figures: Figures,
+  errors: Record<string, string>,
+) {
   log(`rush: ${RUSH_MEMBERS} members with two devices each on one server…`);
   figures.rush = await phase('rush', errors, () =>
     benchRush({
@@ -354,7 +361,8 @@ async function main(): Promise<number> {
       await phase(CLUB_LABELS[club], errors, () => runClub(clubRun));
     }
     if (parts === 'all') await measureInstances(command, workDir, figures, errors);
-    if ((parts === 'all' || parts.includes('rush')) && RUSH_MEMBERS > 0) await measureRush(command, workDir, clientDir, figures, errors);
+    if ((parts === 'all' || parts.includes('rush')) && RUSH_MEMBERS > 0)
+      await measureRush(command, workDir, clientDir, figures, errors);
   } catch (error) {
     errors.bench = error instanceof Error ? (error.stack ?? error.message) : String(error);
     log(`bench FAILED: ${errors.bench}`);

@@ -356,7 +356,8 @@ function rushRows(r: RushFigures): Row[] {
       figure: `failed requests and streams (${devices} devices)`,
       measured:
         `${r.errors} (pulls ${r.pulls.failed}, answers ${r.writes.failed}, streams failed ${r.streams.failed}, dropped ${r.streams.dropped}; ` +
-        `${r.streams.opened} streams opened)` + (r.firstErrors.length ? `; first: ${r.firstErrors[0]}` : ''),
+        `${r.streams.opened} streams opened)` +
+        (r.firstErrors.length ? `; first: ${r.firstErrors[0]}` : ''),
       target: '0',
       met: r.errors === 0,
     },
@@ -366,7 +367,10 @@ function rushRows(r: RushFigures): Row[] {
       target: `p99 < ${TARGETS.rushPullP99Ms} ms`,
       met: r.pulls.p99Ms !== null && r.pulls.p99Ms < TARGETS.rushPullP99Ms,
     },
-    info('a device opening: every collection pulled in full', `${p(r.opening)}${r.opening.incomplete ? `, ${r.opening.incomplete} incomplete` : ''}`),
+    info(
+      'a device opening: every collection pulled in full',
+      `${p(r.opening)}${r.opening.incomplete ? `, ${r.opening.incomplete} incomplete` : ''}`,
+    ),
     {
       figure: 'answer (POST /api/attendance)',
       measured: `${p(r.writes)} (${r.writes.count} answered, ${r.writes.refused} refused by a rule)`,

@@ -56,7 +56,11 @@ async function deviceTokens(dataDir: string, jwtSecret: string): Promise<{ token
         last_seen_at: now,
       })),
     );
-    for (let i = 0; i < sessions.length; i += 500) await connection.db.insertInto('sessions').values(sessions.slice(i, i + 500)).execute();
+    for (let i = 0; i < sessions.length; i += 500)
+      await connection.db
+        .insertInto('sessions')
+        .values(sessions.slice(i, i + 500))
+        .execute();
     const versions = new Map(members.map((member) => [member.id, Number(member.token_version)]));
     return Promise.all(
       sessions.map(async (session) => ({
@@ -110,7 +114,11 @@ export async function benchRush(options: RushInputOptions): Promise<RushFigures>
       baseUrl: server.baseUrl,
       devices,
       events: seed.openUpcoming.map((event) => event.id),
-      collections: SYNC_COLLECTIONS.map((name) => ({ name, version: SYNC_DECLARATIONS[name].schema.version })),
+      collections: SYNC_COLLECTIONS.map((name) => ({
+        name,
+        version: SYNC_DECLARATIONS[name].schema.version,
+        ...(SYNC_DECLARATIONS[name].splitByOwner ? { scopes: ['own' as const, 'others' as const] } : {}),
+      })),
       openSeconds: OPEN_SECONDS,
       answersPerSecond: ANSWERS_PER_SECOND,
       answerSeconds: ANSWER_SECONDS,
@@ -118,7 +126,9 @@ export async function benchRush(options: RushInputOptions): Promise<RushFigures>
     };
     const inputFile = path.join(options.workDir, 'rush', 'input.json');
     fs.writeFileSync(inputFile, JSON.stringify(input));
-    options.log(`  rush: ${devices.length} devices open within ${OPEN_SECONDS} s, then ${ANSWERS_PER_SECOND} answers/s for ${ANSWER_SECONDS} s…`);
+    options.log(
+      `  rush: ${devices.length} devices open within ${OPEN_SECONDS} s, then ${ANSWERS_PER_SECOND} answers/s for ${ANSWER_SECONDS} s…`,
+    );
     const figures = await runDevices(inputFile, path.join(options.workDir, 'rush', 'devices.log'));
     clearInterval(sampler);
     const endMiB = memoryOf(server.pid).rssMiB;

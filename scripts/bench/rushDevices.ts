@@ -15,7 +15,8 @@ export interface RushInput {
   baseUrl: string;
   devices: { token: string; userId: string }[];
   events: string[];
-  collections: { name: string; version: number }[];
+  /** Each collection with its schema version; one split by owner is pulled in its two scopes, as the app does. */
+  collections: { name: string; version: number; scopes?: ('own' | 'others')[] }[];
   openSeconds: number;
   answersPerSecond: number;
   answerSeconds: number;
@@ -70,7 +71,11 @@ function post(path: string, token: string, body: unknown): Promise<{ status: num
       {
         method: 'POST',
         agent,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': String(payload.length) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': String(payload.length),
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -111,21 +116,29 @@ class Device {
   async start(): Promise<void> {
     const started = performance.now();
     this.openStream();
-    const pulled = await Promise.all(input.collections.map((collection) => this.pullAll(collection.name)));
+    const pulled = await Promise.all(input.collections.map((collection) => this.pullCollection(collection.name)));
     if (pulled.every(Boolean)) openingTimes.push(performance.now() - started);
     else openingIncomplete += 1;
   }
 
-  /** Pulls a collection until a page is not full; false when a request failed. */
-  private async pullAll(name: string): Promise<boolean> {
+  /** Pulls a collection in each of its scopes; false when a request failed. */
+  private async pullCollection(name: string): Promise<boolean> {
+    const scopes = input.collections.find((collection) => collection.name === name)!.scopes ?? [undefined];
+    return (await Promise.all(scopes.map((scope) => this.pullAll(name, scope)))).every(Boolean);
+  }
+
+  /** Pulls a collection (in one scope) until a page is not full; false when a request failed. */
+  private async pullAll(name: string, scope?: 'own' | 'others'): Promise<boolean> {
     const version = input.collections.find((collection) => collection.name === name)!.version;
+    const key = scope ? `${name}/${scope}` : name;
     for (;;) {
-      const seq = this.checkpoints.get(name) ?? 0;
+      const seq = this.checkpoints.get(key) ?? 0;
       const sent = performance.now();
       try {
         const answer = await post(`/api/sync/${name}/${version}/pull`, this.token, {
           checkpoint: seq === 0 ? null : { seq },
           limit: input.pullLimit,
+          scope,
         });
         if (answer.status !== 200) {
           pullFailures += 1;
@@ -135,7 +148,7 @@ class Device {
         pullTimes.push(performance.now() - sent);
         const body = JSON.parse(answer.text) as { documents: unknown[]; checkpoint: { seq: number } | null };
         pulledDocuments += body.documents.length;
-        if (body.checkpoint) this.checkpoints.set(name, body.checkpoint.seq);
+        if (body.checkpoint) this.checkpoints.set(key, body.checkpoint.seq);
         if (body.documents.length < input.pullLimit) return true;
       } catch (error) {
         pullFailures += 1;
@@ -152,7 +165,7 @@ class Device {
       while (this.wanted.size > 0 && !stopping) {
         const names = [...this.wanted];
         this.wanted.clear();
-        await Promise.all(names.map((name) => this.pullAll(name)));
+        await Promise.all(names.map((name) => this.pullCollection(name)));
       }
       this.pulling = null;
     })();
@@ -284,7 +297,9 @@ async function main(): Promise<void> {
   // the stream's next change. One more answer after the last counted one gives every write a next change.
   await sleep(300);
   const closing = input.devices[0]!;
-  await post(`/api/attendance/${encodeURIComponent(input.events[0]!)}`, closing.token, { status: 'going' }).catch(() => undefined);
+  await post(`/api/attendance/${encodeURIComponent(input.events[0]!)}`, closing.token, { status: 'going' }).catch(
+    () => undefined,
+  );
   await Promise.all(starts);
   // The streams tell the last answers within their batch; 10 s at most.
   const deadline = performance.now() + 10_000;

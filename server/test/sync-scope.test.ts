@@ -43,13 +43,13 @@ const today = () => todayIn(t.runtime.deps.config.clubTimeZone);
 const actorOf = (person: Person): Actor => ({ id: person.id, username: person.name, scope: 'user' });
 
 /** Every document of a collection the person's device pulls from scratch, page by page (`limit` a page). */
-async function pullAll(collection: string, token: string, limit = 1000): Promise<Doc[]> {
+async function pullAll(collection: string, token: string, limit = 1000, scope?: 'own' | 'others'): Promise<Doc[]> {
   const documents: Doc[] = [];
   let checkpoint: { seq: number } | null = null;
   for (;;) {
     const res = await t.call('POST', `/api/sync/${collection}/${version(collection)}/pull`, {
       token,
-      body: { checkpoint, limit },
+      body: { checkpoint, limit, ...(scope ? { scope } : {}) },
     });
     expect(res.status).toBe(200);
     documents.push(...(res.body.documents as Doc[]));
@@ -148,6 +148,48 @@ describe('the attendee and comment pulls', () => {
       const seqs = paged.map((doc) => doc.seq);
       expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
     }
+  });
+});
+
+describe('the attendee pull split by owner (docs/architecture.md, Client data layer)', () => {
+  it("'own' carries the rows the member pushes (their own and their guests', of any season), 'others' the rest of the kept events", async () => {
+    const kept = [events.current, events.upcoming];
+    for (const person of [mia, otto, admin]) {
+      const guest = { mia: 'Gustav', otto: 'Olga', admin: 'Anton' }[person.name as 'mia' | 'otto' | 'admin'];
+      const mine = (id: string) => [
+        rows[id]![person.name]!,
+        rows[id]![`${guest} ${id === events.old ? 'old' : id === events.current ? 'current' : 'upcoming'}`]!,
+      ];
+      const own = await pullAll('attendees', person.token, 1000, 'own');
+      expect(ids(own), person.name).toEqual([events.old, ...kept].flatMap(mine).sort());
+      const others = await pullAll('attendees', person.token, 2, 'others');
+      const othersExpected = kept.flatMap((id) => Object.values(rows[id]!)).filter((id) => !own.some((doc) => doc.id === id));
+      expect(ids(others), person.name).toEqual(othersExpected.sort());
+      // Together exactly what the unsplit pull carries, nothing twice.
+      expect([...ids(own), ...ids(others)].sort()).toEqual(ids(await pullAll('attendees', person.token)));
+    }
+  });
+
+  it("takes the scope for an event's rows too, and refuses a scope on a collection not split, or an unknown one", async () => {
+    const own = await t.call('GET', `${eventPath('attendees', events.old)}?scope=own`, { token: mia.token });
+    expect(ids(own.body.documents as Doc[])).toEqual([rows[events.old]!.mia!, rows[events.old]!['Gustav old']!].sort());
+    const others = await t.call('GET', `${eventPath('attendees', events.old)}?scope=others`, { token: mia.token });
+    expect(ids(others.body.documents as Doc[])).toEqual(
+      Object.values(rows[events.old]!)
+        .filter((id) => !ids(own.body.documents as Doc[]).includes(id))
+        .sort(),
+    );
+    for (const [collection, body] of [
+      ['comments', { checkpoint: null, scope: 'own' }],
+      ['events', { checkpoint: null, scope: 'others' }],
+      ['attendees', { checkpoint: null, scope: 'mine' }],
+    ] as const) {
+      const res = await t.call('POST', `/api/sync/${collection}/${version(collection)}/pull`, { token: mia.token, body });
+      expect(res, collection).toMatchObject({ status: 400, body: { code: 'invalidInput' } });
+    }
+    const unknownScope = await t.call('GET', `${eventPath('attendees', events.old)}?scope=mine`, { token: mia.token });
+    expect(unknownScope).toMatchObject({ status: 400, body: { code: 'invalidInput' } });
+    expect((await t.call('POST', '/api/sync/attendees/1/pull', { body: { scope: 'own' } })).status).toBe(401);
   });
 });
 

@@ -1,5 +1,5 @@
 import {
-  PULL_ONLY_COLLECTIONS,
+  DEVICE_STORE_COLLECTIONS,
   SYNC_DECLARATIONS,
   type SyncCollectionName,
   type SyncDeclaration,
@@ -58,7 +58,7 @@ export class DocStore {
    */
   static async open(
     name: string,
-    collections: readonly (SyncCollectionName | SyncDeclaration)[] = PULL_ONLY_COLLECTIONS,
+    collections: readonly (SyncCollectionName | SyncDeclaration)[] = DEVICE_STORE_COLLECTIONS,
   ): Promise<DocStore> {
     const declarations = new Map(
       collections.map((collection) => {
@@ -153,6 +153,23 @@ export class DocStore {
     const declaration = this.declarations.get(collection);
     if (!declaration) throw new Error(`the document store holds no collection ${collection}`);
     return declaration.schema.version;
+  }
+
+  /**
+   * Stores documents outside the checkpointed pull (an event's rows fetched on demand): tombstones
+   * delete, the rest are put; the pull's seq stays.
+   */
+  async storeLoose(collection: string, documents: readonly PulledDoc[]): Promise<void> {
+    const table = this.dexie.table(collection);
+    await this.dexie.transaction('rw', table, async () => {
+      for (const doc of documents) {
+        if (doc._deleted) await table.delete(doc.id);
+        else {
+          const { _deleted, ...live } = doc;
+          await table.put(live);
+        }
+      }
+    });
   }
 
   close(): void {

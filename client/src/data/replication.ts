@@ -3,13 +3,14 @@ import {
   SYNC_COLLECTIONS,
   SYNC_DECLARATIONS,
   SYNC_PULL_LIMIT,
+  type PullScope,
   type SyncCollectionName,
 } from '@fankurve/shared';
 import { BehaviorSubject, Subject, combineLatest, firstValueFrom, filter, merge, type Subscription } from 'rxjs';
 import type { RxCollection, RxReplicationPullStreamItem, RxReplicationWriteToMasterRow } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import type { FankurveDatabase } from './database.js';
-import type { DocStore } from './docStore.js';
+import type { DocStore, PulledDoc } from './docStore.js';
 import type { Outbox } from './outbox.js';
 import { EventPulls } from './eventPull.js';
 import { PushRebaser } from './rebase.js';
@@ -55,9 +56,12 @@ export interface SyncOptions {
 type Checkpoint = { seq: number };
 type ReplicationState = RxReplicationState<unknown, Checkpoint>;
 
+/** A collection's sync, and for a collection split by owner the pull of the other members' part (`name/others`). */
+export type SyncStateName = SyncCollectionName | `${SyncCollectionName}/others`;
+
 export interface SyncHandle {
   /** Each syncing collection's state: RxDB's replication, or the pull into the document store. */
-  states: Partial<Record<SyncCollectionName, CollectionSync>>;
+  states: Partial<Record<SyncStateName, CollectionSync>>;
   status$: BehaviorSubject<SyncStatus>;
   stream: ChangeStream;
   /** Resolves once every collection's replication has been started (or the sync was stopped first). */
@@ -154,6 +158,8 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
     pullStreams.set(name, stream$);
     const identifier = replicationIdentifier(name, version, options.baseUrl);
     const rebaser = collection.conflictHandler instanceof PushRebaser ? collection.conflictHandler : null;
+    // Split by owner: RxDB holds what the device pushes, the document store the rest (pullIntoStore).
+    const scope: PullScope | undefined = splitHere(name) ? 'own' : undefined;
     return replicateRxCollection<unknown, Checkpoint>({
       collection: collection as never,
       replicationIdentifier: identifier,
@@ -172,7 +178,7 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
             name,
             async (eventId) => ((await get(`${base}/events/${encodeURIComponent(eventId)}`)) as { documents: never[] }).documents,
             async () => {
-              const answer = (await post(`${base}/pull`, { checkpoint: checkpoint ?? null, limit: batchSize })) as {
+              const answer = (await post(`${base}/pull`, { checkpoint: checkpoint ?? null, limit: batchSize, scope })) as {
                 documents: never[];
                 checkpoint: Checkpoint | null;
               };
@@ -203,14 +209,19 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
     });
   }
 
-  /** A collection the device only reads: pulled into the document store, page by page. */
-  function pullIntoStore(name: SyncCollectionName, docs: DocStore): StorePull {
+  /**
+   * A collection the device only reads, or the other members' part of one split by owner
+   * (`scope: 'others'`): pulled into the document store, page by page.
+   */
+  function pullIntoStore(name: SyncCollectionName, docs: DocStore, scope?: PullScope): StorePull {
     const base = `/api/sync/${name}/${SYNC_DECLARATIONS[name].schema.version}`;
     const pull = new StorePull(
       docs,
       name,
       async (afterSeq, limit) =>
-        (await post(`${base}/pull`, { checkpoint: afterSeq === 0 ? null : { seq: afterSeq }, limit })) as Awaited<ReturnType<PullPage>>,
+        (await post(`${base}/pull`, { checkpoint: afterSeq === 0 ? null : { seq: afterSeq }, limit, scope })) as Awaited<
+          ReturnType<PullPage>
+        >,
       options.retryTime ?? 5000,
     );
     storePulls.set(name, pull);
@@ -252,6 +263,10 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
   const docs = options.docs;
   const inStore = (name: SyncCollectionName) => docs?.has(name) === true && rxCollection(name) === undefined;
   const present = SYNC_COLLECTIONS.filter((name) => rxCollection(name) !== undefined || inStore(name));
+  /** Split by owner on this device: in RxDB and in the document store. */
+  function splitHere(name: SyncCollectionName): boolean {
+    return SYNC_DECLARATIONS[name].splitByOwner === true && docs?.has(name) === true && rxCollection(name) !== undefined;
+  }
   const priorities = [...new Set(present.map((name) => SYNC_DECLARATIONS[name].priority))].sort((a, b) => a - b);
   let allStarted = false;
   const ready = (async () => {
@@ -262,6 +277,7 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
       for (const name of group) {
         if (stopped) return;
         states[name] = inStore(name) ? pullIntoStore(name, docs!) : replicate(name);
+        if (splitHere(name)) states[`${name}/others`] = pullIntoStore(name, docs!, 'others');
         await yieldToMain();
       }
       allStarted = priority === priorities.at(-1);
@@ -329,10 +345,18 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
 
   async function loadEvent(eventId: string): Promise<void> {
     if (options.waitForLeadership ?? true) await leadership(db);
-    const names = present.filter((name) => KEPT_BY_EVENT_COLLECTIONS.includes(name) && !inStore(name));
+    const kept = present.filter((name) => KEPT_BY_EVENT_COLLECTIONS.includes(name));
+    // The other members' rows of a split collection go to the document store (the device's own
+    // rows of every event are pulled anyway); the rest come through the collection's next pull.
+    const names = kept.filter((name) => !inStore(name) && !splitHere(name));
     const fetched = names.map((name) => eventPulls.request(name, eventId));
     for (const name of names) pullStreams.get(name)?.next('RESYNC');
-    await Promise.all(fetched);
+    const stored = kept.filter(splitHere).map(async (name) => {
+      const path = `/api/sync/${name}/${SYNC_DECLARATIONS[name].schema.version}/events/${encodeURIComponent(eventId)}?scope=others`;
+      const { documents } = (await get(path)) as { documents: PulledDoc[] };
+      await docs!.storeLoose(name, documents);
+    });
+    await Promise.all([...fetched, ...stored]);
     await ready;
     await Promise.all(names.map((name) => states[name]?.awaitInSync()));
   }

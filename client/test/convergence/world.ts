@@ -1,6 +1,8 @@
 import { attendeeSchema, type AttendeeDoc } from '@fankurve/shared';
 import { toAttendeeDoc } from '../../../server/src/sync/collections/attendees.js';
 import { createTestApp, listen, type TestApp } from '../../../server/test/helpers.js';
+import { firstValueFrom } from 'rxjs';
+import { rowsOfEvents$ } from '../../src/data/collections/attendees.js';
 import type { Outbox } from '../../src/data/outbox.js';
 import { eventually, TestClient } from '../sync-clients.js';
 import { traceSyncTraffic, TRACING, type TraceSink } from './trace.js';
@@ -172,8 +174,9 @@ export class World {
   }
 
   async deviceRows(device: Device, eventIds: readonly string[]): Promise<AttendeeDoc[]> {
-    const docs = await device.client.db.attendees.find({ selector: { event_id: { $in: [...eventIds] } } }).exec();
-    return docs.map((doc) => visibleFields(doc.toJSON() as AttendeeDoc));
+    // The device's own rows (RxDB) and the other members' (its document store).
+    const rows = await firstValueFrom(rowsOfEvents$(device.client.db, device.client.docs, eventIds));
+    return rows.map(visibleFields);
   }
 
   async deviceNotices(device: Device, eventIds: readonly string[]): Promise<string[]> {

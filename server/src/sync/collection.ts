@@ -1,4 +1,4 @@
-import type { SyncDeclaration, SyncedDoc } from '@fankurve/shared';
+import type { PullScope, SyncDeclaration, SyncedDoc } from '@fankurve/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { WriteContext } from '../db/store.js';
@@ -27,6 +27,8 @@ export interface PushedChange<Doc extends SyncedDoc = SyncedDoc> {
 /** What every pull of one request shares: the club's calendar day (`YYYY-MM-DD`), which decides the events a device keeps. */
 export interface PullContext {
   today: string;
+  /** Which documents (docs/architecture.md, Client data layer); not `all` only for a collection `splitByOwner`. */
+  scope: PullScope;
 }
 
 /**
@@ -47,7 +49,7 @@ export interface SyncCollection<Doc extends SyncedDoc = SyncedDoc> {
    * actor may see, tombstones included, ascending by seq (the device asks when the member opens an
    * event it does not keep).
    */
-  pullEvent?(db: Kysely<Database>, actor: Actor, eventId: string): Promise<MasterDocument<Doc>[]>;
+  pullEvent?(db: Kysely<Database>, actor: Actor, eventId: string, scope: PullScope): Promise<MasterDocument<Doc>[]>;
   /** Present exactly when the declaration has push rules. */
   push?: {
     /** The server's current document of an id as the actor sees it (a tombstone included), if any. */
@@ -62,6 +64,9 @@ export interface SyncCollection<Doc extends SyncedDoc = SyncedDoc> {
 export function defineServerCollection<Doc extends SyncedDoc>(collection: SyncCollection<Doc>): SyncCollection {
   if ((collection.declaration.keptByEvent === true) !== (collection.pullEvent !== undefined)) {
     throw new Error(`Sync collection ${collection.declaration.name}: pullEvent goes with keptByEvent`);
+  }
+  if (collection.declaration.splitByOwner && !collection.push) {
+    throw new Error(`Sync collection ${collection.declaration.name}: splitByOwner needs push rules`);
   }
   return collection as unknown as SyncCollection;
 }

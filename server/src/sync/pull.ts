@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE, isValidId, todayIn } from '@fankurve/shared';
+import { DEFAULT_TIME_ZONE, isValidId, todayIn, type PullScope } from '@fankurve/shared';
 import type { Store } from '../db/store.js';
 import type { Actor } from '../domain/actor.js';
 import { badInput, DomainError } from '../domain/errors.js';
@@ -20,9 +20,13 @@ export function toConflictAnswer(collection: SyncCollection, id: string, doc: Ma
   return { ...collection.declaration.tombstone, id, seq: doc?.seq ?? 0, _deleted: true };
 }
 
-/** The club's calendar day, read once per pull: it decides the events a device keeps (docs/architecture.md, What a device keeps). */
-export function pullContext(store: Store): PullContext {
-  return { today: todayIn(store.clubTimeZone ?? DEFAULT_TIME_ZONE) };
+/**
+ * The club's calendar day, read once per pull: it decides the events a device keeps (docs/architecture.md,
+ * What a device keeps); and the pull's scope, which only a collection split by owner takes.
+ */
+export function pullContext(store: Store, collection: SyncCollection, scope: PullScope = 'all'): PullContext {
+  if (scope !== 'all' && !collection.declaration.splitByOwner) throw badInput();
+  return { today: todayIn(store.clubTimeZone ?? DEFAULT_TIME_ZONE), scope };
 }
 
 /** One pull: the documents after the checkpoint, and the checkpoint to continue from (unchanged when none). */
@@ -32,8 +36,10 @@ export async function pullBatch(
   collection: SyncCollection,
   checkpoint: Checkpoint,
   limit: number,
+  scope: PullScope = 'all',
 ): Promise<{ documents: SyncDocument[]; checkpoint: Checkpoint }> {
-  const docs = await collection.pull(store.db, actor, checkpoint?.seq ?? 0, limit, pullContext(store));
+  const context = pullContext(store, collection, scope);
+  const docs = await collection.pull(store.db, actor, checkpoint?.seq ?? 0, limit, context);
   const last = docs.at(-1);
   return { documents: docs.map(toWire), checkpoint: last ? { seq: last.seq } : checkpoint };
 }
@@ -49,10 +55,12 @@ export async function pullEventDocuments(
   actor: Actor,
   collection: SyncCollection,
   eventId: string,
+  scope: PullScope = 'all',
 ): Promise<{ documents: SyncDocument[] }> {
   if (!collection.pullEvent) throw new DomainError('unknownCollection', 404);
   if (!isValidId(eventId)) throw badInput();
+  pullContext(store, collection, scope);
   await requireEventRecord(store.db, eventId);
-  const docs = await collection.pullEvent(store.db, actor, eventId);
+  const docs = await collection.pullEvent(store.db, actor, eventId, scope);
   return { documents: docs.map(toWire) };
 }

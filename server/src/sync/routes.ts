@@ -1,11 +1,11 @@
 import { SYNC_HEARTBEAT_MS, syncEventAnswer, syncPullAnswer, syncPushAnswer, syncStreamAnswer } from '@fankurve/shared';
 import { write } from '../db/store.js';
-import { DomainError } from '../domain/errors.js';
+import { badInput, DomainError } from '../domain/errors.js';
 import type { Api, AppDeps } from '../http/context.js';
 import { apiRoute, z } from '../http/openapi.js';
 import { requireActor } from '../http/session.js';
 import type { SyncCollection } from './collection.js';
-import { pullBodySchema, pushBodySchema } from './protocol.js';
+import { eventPullQuerySchema, pullBodySchema, pushBodySchema } from './protocol.js';
 import { pullBatch, pullEventDocuments } from './pull.js';
 import { applyPush } from './push.js';
 import { SYNC_COLLECTIONS } from './registry.js';
@@ -37,8 +37,8 @@ export function syncRoutes(app: Api, deps: AppDeps): void {
     async (c) => {
       const actor = requireActor(c);
       const collection = resolveCollection(c.req.valid('param'));
-      const { checkpoint, limit } = c.req.valid('json');
-      return c.json(await pullBatch(deps.store, actor, collection, checkpoint, limit), 200);
+      const { checkpoint, limit, scope } = c.req.valid('json');
+      return c.json(await pullBatch(deps.store, actor, collection, checkpoint, limit, scope), 200);
     },
   );
 
@@ -55,7 +55,9 @@ export function syncRoutes(app: Api, deps: AppDeps): void {
       const actor = requireActor(c);
       const params = c.req.valid('param');
       const collection = resolveCollection(params);
-      return c.json(await pullEventDocuments(deps.store, actor, collection, params.eventId), 200);
+      const query = eventPullQuerySchema.safeParse({ scope: c.req.query('scope') });
+      if (!query.success) throw badInput();
+      return c.json(await pullEventDocuments(deps.store, actor, collection, params.eventId, query.data.scope), 200);
     },
   );
 

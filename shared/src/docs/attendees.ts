@@ -142,6 +142,7 @@ export const attendeesSync = defineSyncCollection<
   },
   partOfEvent: true,
   keptByEvent: true,
+  splitByOwner: true,
   tombstone: {
     event_id: '',
     user_id: null,

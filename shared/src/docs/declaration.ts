@@ -54,11 +54,24 @@ export interface SyncDeclaration<Doc extends SyncedDoc = SyncedDoc, Action exten
    */
   keptByEvent?: boolean;
   /**
+   * A device keeps the documents it may push (its own) in RxDB and the rest, which it only reads
+   * (other members' rows), in its document store: two pulls of the collection, scope `own` and
+   * `others` (docs/architecture.md, Client data layer). Needs push rules.
+   */
+  splitByOwner?: boolean;
+  /**
    * Tombstones travel as only `id`, `seq` and `_deleted`; the device fills in these schema-valid
    * blanks, so nothing of a deleted document (a title, a guest's name) stays on the wire.
    */
   tombstone: Omit<Doc, 'id' | 'seq'>;
 }
+
+/**
+ * Which documents of a collection a pull answers: all the actor may see, only those the actor may
+ * push (`own`), or the rest (`others`); the last two only for a collection `splitByOwner`.
+ */
+export type PullScope = 'all' | 'own' | 'others';
+export const PULL_SCOPES: readonly PullScope[] = ['all', 'own', 'others'];
 
 /** `Action`: the refusal actions of `push.refusals`, named as type too so that the union of all is derived. */
 export function defineSyncCollection<Doc extends SyncedDoc, Action extends string = never>(

@@ -77,6 +77,12 @@ export const PULL_ONLY_COLLECTIONS = SYNC_COLLECTIONS.filter(
   (name): name is PullOnlyCollectionName => SYNC_DECLARATIONS[name].push === undefined,
 );
 
+/** The pushed collections whose other members' documents a device keeps apart, in its document store. */
+export const SPLIT_BY_OWNER_COLLECTIONS = PUSHED_COLLECTIONS.filter((name) => SYNC_DECLARATIONS[name].splitByOwner === true);
+
+/** The tables of a device's document store: what it only reads, and the others' part of the split collections. */
+export const DEVICE_STORE_COLLECTIONS: readonly SyncCollectionName[] = [...PULL_ONLY_COLLECTIONS, ...SPLIT_BY_OWNER_COLLECTIONS];
+
 /** The collections whose rows belong to an event and die with it (`partOfEvent`). */
 export const EVENT_PART_COLLECTIONS: readonly SyncCollectionName[] = SYNC_COLLECTIONS.filter(
   (name) => SYNC_DECLARATIONS[name].partOfEvent === true,

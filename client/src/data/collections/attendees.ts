@@ -13,8 +13,9 @@ import {
   type AttendanceStatus,
   type AttendeeDoc,
 } from '@fankurve/shared';
-import type { RxDocument } from 'rxdb';
-import { asyncScheduler, of, throttleTime } from 'rxjs';
+import type { Table } from 'dexie';
+import type { MangoQuerySelector, RxDocument } from 'rxdb';
+import { asyncScheduler, combineLatest, map, of, throttleTime, type Observable } from 'rxjs';
 import type { FankurveDatabase } from '../database.js';
 import type { DocStore } from '../docStore.js';
 import { enforce, type Device } from '../device.js';
@@ -29,19 +30,52 @@ import { plainDocs, useQuery } from '../query.js';
 /** How often the list of every attendee row (the events list's counts) is handed to the screen at most. */
 const ALL_ROWS_THROTTLE_MS = 250;
 
+const throttled = <T>() => throttleTime<T>(ALL_ROWS_THROTTLE_MS, asyncScheduler, { leading: true, trailing: true });
+
+/**
+ * A device's attendee rows of a query: its own and its guests' (RxDB, what it pushes) and the other
+ * members' (the document store; docs/architecture.md, Client data layer), by id.
+ */
+export function attendeeRows$(
+  db: FankurveDatabase,
+  docs: DocStore,
+  query: { selector?: MangoQuerySelector<AttendeeDoc>; others: (table: Table<AttendeeDoc, string>) => Promise<AttendeeDoc[]> },
+): Observable<AttendeeDoc[]> {
+  const own$ = db.attendees.find(query.selector ? { selector: query.selector } : {}).$.pipe(plainDocs<AttendeeDoc>());
+  const others$ = docs.has('attendees') ? docs.live(() => query.others(docs.table('attendees'))) : of([]);
+  return combineLatest([own$, others$]).pipe(
+    map(([own, others]) => {
+      if (others.length === 0) return own;
+      const byId = new Map(others.map((row) => [row.id, row]));
+      for (const row of own) byId.set(row.id, row);
+      return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    }),
+  );
+}
+
+/** The attendee rows of the given events (none: all), both stores. */
+export function rowsOfEvents$(db: FankurveDatabase, docs: DocStore, eventIds?: readonly string[]): Observable<AttendeeDoc[]> {
+  if (eventIds === undefined) return attendeeRows$(db, docs, { others: (table) => table.toArray() });
+  return attendeeRows$(db, docs, {
+    selector: { event_id: { $in: [...eventIds] } },
+    others: (table) => table.where('event_id').anyOf([...eventIds]).toArray(),
+  });
+}
+
 /**
  * The attendee rows of one event, or of all events. All rows are thousands of documents: while a
  * first sync writes them in batches, the screen gets them at most every 250 ms, not once per batch;
  * a screen may hold the query back (`enabled: false`) until what it shows first has loaded.
  */
 export function useAttendees(eventId?: string, { enabled = true }: { enabled?: boolean } = {}): AttendeeDoc[] | undefined {
-  return useQuery((db) => {
-    if (!enabled) return null;
-    if (eventId) return db.attendees.find({ selector: { event_id: eventId } }).$.pipe(plainDocs<AttendeeDoc>());
-    return db.attendees
-      .find()
-      .$.pipe(throttleTime(ALL_ROWS_THROTTLE_MS, asyncScheduler, { leading: true, trailing: true }), plainDocs<AttendeeDoc>());
-  }, [eventId, enabled]);
+  return useQuery(
+    (db, docs) => {
+      if (!enabled) return null;
+      if (eventId) return rowsOfEvents$(db, docs, [eventId]);
+      return rowsOfEvents$(db, docs).pipe(throttled());
+    },
+    [eventId, enabled],
+  );
 }
 
 /**
@@ -53,12 +87,10 @@ export function useAttendees(eventId?: string, { enabled = true }: { enabled?: b
 export function useAttendeesOfEvents(eventIds: readonly string[] | undefined): AttendeeDoc[] | undefined {
   const key = eventIds?.join(',');
   return useQuery(
-    (db) => {
+    (db, docs) => {
       if (!eventIds) return null;
       if (eventIds.length === 0) return of([]);
-      return db.attendees
-        .find({ selector: { event_id: { $in: [...eventIds] } } })
-        .$.pipe(throttleTime(ALL_ROWS_THROTTLE_MS, asyncScheduler, { leading: true, trailing: true }), plainDocs<AttendeeDoc>());
+      return rowsOfEvents$(db, docs, eventIds).pipe(throttled());
     },
     [key],
   );

@@ -3,7 +3,8 @@ import { seasonDateRange, seasonStats, type SeasonStats } from '@fankurve/shared
 import { asyncScheduler, combineLatest, map, of, switchMap, throttleTime, type Observable } from 'rxjs';
 import type { FankurveDatabase } from '../database.js';
 import type { DocStore } from '../docStore.js';
-import { plainDocs, useQuery } from '../query.js';
+import { useQuery } from '../query.js';
+import { rowsOfEvents$ } from './attendees.js';
 
 /*
  * A season in numbers from the device's own copy (docs/product.md, Statistics), offline too: the
@@ -21,9 +22,11 @@ function deviceSeasonStats(db: FankurveDatabase, docs: DocStore, season: number,
   const rows$ = events$.pipe(
     switchMap((events) => {
       if (events.length === 0) return of([] as AttendeeDoc[]);
-      return db.attendees
-        .find({ selector: { event_id: { $in: events.map((event) => event.id) } } })
-        .$.pipe(throttleTime(ROWS_THROTTLE_MS, asyncScheduler, { leading: true, trailing: true }), plainDocs<AttendeeDoc>());
+      return rowsOfEvents$(
+        db,
+        docs,
+        events.map((event) => event.id),
+      ).pipe(throttleTime(ROWS_THROTTLE_MS, asyncScheduler, { leading: true, trailing: true }));
     }),
   );
   const members$ = docs.all('members');

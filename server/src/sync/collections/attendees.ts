@@ -1,5 +1,5 @@
 import { attendeesSync, keptOnDeviceSince, payByOf, type AttendeeDoc } from '@fankurve/shared';
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { AttendeeRow, Database } from '../../db/schema.js';
 import { toBool } from '../../db/store.js';
 import { applyAttendeeChange, describeAttendeeChange } from '../../domain/attendance/attendeeChange.js';
@@ -18,6 +18,21 @@ function attendeeRows(db: Kysely<Database>) {
     .selectAll('a')
     .select(['r.allocated_at', 'c.payment_days']);
 }
+
+/**
+ * The rows a member pushes: their own and the guests they brought (`ownerOf` of the declaration:
+ * the member, else whoever brought the guest). A split pull's `own` scope; the rest are `others`.
+ */
+function ownRow(eb: RowExpressions, userId: string) {
+  return eb.or([eb('a.user_id', '=', userId), eb.and([eb('a.user_id', 'is', null), eb('a.brought_by', '=', userId)])]);
+}
+
+/** The complement of `ownRow`, never NULL (a NOT over a comparison with NULL would drop a guest row). */
+function othersRow(eb: RowExpressions, userId: string) {
+  return eb(eb.fn.coalesce('a.user_id', 'a.brought_by', eb.val('')), '!=', userId);
+}
+
+type RowExpressions = ExpressionBuilder<Database & { a: AttendeeRow }, 'a'>;
 
 export function toAttendeeDoc(row: AttendeeRowWithPayBy): MasterDocument<AttendeeDoc> {
   return {
@@ -40,20 +55,29 @@ export function toAttendeeDoc(row: AttendeeRowWithPayBy): MasterDocument<Attende
  */
 export const attendeesCollection = defineServerCollection<AttendeeDoc>({
   declaration: attendeesSync,
-  async pull(db, actor, afterSeq, limit, { today }) {
+  async pull(db, actor, afterSeq, limit, { today, scope }) {
     const rows = await attendeeRows(db)
       .innerJoin('events as e', 'e.id', 'a.event_id')
       .where('a.seq', '>', afterSeq)
-      .where((eb) =>
-        eb.or([eb('e.date', '>=', keptOnDeviceSince(today)), eb('a.user_id', '=', actor.id), eb('a.brought_by', '=', actor.id)]),
-      )
+      .where((eb) => {
+        const own = ownRow(eb, actor.id);
+        const kept = eb('e.date', '>=', keptOnDeviceSince(today));
+        if (scope === 'own') return own;
+        if (scope === 'others') return eb.and([kept, othersRow(eb, actor.id)]);
+        return eb.or([kept, eb('a.user_id', '=', actor.id), eb('a.brought_by', '=', actor.id)]);
+      })
       .orderBy('a.seq')
       .limit(limit)
       .execute();
     return rows.map(toAttendeeDoc);
   },
-  async pullEvent(db, _actor, eventId) {
-    const rows = await attendeeRows(db).where('a.event_id', '=', eventId).orderBy('a.seq').execute();
+  async pullEvent(db, actor, eventId, scope) {
+    const rows = await attendeeRows(db)
+      .where('a.event_id', '=', eventId)
+      .$if(scope === 'own', (query) => query.where((eb) => ownRow(eb, actor.id)))
+      .$if(scope === 'others', (query) => query.where((eb) => othersRow(eb, actor.id)))
+      .orderBy('a.seq')
+      .execute();
     return rows.map(toAttendeeDoc);
   },
   push: {
