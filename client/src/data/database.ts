@@ -20,8 +20,7 @@ export type FankurveCollections = { [Name in PushedCollectionName]: RxCollection
 
 export type FankurveDatabase = RxDatabase<FankurveCollections>;
 
-/** The device database's name: the app's and the service worker's background sync (pwa/backgroundSync.ts). */
-export const DEVICE_DATABASE_NAME = 'fankurve';
+export { DEVICE_DATABASE_NAME } from './deviceDocs.js';
 
 let pluginsAdded = false;
 let devModeAdded = false;

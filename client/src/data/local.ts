@@ -20,8 +20,9 @@ export function getDatabase(): Promise<FankurveDatabase> {
   return loadSync().then((sync) => sync.getDatabase());
 }
 
+/** The document store, a chunk of its own: its queries need no RxDB. */
 export function getDocStore(): Promise<DocStore> {
-  return loadSync().then((sync) => sync.getDocStore());
+  return import('./deviceDocs.js').then((docs) => docs.getDocStore());
 }
 
 /** The database, document store and outbox that the writes of data/collections work on. */

@@ -2,7 +2,7 @@ import { BehaviorSubject, filter, firstValueFrom, type Subscription } from 'rxjs
 import { adoptBackgroundSync, requestBackgroundSync } from './backgroundSyncRequest.js';
 import { watchNotices } from './collections/noticeToasts.js';
 import { createFankurveDatabase, DEVICE_DATABASE_NAME, type FankurveDatabase } from './database.js';
-import { DocStore } from './docStore.js';
+import { deleteDocStore, getDocStore } from './deviceDocs.js';
 import { forgetDroppedAnswers } from './rebase.js';
 import {
   idleStatus,
@@ -27,7 +27,6 @@ export interface SyncSession {
 }
 
 let databasePromise: Promise<FankurveDatabase> | null = null;
-let docStorePromise: Promise<DocStore> | null = null;
 let sync: { handle: SyncHandle; token: string; statusSub: Subscription; noticeSub: Subscription } | null = null;
 /** The running replication, for what waits for it to start. */
 const started$ = new BehaviorSubject<SyncHandle | null>(null);
@@ -59,15 +58,6 @@ export function getDatabase(): Promise<FankurveDatabase> {
     adoptBackgroundSync(outbox),
   ]).then(([db]) => db);
   return databasePromise;
-}
-
-/** The document store of what the device only reads, beside the database (docs/architecture.md, Client data layer). */
-export function getDocStore(): Promise<DocStore> {
-  docStorePromise ??= DocStore.open(DEVICE_DATABASE_NAME);
-  docStorePromise.catch(() => {
-    docStorePromise = null;
-  });
-  return docStorePromise;
 }
 
 /*
@@ -147,12 +137,7 @@ export async function clearLocalData(): Promise<void> {
     databasePromise = null;
     await db.remove();
   }
-  if (docStorePromise) {
-    const docs = await docStorePromise.catch(() => null);
-    docStorePromise = null;
-    docs?.close();
-  }
-  await DocStore.deleteAll(DEVICE_DATABASE_NAME);
+  await deleteDocStore();
   forgetDroppedAnswers();
   outbox.clear();
   clearSnapshots();

@@ -1,7 +1,7 @@
 import type { AnnouncementDoc, EventDoc } from '@fankurve/shared';
 import { combineLatest, map, type Observable } from 'rxjs';
 import type { DocStore } from '../docStore.js';
-import { useQuery } from '../query.js';
+import { useStoreQuery } from '../query.js';
 import { listedEvents } from './events.js';
 
 /** An announcement as the screen shows it: with the event it names, while that event is on the device and listed. */
@@ -29,5 +29,5 @@ export function announcements$(docs: DocStore): Observable<AnnouncementView[]> {
 }
 
 export function useAnnouncements(): AnnouncementView[] | undefined {
-  return useQuery((_db, docs) => announcements$(docs), []);
+  return useStoreQuery((docs) => announcements$(docs), []);
 }

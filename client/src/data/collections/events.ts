@@ -1,7 +1,7 @@
 import type { EventDoc } from '@fankurve/shared';
 import { map } from 'rxjs';
 import type { DocStore } from '../docStore.js';
-import { useQuery } from '../query.js';
+import { useStoreQuery } from '../query.js';
 
 /*
  * An archived event (deleted by an admin while tickets on it were bought) stays on the device for its
@@ -13,7 +13,7 @@ export const listedEvents = (docs: DocStore) =>
   docs.live(async () => (await docs.table('events').orderBy('date').toArray()).filter((event) => !event.archived));
 
 export function useEvents(): EventDoc[] | undefined {
-  return useQuery((_db, docs) => listedEvents(docs), []);
+  return useStoreQuery((docs) => listedEvents(docs), []);
 }
 
 /** Opens the document store's events table as soon as the device's data is opened, before the screen asks for it. */
@@ -26,5 +26,5 @@ export const shownEvent = (docs: DocStore, eventId: string) =>
   docs.live(() => docs.table('events').get(eventId)).pipe(map((event) => (event && !event.archived ? event : null)));
 
 export function useEvent(eventId: string): EventDoc | null | undefined {
-  return useQuery((_db, docs) => shownEvent(docs, eventId), [eventId]);
+  return useStoreQuery((docs) => shownEvent(docs, eventId), [eventId]);
 }

@@ -9,7 +9,7 @@ import {
 } from '@fankurve/shared';
 import { map, type Observable } from 'rxjs';
 import type { DocStore } from '../docStore.js';
-import { useQuery } from '../query.js';
+import { useStoreQuery } from '../query.js';
 
 /*
  * The member's ledger on the device (docs/product.md, Tickets and money), offline too: their own
@@ -80,5 +80,5 @@ export function myLedger$(docs: DocStore, userId: string): Observable<MyLedger> 
 
 /** The member's balance and statement as they change on the device; undefined while loading. */
 export function useMyLedger(userId: string): MyLedger | undefined {
-  return useQuery((_db, docs) => myLedger$(docs, userId), [userId]);
+  return useStoreQuery((docs) => myLedger$(docs, userId), [userId]);
 }

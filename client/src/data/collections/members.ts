@@ -1,6 +1,6 @@
 import type { MemberDoc } from '@fankurve/shared';
-import { useQuery } from '../query.js';
+import { useStoreQuery } from '../query.js';
 
 export function useMembers(): MemberDoc[] | undefined {
-  return useQuery((_db, docs) => docs.live(() => docs.table('members').toArray()), []);
+  return useStoreQuery((docs) => docs.all('members'), []);
 }

@@ -1,9 +1,9 @@
 import type { TransportDoc } from '@fankurve/shared';
-import { useQuery } from '../query.js';
+import { useStoreQuery } from '../query.js';
 
 export function useTransports(eventId: string): TransportDoc[] | undefined {
-  return useQuery(
-    (_db, docs) =>
+  return useStoreQuery(
+    (docs) =>
       docs.live(() => docs.table('transports').where('event_id').equals(eventId).sortBy('created_at')),
     [eventId],
   );
