@@ -189,7 +189,8 @@ describe('the attendee pull split by owner (docs/architecture.md, Client data la
     }
     const unknownScope = await t.call('GET', `${eventPath('attendees', events.old)}?scope=mine`, { token: mia.token });
     expect(unknownScope).toMatchObject({ status: 400, body: { code: 'invalidInput' } });
-    expect((await t.call('POST', '/api/sync/attendees/1/pull', { body: { scope: 'own' } })).status).toBe(401);
+    const pull = `/api/sync/attendees/${version('attendees')}/pull`;
+    expect((await t.call('POST', pull, { body: { scope: 'own' } })).status).toBe(401);
   });
 });
 

@@ -48,7 +48,8 @@ const bool = { type: 'boolean' } as const;
 export const attendeeSchema = {
   title: 'attendees',
   // 1: pay_by (the debt block on the device waits for a contingent ticket's payment days).
-  version: 1,
+  // 2: split by owner: RxDB keeps only the device's own rows, so a device's older copy (every row) is dropped.
+  version: 2,
   primaryKey: 'id',
   type: 'object',
   properties: {
