@@ -10,9 +10,10 @@ import { from, type Observable } from 'rxjs';
 
 /*
  * The device's document store (docs/architecture.md, Client data layer): what the device only reads
- * (events, members, transports, news, the ledger, polls) in plain Dexie tables, one per collection,
- * filled by the checkpointed pull (storePull.ts) and read by the screens through `liveQuery`. It has
- * no collection ceiling and none of RxDB's per-document cost; RxDB keeps what the device writes.
+ * (events, members, transports, news, the ledger, polls, and the other members' attendee rows) in
+ * plain Dexie tables, one per collection, filled by the checkpointed pull (storePull.ts) and read by
+ * the screens through `liveQuery`. It has no collection ceiling and none of RxDB's per-document
+ * cost; RxDB keeps what the device writes.
  */
 
 /** A pulled document as the server sends it: a tombstone is `{ id, seq, _deleted: true }`. */
