@@ -13,6 +13,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { json, signIn } from './http.js';
+import { onServerSentEvents } from './sse.js';
 import { startAppServer, type Child, type ServerCommand } from './server.js';
 
 export interface InstanceFigures {
@@ -96,17 +97,11 @@ function openStream(baseUrl: string, token: string) {
     `${baseUrl}/api/sync/stream`,
     { agent, headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } },
     (res) => {
-      let buffer = '';
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const event = /^event: (.*)$/m.exec(block)?.[1];
-          if (event) events.push({ event, data: /^data: (.*)$/m.exec(block)?.[1] ?? '', at: performance.now() });
-        }
-      });
+      res.on(
+        'data',
+        onServerSentEvents((event, data) => events.push({ event, data, at: performance.now() })),
+      );
       res.on('error', () => undefined);
     },
   );

@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { onServerSentEvents } from './sse.js';
 
 export interface RushInput {
   baseUrl: string;
@@ -194,23 +195,18 @@ class Device {
           res.resume();
           return;
         }
-        let buffer = '';
         res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          buffer += chunk;
-          for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-            const block = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            const event = /^event: (.*)$/m.exec(block)?.[1];
+        res.on(
+          'data',
+          onServerSentEvents((event, data) => {
             if (event === 'ready' && !ready) {
               ready = true;
               streams.opened += 1;
             } else if (event === 'change') {
-              const data = /^data: (.*)$/m.exec(block)?.[1] ?? '{}';
-              this.onChange((JSON.parse(data) as { collections?: string[] }).collections ?? []);
+              this.onChange((JSON.parse(data || '{}') as { collections?: string[] }).collections ?? []);
             }
-          }
-        });
+          }),
+        );
         res.on('end', () => {
           if (!stopping) {
             streams.dropped += 1;
