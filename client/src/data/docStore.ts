@@ -137,17 +137,21 @@ export class DocStore {
 
   /** Stores a page of a pull and the seq it reached, in one transaction: tombstones delete, the rest are put. */
   async store(collection: string, documents: readonly PulledDoc[], seq: number): Promise<void> {
-    // A document's latest state in the page wins (pages come in seq order).
+    const version = this.versionOf(collection);
+    await this.dexie.transaction('rw', [CHECKPOINTS, collection], async () => {
+      await this.apply(collection, documents);
+      await this.dexie.table(CHECKPOINTS).put({ collection, version, seq } satisfies PullCheckpoint);
+    });
+  }
+
+  /** Writes documents in a transaction of the caller's: tombstones delete, the rest are put; a document's latest state wins. */
+  private async apply(collection: string, documents: readonly PulledDoc[]): Promise<void> {
     const latest = [...new Map(documents.map((doc) => [doc.id, doc])).values()];
     const gone = latest.filter((doc) => doc._deleted).map((doc) => doc.id);
     const live = latest.filter((doc) => !doc._deleted).map(({ _deleted, ...doc }) => doc);
-    const version = this.versionOf(collection);
-    await this.dexie.transaction('rw', [CHECKPOINTS, collection], async () => {
-      const table = this.dexie.table(collection);
-      if (gone.length > 0) await table.bulkDelete(gone);
-      if (live.length > 0) await table.bulkPut(live);
-      await this.dexie.table(CHECKPOINTS).put({ collection, version, seq } satisfies PullCheckpoint);
-    });
+    const table = this.dexie.table(collection);
+    if (gone.length > 0) await table.bulkDelete(gone);
+    if (live.length > 0) await table.bulkPut(live);
   }
 
   private versionOf(collection: string): number {
@@ -161,16 +165,7 @@ export class DocStore {
    * delete, the rest are put; the pull's seq stays.
    */
   async storeLoose(collection: string, documents: readonly PulledDoc[]): Promise<void> {
-    const table = this.dexie.table(collection);
-    await this.dexie.transaction('rw', table, async () => {
-      for (const doc of documents) {
-        if (doc._deleted) await table.delete(doc.id);
-        else {
-          const { _deleted, ...live } = doc;
-          await table.put(live);
-        }
-      }
-    });
+    await this.dexie.transaction('rw', collection, () => this.apply(collection, documents));
   }
 
   close(): void {

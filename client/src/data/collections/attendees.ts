@@ -13,8 +13,7 @@ import {
   type AttendanceStatus,
   type AttendeeDoc,
 } from '@fankurve/shared';
-import type { Table } from 'dexie';
-import type { MangoQuerySelector, RxDocument } from 'rxdb';
+import type { RxDocument } from 'rxdb';
 import { asyncScheduler, combineLatest, map, of, throttleTime, type Observable } from 'rxjs';
 import type { FankurveDatabase } from '../database.js';
 import type { DocStore } from '../docStore.js';
@@ -33,16 +32,15 @@ const ALL_ROWS_THROTTLE_MS = 250;
 const throttled = <T>() => throttleTime<T>(ALL_ROWS_THROTTLE_MS, asyncScheduler, { leading: true, trailing: true });
 
 /**
- * A device's attendee rows of a query: its own and its guests' (RxDB, what it pushes) and the other
- * members' (the document store; docs/architecture.md, Client data layer), by id.
+ * The attendee rows of the given events (none: all) on the device: its own and its guests' (RxDB,
+ * what it pushes) and the other members' (the document store; docs/architecture.md, Client data
+ * layer), by id.
  */
-export function attendeeRows$(
-  db: FankurveDatabase,
-  docs: DocStore,
-  query: { selector?: MangoQuerySelector<AttendeeDoc>; others: (table: Table<AttendeeDoc, string>) => Promise<AttendeeDoc[]> },
-): Observable<AttendeeDoc[]> {
-  const own$ = db.attendees.find(query.selector ? { selector: query.selector } : {}).$.pipe(plainDocs<AttendeeDoc>());
-  const others$ = docs.has('attendees') ? docs.live(() => query.others(docs.table('attendees'))) : of([]);
+export function rowsOfEvents$(db: FankurveDatabase, docs: DocStore, eventIds?: readonly string[]): Observable<AttendeeDoc[]> {
+  const ids = eventIds && [...eventIds];
+  const own$ = db.attendees.find(ids ? { selector: { event_id: { $in: ids } } } : {}).$.pipe(plainDocs<AttendeeDoc>());
+  const table = docs.has('attendees') ? docs.table('attendees') : null;
+  const others$ = table ? docs.live(() => (ids ? table.where('event_id').anyOf(ids) : table).toArray()) : of([]);
   return combineLatest([own$, others$]).pipe(
     map(([own, others]) => {
       if (others.length === 0) return own;
@@ -51,15 +49,6 @@ export function attendeeRows$(
       return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     }),
   );
-}
-
-/** The attendee rows of the given events (none: all), both stores. */
-export function rowsOfEvents$(db: FankurveDatabase, docs: DocStore, eventIds?: readonly string[]): Observable<AttendeeDoc[]> {
-  if (eventIds === undefined) return attendeeRows$(db, docs, { others: (table) => table.toArray() });
-  return attendeeRows$(db, docs, {
-    selector: { event_id: { $in: [...eventIds] } },
-    others: (table) => table.where('event_id').anyOf([...eventIds]).toArray(),
-  });
 }
 
 /**
