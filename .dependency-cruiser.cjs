@@ -4,15 +4,20 @@
  * @type {import('dependency-cruiser').IConfiguration}
  */
 
-/** The client's layers, lowest first: a module may import its own layer and those before it. */
+/**
+ * The client's layers, lowest first: a module may import its own layer and those before it. A
+ * collection in its own folder (client/src/collections/<name>/) has a file per layer: api.ts, data.ts,
+ * texts.ts with de.json and en.json (i18n), and its screens (features).
+ */
+const CLIENT_COLLECTION = '^client/src/collections/[^/]+/';
 const CLIENT_LAYERS = [
-  ['api', '^client/src/api/'],
-  ['data', '^client/src/data/'],
+  ['api', ['^client/src/api/', `${CLIENT_COLLECTION}api\\.ts$`]],
+  ['data', ['^client/src/data/', `${CLIENT_COLLECTION}data\\.ts$`]],
   ['pwa', '^client/src/pwa/'],
   ['session', '^client/src/session/'],
-  ['i18n', '^client/src/i18n/'],
+  ['i18n', ['^client/src/i18n/', `${CLIENT_COLLECTION}(texts\\.ts|[a-z]+\\.json)$`]],
   ['ui', '^client/src/ui/'],
-  ['features', '^client/src/features/'],
+  ['features', ['^client/src/features/', `${CLIENT_COLLECTION}(?!(api|data|texts)\\.ts$|[a-z]+\\.json$)`]],
   ['app', '^client/src/(app/|main\\.tsx$)'],
 ];
 
@@ -22,29 +27,36 @@ const CLIENT_LAYERS = [
  * push, mail, the match import), the REST routes, the sync protocol built on them, and the files
  * that wire it all (app, deps, server, main). config.ts is read by every layer and belongs to none.
  */
+const SERVER_COLLECTION = '^server/src/collections/[^/]+/';
 const SERVER_LAYERS = [
-  ['db', '^server/src/(db|backup)/'],
-  ['domain', '^server/src/domain/'],
+  ['db', ['^server/src/(db|backup)/', `${SERVER_COLLECTION}(tables\\.ts$|migrations/)`]],
+  ['domain', ['^server/src/domain/', `${SERVER_COLLECTION}(events|domain)\\.ts$`]],
   ['jobs', '^server/src/jobs/'],
   ['auth', '^server/src/auth/'],
-  ['notify', '^server/src/notify/'],
+  ['notify', ['^server/src/notify/', `${SERVER_COLLECTION}notify\\.ts$`]],
   ['mail', '^server/src/mail/'],
   ['matches', '^server/src/matches/'],
-  ['http', '^server/src/http/'],
-  ['sync', '^server/src/sync/'],
-  ['wiring', '^server/src/(app|deps|server|main)\\.ts$'],
+  ['http', ['^server/src/http/', `${SERVER_COLLECTION}routes\\.ts$`]],
+  ['sync', ['^server/src/sync/', `${SERVER_COLLECTION}sync\\.ts$`]],
+  [
+    'wiring',
+    ['^server/src/(app|deps|server|main)\\.ts$', '^server/src/collections/[^/]+\\.ts$', `${SERVER_COLLECTION}index\\.ts$`],
+  ],
 ];
 
 /**
  * shared/src, lowest first: the constants, messages and ids with the rule result's shape, the
- * dates, the synced documents, the rules, the REST schemas, the entry file.
+ * dates, the synced documents (with each folder collection's collection.ts), the registry of the
+ * collections and their messages, the rules, the REST schemas (with each folder collection's
+ * schemas.ts and answers.ts), the entry file.
  */
 const SHARED_LAYERS = [
-  ['base', ['^shared/src/(constants|messages|ids|push|matchImport)\\.ts$', '^shared/src/rules/result\\.ts$']],
+  ['base', ['^shared/src/(constants|messages|ids|push)\\.ts$', '^shared/src/rules/result\\.ts$']],
   ['dates', '^shared/src/dates\\.ts$'],
-  ['docs', '^shared/src/docs/'],
-  ['rules', '^shared/src/rules/(?!result\\.ts$)'],
-  ['schemas', '^shared/src/schemas/'],
+  ['docs', ['^shared/src/docs/', '^shared/src/collections/(define\\.ts|[^/]+/collection\\.ts)$']],
+  ['registry', ['^shared/src/registry\\.ts$', '^shared/src/collections/index\\.ts$']],
+  ['rules', ['^shared/src/rules/(?!result\\.ts$)', '^shared/src/matchImport\\.ts$']],
+  ['schemas', ['^shared/src/schemas/', '^shared/src/collections/[^/]+/(schemas|answers)\\.ts$']],
   ['index', '^shared/src/index\\.ts$'],
 ];
 
@@ -89,6 +101,20 @@ module.exports = {
         path: '^client/src/features/[^/]+/',
         pathNot: ['^client/src/features/$1/', '^client/src/features/[^/]+/index\\.ts$'],
       },
+    },
+    {
+      name: 'client-collection-entry',
+      comment: "Outside its folder, a collection's screens are used only through its entry file collections/<name>/index.ts.",
+      severity: 'error',
+      from: { path: '^client/src/', pathNot: '^client/src/collections/' },
+      to: { path: '^client/src/collections/[^/]+/', pathNot: '^client/src/collections/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'collection-folders-apart',
+      comment: 'A collection in its own folder does not reach into another: what two need lives below them.',
+      severity: 'error',
+      from: { path: '^(client|server|shared)/src/collections/([^/]+)/' },
+      to: { path: '^$1/src/collections/[^/]+/', pathNot: '^$1/src/collections/$2/' },
     },
     {
       name: 'shared-stands-alone',

@@ -1,7 +1,7 @@
 // Bundles the server (and the shared TypeScript it imports) into server/dist/main.mjs for `npm start`:
 // plain node runs it without a TypeScript loader, which saves the loader's worker thread (~55 MiB RSS)
 // and its start-up time. Packages from node_modules stay external (native addons among them).
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -28,13 +28,26 @@ await build({
   outfile: path.join(root, 'server/dist/main.mjs'),
 });
 
-// The migrations stay one file each beside main.mjs: server/src/db/migrate.ts finds them in their folder.
-const migrations = path.join(root, 'server/src/db/migrations');
+// The migrations stay one file each beside main.mjs, those of db/migrations and of each collection in
+// a folder of its own (collections/<name>/migrations) in one folder: server/src/db/migrate.ts finds them there.
+const collections = path.join(root, 'server/src/collections');
+const migrationFolders = [
+  path.join(root, 'server/src/db/migrations'),
+  ...readdirSync(collections, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => path.join(collections, entry.name, 'migrations'))
+    .filter((folder) => existsSync(folder)),
+];
 await build({
   ...common,
-  entryPoints: readdirSync(migrations)
-    .filter((file) => file.endsWith('.ts'))
-    .map((file) => path.join(migrations, file)),
+  // Named entry points: each comes out as <name>.mjs in the one folder, whichever folder it came from.
+  entryPoints: Object.fromEntries(
+    migrationFolders.flatMap((folder) =>
+      readdirSync(folder)
+        .filter((file) => file.endsWith('.ts'))
+        .map((file) => [file.replace(/\.ts$/, ''), path.join(folder, file)]),
+    ),
+  ),
   outdir: path.join(root, 'server/dist/migrations'),
   outExtension: { '.js': '.mjs' },
 });

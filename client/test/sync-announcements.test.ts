@@ -1,6 +1,6 @@
 import { firstValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { announcements$ } from '../src/data/collections/announcements.js';
+import { announcements$ } from '../src/collections/announcements/data.js';
 import { createTestApp, listen, type TestApp } from '../../server/test/helpers.js';
 import { eventually, TestClient } from './sync-clients.js';
 

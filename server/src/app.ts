@@ -23,7 +23,6 @@ import { ticketRoutes } from './http/tickets.js';
 import { contingentRoutes } from './http/contingents.js';
 import { ledgerRoutes } from './http/ledger.js';
 import { transportRoutes } from './http/transports.js';
-import { announcementRoutes } from './http/announcements.js';
 import { pollRoutes } from './http/polls.js';
 import { loyaltyRoutes } from './http/loyalty.js';
 import { statsRoutes } from './http/stats.js';
@@ -34,6 +33,8 @@ import { exportRoutes } from './http/exports.js';
 import { calendarRoutes } from './http/calendar.js';
 import { reminderRoutes } from './http/reminders.js';
 import { userRoutes } from './http/users.js';
+import { COLLECTION_MODULES } from './collections/index.js';
+import { syncCollectionsWith } from './sync/registry.js';
 import { syncRoutes } from './sync/routes.js';
 
 /** Uploads (multipart) get the image limit plus room for the form framing; everything else the JSON limit. */
@@ -72,12 +73,13 @@ export function createApp(deps: AppDeps): Api {
   exportRoutes(app, deps);
   calendarRoutes(app, deps);
   reminderRoutes(app, deps);
-  announcementRoutes(app, deps);
   pollRoutes(app, deps);
   loyaltyRoutes(app, deps);
   statsRoutes(app, deps);
   stadiumRoutes(app, deps);
-  syncRoutes(app, deps);
+  // The collections in folders of their own bring their routes and their sync collection.
+  for (const module of COLLECTION_MODULES) module.routes?.(app, deps);
+  syncRoutes(app, deps, syncCollectionsWith(COLLECTION_MODULES.map((module) => module.sync)));
   // ── route areas: money, admin, recovery ──
   recoveryRoutes(app, deps);
   adminRoutes(app, deps);

@@ -25,6 +25,8 @@ import { createEventsListCache } from './http/eventsListCache.js';
 import { createPasswordResetLimits } from './http/recovery.js';
 import { AdminDigest } from './mail/adminDigest.js';
 import { Mailer } from './mail/mailer.js';
+import { COLLECTION_MODULES } from './collections/index.js';
+import { joinNotifyHandlers } from './notify/handlers.js';
 import { PushNotifier } from './notify/pushSubscriber.js';
 import { DailyMatchImport } from './matches/dailyImport.js';
 import { JobRunner } from './jobs/runner.js';
@@ -81,7 +83,7 @@ export async function prepareRuntime(config: Config): Promise<Runtime> {
   const tokens = new TokenService(jwtSecret);
   store.commits.subscribe(tokens.onCommit, { remote: true });
   const adminDigest = AdminDigest.subscribedTo(store, mailer, config, jobs);
-  const push = PushNotifier.subscribedTo(store, config);
+  const push = PushNotifier.subscribedTo(store, config, joinNotifyHandlers(COLLECTION_MODULES.flatMap((m) => m.notify ?? [])));
   const eventsList = createEventsListCache(store, () => eventsListAnswer(store.db));
   store.commits.subscribe(eventsList.onCommit, { remote: true });
   // Open change streams come and go: one subscriber fans each commit out to those open now.

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventVia, createTestApp, type TestApp } from './helpers.js';
 
 /*
- * Migrations are found in their folder, and an event's parts are the collections declared
+ * Migrations are found in their folders, and an event's parts are the collections declared
  * `partOfEvent` (docs/architecture.md, "Adding a synced collection").
  */
 
@@ -19,14 +19,22 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('migrations', () => {
-  it('runs every file of the migrations folder, in the order of their names', async () => {
-    const folder = new URL('../src/db/migrations/', import.meta.url);
-    const files = fs
-      .readdirSync(folder)
+  it('runs every file of the migrations folders (db/migrations and those of each collection folder), in the order of their names', async () => {
+    const collections = new URL('../src/collections/', import.meta.url);
+    const folders = [
+      new URL('../src/db/migrations/', import.meta.url),
+      ...fs
+        .readdirSync(collections)
+        .map((name) => new URL(`${name}/migrations/`, collections))
+        .filter((folder) => fs.existsSync(folder)),
+    ];
+    const files = folders
+      .flatMap((folder) => fs.readdirSync(folder))
       .filter((file) => /^\d{3}_.+\.ts$/.test(file))
       .map((file) => file.replace(/\.ts$/, ''))
       .sort();
     expect(files.length).toBeGreaterThanOrEqual(10);
+    expect(files).toContain('011_announcements');
     const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(t.db);
     expect(rows.map((row) => row.name)).toEqual(files);
   });

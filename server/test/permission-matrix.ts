@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { MESSAGES, SYNC_DECLARATIONS } from '@fankurve/shared';
 import { expect } from 'vitest';
 import { findAttendeeById } from '../src/domain/attendance/attendeeRows.js';
@@ -7,7 +8,23 @@ import { hashResetToken, issuePasswordReset } from '../src/domain/people/passwor
 import { register } from '../src/domain/people/accounts.js';
 import { prepareNewPassword } from '../src/domain/people/newPassword.js';
 import { writeComment, writeMention } from './comment-fixtures.js';
-import { ADMIN, createEventVia, IMAGES, signIn, uploadFile, type TestApp } from './helpers.js';
+import { ADMIN, createEventVia, IMAGES, signIn, uploadFile } from './helpers.js';
+
+import {
+  ADMIN_ONLY,
+  CREATED_ADMIN_ONLY,
+  CREATED_SIGNED_IN,
+  OWNER_OR_ADMIN,
+  PUBLIC,
+  SIGNED_IN,
+  unique,
+  type Fixtures,
+  type Params,
+  type Role,
+  type RouteCase,
+} from './permission-rows.js';
+
+export * from './permission-rows.js';
 
 /*
  * The permission matrix: one row per route of the app's OpenAPI document (permissions.test.ts
@@ -15,59 +32,6 @@ import { ADMIN, createEventVia, IMAGES, signIn, uploadFile, type TestApp } from 
  * anonymous, a member, another member (for owned things a member who is not the owner or creator;
  * otherwise just a second member) and an admin.
  */
-
-export const ROLES = ['anonymous', 'member', 'other', 'admin'] as const;
-export type Role = (typeof ROLES)[number];
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-export interface Fixtures {
-  t: TestApp;
-  admin: { id: string; token: string };
-  member: { id: string; token: string };
-  other: { id: string; token: string };
-  eventId: string;
-  stadiumId: string;
-}
-
-/** Path parameters, plus any further values a row's setup hands to its body, caller and checks. */
-export type Params = Record<string, string>;
-
-/** What a row's `after` check gets besides the answer: the setup's params, the caller's token and the sent body. */
-export interface CallInfo {
-  params: Params;
-  token: string | null;
-  sent: unknown;
-}
-
-export interface RouteCase {
-  method: Method;
-  /** The path as the OpenAPI document spells it. */
-  path: string;
-  /** Why a row has no route in the document (only the document itself). */
-  notInDocument?: string;
-  /** A valid body for the route (params may be missing: the token tests call with sample params). */
-  body?: (f: Fixtures, role: Role, params: Params) => unknown;
-  /** Path parameters for a call by this role (may create fresh fixtures, so every call is repeatable). */
-  params?: (f: Fixtures, role: Role) => Promise<Params>;
-  /** A different caller than the role's standing token (e.g. a throwaway account whose password changes). */
-  caller?: (f: Fixtures, role: Role, params: Params) => Promise<string>;
-  adminOnly?: boolean;
-  /** A multipart upload of a small PNG in the field `image` instead of a JSON body. */
-  upload?: boolean;
-  /** A server-sent-events stream: the call checks status and content type, then aborts. */
-  stream?: boolean;
-  /** A successful answer is not the `{ success: true, … }` envelope (the document, sync answers, a stream). */
-  plainAnswer?: boolean;
-  /** Also open while the password must still be changed (must_change_password). */
-  passwordChangePending?: boolean;
-  /** Expected status for every role. */
-  expect: Record<Role, number>;
-  /** Further checks after the call (e.g. another member's call changed nothing). */
-  after?: (f: Fixtures, role: Role, body: any, call: CallInfo) => Promise<void>;
-}
-
-let counter = 0;
-export const unique = (prefix: string) => `${prefix}${++counter}`;
 
 const MEMBER = { username: 'perm-member', password: 'member-pass' };
 const OTHER = { username: 'perm-other', password: 'member-pass' };
@@ -116,15 +80,6 @@ async function standingTokensWork(f: Fixtures): Promise<void> {
   for (const who of ['member', 'other', 'admin'] as const) expect(await profileStatus(f, f[who].token), who).toBe(200);
 }
 
-const PUBLIC = { anonymous: 200, member: 200, other: 200, admin: 200 };
-const SIGNED_IN = { anonymous: 401, member: 200, other: 200, admin: 200 };
-const CREATED_SIGNED_IN = { anonymous: 401, member: 201, other: 201, admin: 201 };
-/** Admin-only (other members too: also against the member the row is about). */
-const ADMIN_ONLY = { anonymous: 401, member: 403, other: 403, admin: 200 };
-const CREATED_ADMIN_ONLY = { anonymous: 401, member: 403, other: 403, admin: 201 };
-/** The owner (event creator, guest's member) or an admin; another member gets 403. */
-const OWNER_OR_ADMIN = { anonymous: 401, member: 200, other: 403, admin: 200 };
-
 /** A fresh event created by the member (so "member" is its creator and "other" is not). */
 async function membersEvent(f: Fixtures): Promise<string> {
   return (await createEventVia(f.t, f.member.token, { title: unique('Members event ') + ' (H)' })).id;
@@ -155,15 +110,6 @@ async function adminsTransport(f: Fixtures): Promise<string> {
   });
   expect(res.status).toBe(201);
   return res.body.transport.id;
-}
-
-async function adminsAnnouncement(f: Fixtures): Promise<string> {
-  const res = await f.t.call('POST', '/api/announcements', {
-    token: f.admin.token,
-    body: { title: unique('News '), text: 'Treffpunkt 10 Uhr' },
-  });
-  expect(res.status).toBe(201);
-  return res.body.announcement.id;
 }
 
 /** A fresh open poll the admin asked; its id and its first option's id. */
@@ -687,38 +633,6 @@ export const ROUTES: RouteCase[] = [
     method: 'DELETE',
     path: '/api/transports/{id}',
     params: async (f) => ({ id: await adminsTransport(f) }),
-    adminOnly: true,
-    expect: ADMIN_ONLY,
-  },
-  // announcements
-  {
-    method: 'GET',
-    path: '/api/announcements',
-    params: async (f) => ({ id: await adminsAnnouncement(f) }),
-    expect: SIGNED_IN,
-    after: async (_f, role, body, { params }) => {
-      if (role !== 'anonymous') expect(body.announcements.some((a: { id: string }) => a.id === params.id)).toBe(true);
-    },
-  },
-  {
-    method: 'POST',
-    path: '/api/announcements',
-    body: (f) => ({ title: 'Matrix news', text: 'Bus at 10\nBring scarves', event_id: f.eventId, pinned: true }),
-    adminOnly: true,
-    expect: CREATED_ADMIN_ONLY,
-  },
-  {
-    method: 'PUT',
-    path: '/api/announcements/{id}',
-    body: () => ({ title: unique('Renamed news '), pinned: true }),
-    params: async (f) => ({ id: await adminsAnnouncement(f) }),
-    adminOnly: true,
-    expect: ADMIN_ONLY,
-  },
-  {
-    method: 'DELETE',
-    path: '/api/announcements/{id}',
-    params: async (f) => ({ id: await adminsAnnouncement(f) }),
     adminOnly: true,
     expect: ADMIN_ONLY,
   },
@@ -1500,7 +1414,19 @@ export const ROUTES: RouteCase[] = [
     },
   })),
   // ── match-day rows ──
+  ...(await folderCollectionRows()),
 ];
+
+/** The rows of each collection in a folder of its own, kept beside its tests (collections/<name>/permissions.ts). */
+async function folderCollectionRows(): Promise<RouteCase[]> {
+  const folder = new URL('./collections/', import.meta.url);
+  const files = fs
+    .readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && fs.existsSync(new URL(`${entry.name}/permissions.ts`, folder)))
+    .map((entry) => new URL(`${entry.name}/permissions.ts`, folder).href);
+  const modules = await Promise.all(files.map((file) => import(file) as Promise<{ permissionRows: RouteCase[] }>));
+  return modules.flatMap((module) => module.permissionRows);
+}
 
 export const isPublic = (route: RouteCase) => route.expect.anonymous !== 401;
 export const routeKey = (route: { method: string; path: string }) => `${route.method.toUpperCase()} ${route.path}`;

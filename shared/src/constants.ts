@@ -62,10 +62,6 @@ export const SYNC_PULL_LIMIT = 1000;
 /** Seasons the loyalty points count (default of the `loyalty_seasons` club setting; docs/product.md, Loyalty). */
 export const DEFAULT_LOYALTY_SEASONS = 2;
 
-/** The longest announcement title and text (docs/product.md, Limits and constants). */
-export const ANNOUNCEMENT_TITLE_MAX_LENGTH = 120;
-export const ANNOUNCEMENT_TEXT_MAX_LENGTH = 2000;
-
 /*
  * Ticket contingents (docs/product.md, Limits and constants). Kept here, not beside the input
  * schemas: a screen that imports a limit must not pull zod's schemas into its chunk.

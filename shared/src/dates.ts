@@ -1,5 +1,5 @@
 import { AWAY_SUFFIX, DEFAULT_EVENT_TIME, HOME_SUFFIX, TIME_STEP_MINUTES } from './constants.js';
-import type { MessageCode } from './messages.js';
+import type { CoreMessageCode } from './messages.js';
 import type { RuleResult } from './rules/result.js';
 
 /** Event dates are the club's wall-clock time as `YYYY-MM-DD HH:MM:SS` (docs/product.md, Limits and constants). */
@@ -20,7 +20,7 @@ export const EVENT_YEAR_MAX = 2100;
  * time. The range holds after rounding too: 2100-12-31 23:53 would round to 2101 and is refused
  * rather than rounded down, so the stored date is always the nearest quarter hour of what was typed.
  */
-export function checkEventDate(input: string, invalid: MessageCode = 'dateRequired'): RuleResult<string> {
+export function checkEventDate(input: string, invalid: CoreMessageCode = 'dateRequired'): RuleResult<string> {
   return checkWallClock(input, invalid, true);
 }
 
@@ -32,7 +32,7 @@ export function checkDepartureDate(input: string): RuleResult<string> {
   return checkWallClock(input, 'departureInvalid', false);
 }
 
-function checkWallClock(input: string, invalid: MessageCode, round: boolean): RuleResult<string> {
+function checkWallClock(input: string, invalid: CoreMessageCode, round: boolean): RuleResult<string> {
   const match = EVENT_DATE_PATTERN.exec(input.trim());
   if (!match) return { ok: false, code: invalid };
   const [defaultHour, defaultMinute] = DEFAULT_EVENT_TIME.split(':');

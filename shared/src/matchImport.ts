@@ -1,4 +1,4 @@
-import type { MessageCode } from './messages.js';
+import type { MessageCode } from './registry.js';
 
 /*
  * The answer of the fixture import (POST /api/events/sync-matches; docs/architecture.md, "Fixture

@@ -1,9 +1,10 @@
 /**
- * Every message the server sends, by code. The server answers `{ success: false, message, code }`
+ * The messages every part of the app sends, by code (registry.ts adds each folder collection's own
+ * to make MESSAGES, every message the server sends). The server answers `{ success: false, message, code }`
  * with the English text; the client translates by code (i18n key `serverMessages.<code>`) and falls
  * back to the text. docs/product.md, Error texts lists them in both languages.
  */
-export const MESSAGES = {
+export const CORE_MESSAGES = {
   adminRequired: 'Admin access required',
   notSignedIn: 'Authentication required',
   sessionExpired: 'Session expired, please sign in again',
@@ -74,9 +75,6 @@ export const MESSAGES = {
   departureInvalid: 'Departure must be a valid date and time',
   transportSaved: 'Transport saved',
   transportDeleted: 'Transport deleted',
-  announcementNotFound: 'Announcement not found',
-  announcementSaved: 'Announcement saved',
-  announcementDeleted: 'Announcement deleted',
   teamNameRequired: 'Team name is required',
   stadiumNameRequired: 'Stadium name is required',
   cityRequired: 'City is required',
@@ -247,4 +245,4 @@ export const MESSAGES = {
   internalError: 'Something went wrong. Please try again later.',
 } as const;
 
-export type MessageCode = keyof typeof MESSAGES;
+export type CoreMessageCode = keyof typeof CORE_MESSAGES;

@@ -1,5 +1,5 @@
 import type { EventDoc } from '@fankurve/shared';
-import { KEPT_BY_EVENT_COLLECTIONS, SYNC_DECLARATIONS } from '@fankurve/shared/docs/index';
+import { KEPT_BY_EVENT_COLLECTIONS, SYNC_DECLARATIONS } from '@fankurve/shared/registry';
 import { isKeptOnDevice } from '@fankurve/shared/rules/keptOnDevice';
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { loadSync } from './local.js';

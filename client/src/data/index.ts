@@ -34,7 +34,6 @@ export { myOwedFigures, useMyLedger, type MyLedger, type StatementLine } from '.
 export { useDeviceSeasonStats } from './collections/stats.js';
 export { useMembers } from './collections/members.js';
 export { useTransports } from './collections/transports.js';
-export { useAnnouncements, type AnnouncementView } from './collections/announcements.js';
 export { useUnreadNotices } from './collections/notices.js';
 export { useComments, type CommentView } from './collections/comments.js';
 export {

@@ -1,11 +1,12 @@
 /*
- * Texts of an area in files of their own, `de/<area>.json` and `en/<area>.json` (docs/architecture.md,
- * "Adding a synced collection"): found in their folders, each file's texts under its name, beside the
- * texts of de.json and en.json. German is bundled; English loads with en.json.
+ * Texts of an area in files of their own, `de/<area>.json` and `en/<area>.json`, and a collection's in
+ * its own folder, `collections/<name>/de.json` and `en.json` (docs/architecture.md, "Adding a synced
+ * collection"): found in their folders, each area's texts under its name, beside the texts of de.json
+ * and en.json. A collection's `serverMessages` join everyone's (`serverMessages.<code>`). German is
+ * bundled; English loads with en.json.
  */
 
 import type account from './de/account.json';
-import type announcements from './de/announcements.json';
 import type contingents from './de/contingents.json';
 import type deadlines from './de/deadlines.json';
 import type ledger from './de/ledger.json';
@@ -16,21 +17,49 @@ import type storage from './de/storage.json';
 
 type Texts = Record<string, unknown>;
 
-const byArea = (modules: Record<string, Texts>): Texts =>
-  Object.fromEntries(Object.entries(modules).map(([path, texts]) => [path.replace(/^.*\/|\.json$/g, ''), texts]));
+/** The area of a file: `./de/ledger.json` → ledger, `../collections/announcements/de.json` → announcements. */
+const areaOf = (path: string) => /\/collections\/([^/]+)\/\w+\.json$/.exec(path)?.[1] ?? path.replace(/^.*\/|\.json$/g, '');
 
-export const GERMAN_AREAS: Texts = byArea(import.meta.glob<Texts>('./de/*.json', { eager: true, import: 'default' }));
+/** Each area's texts under its name; the server messages of all of them in `serverMessages`. */
+function byArea(modules: Record<string, Texts>): Texts {
+  const areas: Texts = {};
+  const serverMessages: Texts = {};
+  for (const [path, { serverMessages: messages, ...texts }] of Object.entries(modules)) {
+    areas[areaOf(path)] = texts;
+    Object.assign(serverMessages, messages);
+  }
+  return { ...areas, serverMessages };
+}
+
+/** The texts of de.json or en.json with the areas': the areas' server messages join the file's. */
+export function withAreas(texts: Texts, areas: Texts): Texts {
+  return {
+    ...texts,
+    ...areas,
+    serverMessages: { ...(texts.serverMessages as Texts), ...(areas.serverMessages as Texts) },
+  };
+}
+
+export const GERMAN_AREAS: Texts = byArea({
+  ...import.meta.glob<Texts>('./de/*.json', { eager: true, import: 'default' }),
+  ...import.meta.glob<Texts>('../collections/*/de.json', { eager: true, import: 'default' }),
+});
 
 export async function englishAreas(): Promise<Texts> {
-  const loaders = import.meta.glob<Texts>('./en/*.json', { import: 'default' });
+  const loaders = {
+    ...import.meta.glob<Texts>('./en/*.json', { import: 'default' }),
+    ...import.meta.glob<Texts>('../collections/*/en.json', { import: 'default' }),
+  };
   const loaded = await Promise.all(Object.entries(loaders).map(async ([path, load]) => [path, await load()] as const));
   return byArea(Object.fromEntries(loaded));
 }
 
-/** The areas' German texts as the type of `t()`'s keys: one line an area. */
+/**
+ * The areas' German texts as the type of `t()`'s keys: one line an area; a collection in its own
+ * folder adds its line from its texts.ts (module augmentation).
+ */
 export interface AreaTexts {
   account: typeof account;
-  announcements: typeof announcements;
   contingents: typeof contingents;
   deadlines: typeof deadlines;
   ledger: typeof ledger;

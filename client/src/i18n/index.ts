@@ -1,9 +1,9 @@
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '@fankurve/shared/constants';
-import { MESSAGES, type MessageCode } from '@fankurve/shared/messages';
+import { MESSAGES, type MessageCode } from '@fankurve/shared/registry';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { isApiError } from '../api/client.js';
-import { englishAreas, GERMAN_AREAS, type AreaTexts } from './areas.js';
+import { englishAreas, GERMAN_AREAS, withAreas, type AreaTexts } from './areas.js';
 import de from './de.json';
 
 /** The last language used on this device (before sign-in, the user's profile language wins after). */
@@ -12,15 +12,16 @@ export const LANGUAGE_STORAGE_KEY = 'language';
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof de & AreaTexts };
+    // Every server message has its text (client/test/i18n.test.ts), in de.json or in its collection's folder.
+    resources: { translation: typeof de & AreaTexts & { serverMessages: Record<MessageCode, string> } };
   }
 }
 
 /** German is bundled (default); English is loaded on demand (precached for offline use). */
-const german = { ...de, ...GERMAN_AREAS };
+const german = withAreas(de, GERMAN_AREAS);
 const loaders: Record<Language, () => Promise<Record<string, unknown>>> = {
   de: async () => german,
-  en: async () => ({ ...(await import('./en.json')).default, ...(await englishAreas()) }),
+  en: async () => withAreas((await import('./en.json')).default, await englishAreas()),
 };
 
 export const isLanguage = (value: unknown): value is Language => LANGUAGES.includes(value as Language);

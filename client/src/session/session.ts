@@ -1,6 +1,6 @@
 import type { NoticeDoc } from '@fankurve/shared';
 import { LANGUAGES, TOKEN_STORAGE_KEY, type Language } from '@fankurve/shared/constants';
-import type { MessageCode } from '@fankurve/shared/messages';
+import type { MessageCode } from '@fankurve/shared/registry';
 import { useSyncExternalStore } from 'react';
 import { fetchProfile, logout, type Profile, type SignedIn } from '../api/auth.js';
 import type * as DataModule from '../data/index.js';

@@ -5,19 +5,33 @@ import type { Dialect } from './connection.js';
 /** `NNN_name.ts` in the source, `NNN_name.mjs` where the build bundled them (scripts/build-server.mjs). */
 const MIGRATION_FILE = /^(\d{3}_[a-z0-9_]+)\.(?:ts|mjs)$/;
 const MIGRATIONS_FOLDER = new URL('./migrations/', import.meta.url);
+/** In the source, each collection in a folder of its own keeps its migrations in `collections/<name>/migrations/`. */
+const COLLECTIONS_FOLDER = new URL('../collections/', import.meta.url);
 
-/** The migrations in their folder, by name: adding one is adding its file. */
+/** db/migrations and each collection's migrations folder; the build puts them all in one (scripts/build-server.mjs). */
+function migrationFolders(): URL[] {
+  if (!fs.existsSync(COLLECTIONS_FOLDER)) return [MIGRATIONS_FOLDER];
+  const collections = fs
+    .readdirSync(COLLECTIONS_FOLDER, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => new URL(`${entry.name}/migrations/`, COLLECTIONS_FOLDER))
+    .filter((folder) => fs.existsSync(folder));
+  return [MIGRATIONS_FOLDER, ...collections];
+}
+
+/** The migrations in their folders, by name (ordered by it): adding one is adding its file. */
 export async function loadMigrations(): Promise<Record<string, Migration>> {
-  const files = fs
-    .readdirSync(MIGRATIONS_FOLDER)
-    .map((file) => MIGRATION_FILE.exec(file))
-    .filter((match) => match !== null);
-  const names = files.map((match) => match[1]!);
-  if (new Set(names).size !== names.length) throw new Error(`Two migrations share a name in ${MIGRATIONS_FOLDER.pathname}`);
-  const loaded = await Promise.all(
-    files.map(async (match) => [match[1]!, (await import(new URL(match[0], MIGRATIONS_FOLDER).href)) as Migration] as const),
+  const files = migrationFolders().flatMap((folder) =>
+    fs
+      .readdirSync(folder)
+      .map((file) => MIGRATION_FILE.exec(file))
+      .filter((match) => match !== null)
+      .map((match) => ({ name: match[1]!, url: new URL(match[0], folder) })),
   );
-  return Object.fromEntries(loaded);
+  const names = files.map((file) => file.name);
+  if (new Set(names).size !== names.length) throw new Error(`Two migrations share a name: ${names.sort().join(', ')}`);
+  const loaded = await Promise.all(files.map(async (file) => [file.name, (await import(file.url.href)) as Migration] as const));
+  return Object.fromEntries(loaded.sort(([a], [b]) => a.localeCompare(b)));
 }
 
 let folderNames: string[] | null = null;

@@ -2,12 +2,14 @@ import type { OfferResponse, OfferState, PollResults, TicketRequestState } from 
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
- * Table types of the whole data model (docs/architecture.md). Booleans are 0/1 integers and timestamps ISO
+ * Table types of the whole data model (docs/architecture.md); a collection in its own folder adds its
+ * tables to `Database` from its own tables.ts (module augmentation). Booleans are 0/1 integers and timestamps ISO
  * text on SQLite and PostgreSQL alike; money is integer cents. Replicated tables carry seq and deleted.
  */
-type Bool = number;
+export type Bool = number;
 
-interface Replicated {
+/** The columns every replicated table has; a collection in its own folder builds its table type on it. */
+export interface Replicated {
   seq: number;
   deleted: Generated<Bool>;
 }
@@ -155,19 +157,6 @@ export interface MentionsTable extends Replicated {
   event_id: string;
   user_id: string;
   is_read: Bool;
-  created_at: string;
-  updated_at: string;
-}
-
-/** Club news an admin posts (migration 011); `event_id` null when it is about no event. */
-export interface AnnouncementsTable extends Replicated {
-  id: string;
-  title: string;
-  text: string;
-  event_id: string | null;
-  pinned: Bool;
-  /** The admin who posted it. */
-  created_by: string;
   created_at: string;
   updated_at: string;
 }
@@ -436,7 +425,6 @@ export interface Database {
   transports: TransportsTable;
   comments: CommentsTable;
   mentions: MentionsTable;
-  announcements: AnnouncementsTable;
   push_subscriptions: PushSubscriptionsTable;
   push_topics_off: PushTopicsOffTable;
   settings: SettingsTable;

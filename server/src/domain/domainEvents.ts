@@ -7,7 +7,7 @@ import type { AttendanceStatus, TransferStatus } from '@fankurve/shared';
  * Each names the acting user (`actorId`; 'system' for writes no user makes).
  */
 
-interface Base {
+export interface Base {
   actorId: string;
 }
 
@@ -28,89 +28,89 @@ declare module '../db/store.js' {
   }
 }
 
-export type DomainEvent =
-  | ({ type: 'attendance.set'; status: AttendanceStatus } & AttendeeRef)
-  | ({ type: 'attendance.changed'; fields: string[] } & AttendeeRef)
-  | ({ type: 'attendance.removed' } & AttendeeRef)
-  | ({ type: 'guest.added'; guestName: string } & AttendeeRef)
-  | ({ type: 'guest.removed' } & AttendeeRef)
-  | ({ type: 'ticket.bought' } & AttendeeRef)
-  | ({ type: 'ticket.paid' } & AttendeeRef)
-  | ({ type: 'ticket.received' } & AttendeeRef)
-  | ({ type: 'request.made'; kind: 'paid' | 'received' } & AttendeeRef)
-  | ({ type: 'request.accepted'; kind: 'paid' | 'received' } & AttendeeRef)
-  | ({ type: 'transferStatus.changed'; from: TransferStatus | null; to: TransferStatus | null } & AttendeeRef)
-  | ({ type: 'event.created'; eventId: string } & Base)
-  | ({ type: 'event.changed'; eventId: string; fields: string[]; markedUpdated: boolean } & Base)
+/**
+ * Each domain event's fields by its type. A collection in its own folder adds its events here from
+ * its own events.ts (module augmentation), so the union below names them too.
+ */
+export interface DomainEventTypes {
+  'attendance.set': { status: AttendanceStatus } & AttendeeRef;
+  'attendance.changed': { fields: string[] } & AttendeeRef;
+  'attendance.removed': AttendeeRef;
+  'guest.added': { guestName: string } & AttendeeRef;
+  'guest.removed': AttendeeRef;
+  'ticket.bought': AttendeeRef;
+  'ticket.paid': AttendeeRef;
+  'ticket.received': AttendeeRef;
+  'request.made': { kind: 'paid' | 'received' } & AttendeeRef;
+  'request.accepted': { kind: 'paid' | 'received' } & AttendeeRef;
+  'transferStatus.changed': { from: TransferStatus | null; to: TransferStatus | null } & AttendeeRef;
+  'event.created': { eventId: string } & Base;
+  'event.changed': { eventId: string; fields: string[]; markedUpdated: boolean } & Base;
   /** `archived`: tickets were bought, so the event was archived and its ticket rows kept (domain/events/events.ts deleteEvent). */
-  | ({ type: 'event.deleted'; eventId: string; archived: boolean } & Base)
-  | ({ type: 'user.registered'; userId: string } & Base)
-  | ({ type: 'user.approved'; userId: string } & Base)
-  | ({ type: 'user.declined'; userId: string } & Base)
-  | ({ type: 'user.deleted'; userId: string } & Base)
-  | ({ type: 'user.changed'; userId: string; fields: string[] } & Base)
-  | ({ type: 'password.changed'; userId: string } & Base)
+  'event.deleted': { eventId: string; archived: boolean } & Base;
+  'user.registered': { userId: string } & Base;
+  'user.approved': { userId: string } & Base;
+  'user.declined': { userId: string } & Base;
+  'user.deleted': { userId: string } & Base;
+  'user.changed': { userId: string; fields: string[] } & Base;
+  'password.changed': { userId: string } & Base;
   /** A comment written (REST or sync push); `actorId` is its author. */
-  | ({ type: 'comment.added'; commentId: string; eventId: string; requiresAnswer: boolean } & Base)
+  'comment.added': { commentId: string; eventId: string; requiresAnswer: boolean } & Base;
   /** Text edited, resolved/unresolved or the answer request toggled; `fields` names what changed. */
-  | ({ type: 'comment.changed'; commentId: string; eventId: string; authorId: string; fields: string[] } & Base)
-  | ({ type: 'comment.deleted'; commentId: string; eventId: string; authorId: string } & Base)
+  'comment.changed': { commentId: string; eventId: string; authorId: string; fields: string[] } & Base;
+  'comment.deleted': { commentId: string; eventId: string; authorId: string } & Base;
   /** `userId` was mentioned in the comment (a new mention row; an edit that keeps a mention records nothing). */
-  | ({ type: 'mention.created'; mentionId: string; commentId: string; eventId: string; userId: string } & Base)
-  /** Club news posted, changed (`fields`: what changed) or deleted by an admin; `eventId` the event it names, or null. */
-  | ({ type: 'announcement.created'; announcementId: string; eventId: string | null; pinned: boolean } & Base)
-  | ({ type: 'announcement.changed'; announcementId: string; eventId: string | null; fields: string[] } & Base)
-  | ({ type: 'announcement.deleted'; announcementId: string; eventId: string | null } & Base)
+  'mention.created': { mentionId: string; commentId: string; eventId: string; userId: string } & Base;
   /** Polls (domain/news/polls.ts): asked, changed (question, closing time), closed (by an admin or its time), deleted; a member's vote. */
-  | ({ type: 'poll.created'; pollId: string; eventId: string | null; closesAtUtc: string | null } & Base)
-  | ({ type: 'poll.changed'; pollId: string; eventId: string | null; fields: string[]; closesAtUtc: string | null } & Base)
-  | ({ type: 'poll.closed'; pollId: string; eventId: string | null } & Base)
-  | ({ type: 'poll.deleted'; pollId: string; eventId: string | null } & Base)
-  | ({ type: 'poll.voted'; pollId: string; eventId: string | null; optionIds: string[] } & Base)
+  'poll.created': { pollId: string; eventId: string | null; closesAtUtc: string | null } & Base;
+  'poll.changed': { pollId: string; eventId: string | null; fields: string[]; closesAtUtc: string | null } & Base;
+  'poll.closed': { pollId: string; eventId: string | null } & Base;
+  'poll.deleted': { pollId: string; eventId: string | null } & Base;
+  'poll.voted': { pollId: string; eventId: string | null; optionIds: string[] } & Base;
   /** A ticket contingent set or changed, or allocated (`allocated`: tickets handed out; domain/tickets/contingentSettings.ts, contingentAllocation.ts). */
-  | ({ type: 'contingent.set'; eventId: string } & Base)
-  | ({ type: 'contingent.allocated'; eventId: string; allocated: number } & Base)
+  'contingent.set': { eventId: string } & Base;
+  'contingent.allocated': { eventId: string; allocated: number } & Base;
   /** An admin pinned or excluded a ticket request (or undid it). */
-  | ({ type: 'ticketRequest.changed'; eventId: string; attendeeId: string; pinned: boolean; excluded: boolean } & Base)
+  'ticketRequest.changed': { eventId: string; attendeeId: string; pinned: boolean; excluded: boolean } & Base;
   /** The holder gave the ticket back: it is offered to the next in line, its debt stays until taken. */
-  | ({ type: 'ticket.returned' } & AttendeeRef)
+  'ticket.returned': AttendeeRef;
   /** A returned ticket offered to `userId` (for a guest, their host) until `expiresAt`. */
-  | ({ type: 'offer.made'; offerId: string; eventId: string; attendeeId: string; userId: string; expiresAt: string } & Base)
+  'offer.made': { offerId: string; eventId: string; attendeeId: string; userId: string; expiresAt: string } & Base;
   /** An offer taken: the ticket `ticketId` (with its debt) went to `attendeeId`; `returnerId` owed it before. */
-  | ({
-      type: 'offer.accepted';
-      offerId: string;
-      eventId: string;
-      attendeeId: string;
-      userId: string;
-      ticketId: string;
-      returnerId: string | null;
-    } & Base)
+  'offer.accepted': {
+    offerId: string;
+    eventId: string;
+    attendeeId: string;
+    userId: string;
+    ticketId: string;
+    returnerId: string | null;
+  } & Base;
   /** An offer declined, run out, or withdrawn (its ticket or its request went away). */
-  | ({
-      type: 'offer.closed';
-      offerId: string;
-      eventId: string;
-      userId: string;
-      state: 'declined' | 'expired' | 'withdrawn';
-    } & Base)
+  'offer.closed': {
+    offerId: string;
+    eventId: string;
+    userId: string;
+    state: 'declined' | 'expired' | 'withdrawn';
+  } & Base;
   /**
    * The system decided to remind `userIds` (active members without an answer) of the event, before
    * it or before its answer deadline (`deadline`, wall clock, for that kind); web push sends it after
    * the commit (domain/events/reminders.ts).
    */
-  | ({
-      type: 'reminder.sent';
-      eventId: string;
-      /** `manual`: an admin's "remind now" (its actor), to the members push reaches. */
-      kind: 'event' | 'deadline' | 'manual';
-      userIds: string[];
-      deadline: string | null;
-    } & Base)
+  'reminder.sent': {
+    eventId: string;
+    /** `manual`: an admin's "remind now" (its actor), to the members push reaches. */
+    kind: 'event' | 'deadline' | 'manual';
+    userIds: string[];
+    deadline: string | null;
+  } & Base;
   /** An admin booked a ledger entry for `userId` by hand, or reversed one (`kind` 'reversal'). */
-  | ({ type: 'ledger.booked'; entryId: string; userId: string; kind: string } & Base)
-  | ({ type: 'session.started'; sessionId: string; userId: string } & Base)
-  | ({ type: 'session.ended'; sessionId: string; userId: string } & Base);
+  'ledger.booked': { entryId: string; userId: string; kind: string } & Base;
+  'session.started': { sessionId: string; userId: string } & Base;
+  'session.ended': { sessionId: string; userId: string } & Base;
+}
+
+export type DomainEvent = { [Type in keyof DomainEventTypes]: { type: Type } & DomainEventTypes[Type] }[keyof DomainEventTypes];
 
 /** Events after which a user's existing sessions and change streams are no longer valid. */
 export function endsSessionsOf(event: DomainEvent): string | null {

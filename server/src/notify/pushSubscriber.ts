@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Commit, Store } from '../db/store.js';
 import type { DomainEvent } from '../domain/domainEvents.js';
 import { DeliveryQueue } from './delivery.js';
+import type { NotifyHandlers } from './handlers.js';
 import { deliveriesFor } from './recipients.js';
 import type { PushSettings } from './subscriptions.js';
 import { logVapid, resolveVapid, type VapidIdentity } from './vapid.js';
@@ -23,11 +24,12 @@ const RELEVANT = new Set<DomainEvent['type']>([
   'offer.made',
   'offer.accepted',
   'reminder.sent',
-  'announcement.created',
   'poll.created',
 ]);
 
-function isRelevant(event: DomainEvent): boolean {
+/** Whether an event can notify anyone: one of the list, or one a collection's own handler takes. */
+function isRelevant(event: DomainEvent, handlers: NotifyHandlers): boolean {
+  if (handlers[event.type]) return true;
   if (!RELEVANT.has(event.type)) return false;
   if (event.type === 'event.changed') return event.markedUpdated;
   if (event.type === 'transferStatus.changed') return event.to === 'reserved' || event.to === 'waiting_list';
@@ -51,17 +53,18 @@ export class PushNotifier {
   constructor(
     private readonly store: Store,
     readonly identity: VapidIdentity,
-    private readonly options: { publicUrl: string; extraHosts: readonly string[] },
+    private readonly options: { publicUrl: string; extraHosts: readonly string[]; handlers: NotifyHandlers },
   ) {
     this.delivery = new DeliveryQueue(store, identity, () => this.checkIdle());
   }
 
-  static subscribedTo(store: Store, config: Config): PushNotifier {
+  static subscribedTo(store: Store, config: Config, handlers: NotifyHandlers): PushNotifier {
     const identity = resolveVapid(config);
     logVapid(identity);
     const notifier = new PushNotifier(store, identity, {
       publicUrl: config.publicUrl,
       extraHosts: config.pushEndpointHosts,
+      handlers,
     });
     if (!identity.configured) return notifier;
     const unsubscribe = store.commits.subscribe((commit) => notifier.take(commit));
@@ -98,7 +101,7 @@ export class PushNotifier {
   /** Notes a commit's events that concern someone; the work happens after the commit's publish returns. */
   take(commit: Commit): void {
     if (this.stopped || !this.identity.configured) return;
-    const events = commit.events.filter(isRelevant);
+    const events = commit.events.filter((event) => isRelevant(event, this.options.handlers));
     if (events.length === 0) return;
     if (this.commits.length >= COMMIT_QUEUE_MAX) {
       console.warn('Web push: too many commits waiting; the notifications of one are dropped');
@@ -139,7 +142,7 @@ export class PushNotifier {
       while (!this.stopped && this.commits.length > 0) {
         const events = this.commits.shift()!;
         try {
-          const deliveries = await deliveriesFor(this.store, events, this.options.publicUrl, () => this.stopped);
+          const deliveries = await deliveriesFor(this.store, events, this.options, () => this.stopped);
           this.delivery.enqueue(deliveries);
         } catch (error) {
           if (!this.stopped) console.error('Web push: could not work out the notifications of a commit:', error);

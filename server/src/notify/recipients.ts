@@ -1,10 +1,10 @@
 import { DEFAULT_TIME_ZONE, type Language } from '@fankurve/shared';
-import { isAdminPushTopic, type PushTopic } from '@fankurve/shared/push';
+import { isAdminPushTopic } from '@fankurve/shared/push';
 import type { Store } from '../db/store.js';
 import type { DomainEvent } from '../domain/domainEvents.js';
 import type { Delivery } from './delivery.js';
+import { runNotifyHandler, type Candidate, type NotifyContext, type NotifyHandlers, type Subscriber } from './handlers.js';
 import {
-  announcementText,
   pollText,
   commentAnswerText,
   commentText,
@@ -21,7 +21,6 @@ import {
   reminderText,
   type CommentInfo,
   type EventInfo,
-  type PushText,
 } from './texts.js';
 
 /*
@@ -48,31 +47,17 @@ export interface DeclarativePushMessage {
   app_badge: number;
 }
 
-/** A possible message for a user; of several with the same key, the one of the lowest rank whose topic is on is sent. */
-interface Candidate {
-  userId: string;
-  key: string;
-  rank: number;
-  topic: PushTopic;
-  text: (language: Language) => PushText;
-}
-
-interface Subscriber {
-  userId: string;
-  language: Language;
-  scope: 'admin' | 'user';
-}
-
 /**
- * The messages the events of one commit lead to, one per device of each recipient. `cancelled`
- * (shutdown) ends the work between its queries.
+ * The messages the events of one commit lead to, one per device of each recipient; `handlers` are
+ * the collections' own (notify/handlers.ts). `cancelled` (shutdown) ends the work between its queries.
  */
 export async function deliveriesFor(
   store: Store,
   events: DomainEvent[],
-  publicUrl: string,
+  options: { publicUrl: string; handlers: NotifyHandlers },
   cancelled: () => boolean,
 ): Promise<Delivery[]> {
+  const { publicUrl } = options;
   const db = store.db;
   const subscriptionRows = await db
     .selectFrom('push_subscriptions as s')
@@ -85,7 +70,7 @@ export async function deliveriesFor(
   const subscribers = new Map<string, Subscriber>(
     subscriptionRows.map((row) => [row.user_id, { userId: row.user_id, language: row.language, scope: row.scope }]),
   );
-  const candidates = await new Planner(store, subscribers).plan(events);
+  const candidates = await new Planner(store, subscribers, options.handlers).plan(events);
   if (candidates.length === 0 || cancelled()) return [];
 
   const userIds = [...new Set(candidates.map((c) => c.userId))];
@@ -145,7 +130,17 @@ class Planner {
   constructor(
     private readonly store: Store,
     private readonly subscribers: Map<string, Subscriber>,
+    private readonly handlers: NotifyHandlers,
   ) {}
+
+  /** What a collection's own handler sees of the planner. */
+  private get context(): NotifyContext {
+    return {
+      db: this.store.db,
+      subscribers: () => this.subscribers.values(),
+      add: (userId, actorId, candidate) => this.add(userId, actorId, candidate),
+    };
+  }
 
   private add(userId: string | null, actorId: string, candidate: Omit<Candidate, 'userId'>): void {
     // Never to the member who acted; only to members who have a device to send to.
@@ -201,13 +196,11 @@ class Planner {
         case 'reminder.sent':
           await this.reminder(event);
           break;
-        case 'announcement.created':
-          await this.announcement(event);
-          break;
         case 'poll.created':
           await this.poll(event);
           break;
         default:
+          await runNotifyHandler(this.handlers, event, this.context);
           break;
       }
     }
@@ -280,26 +273,6 @@ class Planner {
         rank: 1,
         topic: 'eventChanged',
         text: (l) => eventChangedText(l, info, fields),
-      });
-    }
-  }
-
-  /** Club news reaches every member but the admin who posted it. */
-  private async announcement(event: Extract<DomainEvent, { type: 'announcement.created' }>): Promise<void> {
-    const row = await this.store.db
-      .selectFrom('announcements')
-      .select(['title', 'text', 'event_id'])
-      .where('id', '=', event.announcementId)
-      .where('deleted', '=', 0)
-      .executeTakeFirst();
-    if (!row) return;
-    const news = { title: row.title, text: row.text, eventId: row.event_id };
-    for (const subscriber of this.subscribers.values()) {
-      this.add(subscriber.userId, event.actorId, {
-        key: `news:${event.announcementId}`,
-        rank: 1,
-        topic: 'news',
-        text: (l) => announcementText(l, news),
       });
     }
   }

@@ -47,7 +47,7 @@ export function formatEventDate(date: string, language: Language): string {
   return Number.isNaN(parsed.getTime()) ? date : format.format(parsed);
 }
 
-const eventPath = (eventId: string) => `/events/${encodeURIComponent(eventId)}`;
+export const eventPath = (eventId: string) => `/events/${encodeURIComponent(eventId)}`;
 const commentPath = (eventId: string, commentId: string) => `${eventPath(eventId)}#comment-${encodeURIComponent(commentId)}`;
 
 export function newEventText(language: Language, events: EventInfo[]): PushText {
@@ -276,18 +276,6 @@ export function ticketTakenText(language: Language, event: EventInfo, guestName:
       ? `${ticket} für ${event.title} wurde übernommen. Du schuldest dafür nichts mehr.`
       : `${ticket} for ${event.title} has been taken. You owe nothing for it any more.`,
     path: '/my-tickets',
-  };
-}
-
-/** Club news: a new announcement (topic `news`), opening the list of news or its event. */
-export function announcementText(
-  language: Language,
-  announcement: { title: string; text: string; eventId: string | null },
-): PushText {
-  return {
-    title: language === 'de' ? `Neuigkeit: ${announcement.title}` : `News: ${announcement.title}`,
-    body: excerpt(announcement.text),
-    path: announcement.eventId ? eventPath(announcement.eventId) : '/events',
   };
 }
 

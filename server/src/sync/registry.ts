@@ -1,5 +1,5 @@
+import { SYNC_COLLECTIONS as SYNC_COLLECTION_NAMES } from '@fankurve/shared';
 import type { SyncCollection } from './collection.js';
-import { announcementsCollection } from './collections/announcements.js';
 import { attendeesCollection } from './collections/attendees.js';
 import { commentsCollection } from './collections/comments.js';
 import { eventsCollection } from './collections/events.js';
@@ -12,7 +12,7 @@ import { pollsCollection } from './collections/polls.js';
 import { pollVotesCollection } from './collections/pollVotes.js';
 import { transportsCollection } from './collections/transports.js';
 
-/** The server's synced collections, one line each (docs/architecture.md, adding a synced collection). */
+/** The server's synced collections kept here, one line each; the folder collections come from the wiring. */
 const COLLECTIONS: SyncCollection[] = [
   eventsCollection,
   attendeesCollection,
@@ -21,13 +21,22 @@ const COLLECTIONS: SyncCollection[] = [
   transportsCollection,
   commentsCollection,
   mentionsCollection,
-  announcementsCollection,
   offersCollection,
   pollsCollection,
   pollVotesCollection,
   ledgerCollection,
 ];
 
-export const SYNC_COLLECTIONS: ReadonlyMap<string, SyncCollection> = new Map(
-  COLLECTIONS.map((collection) => [collection.declaration.name, collection]),
-);
+/**
+ * Every synced collection by name: these and the folder collections' (docs/architecture.md, Adding a
+ * synced collection); exactly one for each shared declaration.
+ */
+export function syncCollectionsWith(folderCollections: readonly SyncCollection[]): ReadonlyMap<string, SyncCollection> {
+  const all = new Map([...COLLECTIONS, ...folderCollections].map((collection) => [collection.declaration.name, collection]));
+  const declared = new Set<string>(SYNC_COLLECTION_NAMES);
+  const missing = [...declared].filter((name) => !all.has(name));
+  const unknown = [...all.keys()].filter((name) => !declared.has(name));
+  if (missing.length > 0 || unknown.length > 0 || all.size !== COLLECTIONS.length + folderCollections.length)
+    throw new Error(`Server collections do not match the declarations: missing ${missing}, unknown ${unknown}`);
+  return all;
+}

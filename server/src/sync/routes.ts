@@ -8,22 +8,24 @@ import type { SyncCollection } from './collection.js';
 import { eventPullQuerySchema, pullBodySchema, pushBodySchema } from './protocol.js';
 import { pullBatch, pullEventDocuments } from './pull.js';
 import { applyPush } from './push.js';
-import { SYNC_COLLECTIONS } from './registry.js';
 import { openChangeStream } from './stream.js';
 
 const tag = 'Sync';
 const collectionParams = z.object({ collection: z.string().max(40), version: z.coerce.number().int().min(0) });
 const eventParams = collectionParams.extend({ eventId: z.string().max(64) });
 
+type Collections = ReadonlyMap<string, SyncCollection>;
+
 /** The collection of the path; an unknown one is 404, an outdated schema version 426 (the client reloads). */
-function resolveCollection(params: { collection: string; version: number }): SyncCollection {
-  const collection = SYNC_COLLECTIONS.get(params.collection);
+function resolveCollection(collections: Collections, params: { collection: string; version: number }): SyncCollection {
+  const collection = collections.get(params.collection);
   if (!collection) throw new DomainError('unknownCollection', 404);
   if (collection.declaration.schema.version !== params.version) throw new DomainError('outdatedClient', 426);
   return collection;
 }
 
-export function syncRoutes(app: Api, deps: AppDeps): void {
+/** The sync protocol's routes over `collections`, every synced collection by name (sync/registry.ts). */
+export function syncRoutes(app: Api, deps: AppDeps, collections: Collections): void {
   app.openapi(
     apiRoute({
       method: 'post',
@@ -36,7 +38,7 @@ export function syncRoutes(app: Api, deps: AppDeps): void {
     }),
     async (c) => {
       const actor = requireActor(c);
-      const collection = resolveCollection(c.req.valid('param'));
+      const collection = resolveCollection(collections, c.req.valid('param'));
       const { checkpoint, limit, scope } = c.req.valid('json');
       return c.json(await pullBatch(deps.store, actor, collection, checkpoint, limit, scope), 200);
     },
@@ -54,7 +56,7 @@ export function syncRoutes(app: Api, deps: AppDeps): void {
     async (c) => {
       const actor = requireActor(c);
       const params = c.req.valid('param');
-      const collection = resolveCollection(params);
+      const collection = resolveCollection(collections, params);
       const query = eventPullQuerySchema.safeParse({ scope: c.req.query('scope') });
       if (!query.success) throw badInput();
       return c.json(await pullEventDocuments(deps.store, actor, collection, params.eventId, query.data.scope), 200);
@@ -73,7 +75,7 @@ export function syncRoutes(app: Api, deps: AppDeps): void {
     }),
     async (c) => {
       const actor = requireActor(c);
-      const collection = resolveCollection(c.req.valid('param'));
+      const collection = resolveCollection(collections, c.req.valid('param'));
       if (!collection.push) throw new DomainError('forbidden', 403);
       const rows = c.req.valid('json');
       return c.json(await write(deps.store, (w) => applyPush(w, actor, collection, rows)), 200);

@@ -1,17 +1,4 @@
-import { announcementsSync } from './announcements.js';
-import { attendeesSync } from './attendees.js';
-import { commentsSync } from './comments.js';
-import type { RefusalActionOf, SyncDeclaration } from './declaration.js';
-import { eventsSync } from './events.js';
-import { ledgerSync } from './ledger.js';
-import { membersSync } from './members.js';
-import { mentionsSync } from './mentions.js';
-import { noticesSync } from './notices.js';
-import { offersSync } from './offers.js';
-import { pollsSync } from './polls.js';
-import { pollVotesSync } from './pollVotes.js';
-import { transportsSync } from './transports.js';
-
+/* The synced documents and their declarations; the collections' registry is registry.ts. */
 export * from './common.js';
 export * from './declaration.js';
 export * from './events.js';
@@ -21,74 +8,7 @@ export * from './notices.js';
 export * from './transports.js';
 export * from './comments.js';
 export * from './mentions.js';
-export * from './announcements.js';
 export * from './ledger.js';
 export * from './offers.js';
 export * from './polls.js';
 export * from './pollVotes.js';
-
-/**
- * The synced collections, one line each (docs/architecture.md, adding a synced collection). The
- * schema version is part of the sync path, so an outdated client gets 426 and reloads.
- */
-export const SYNC_DECLARATIONS = {
-  events: eventsSync,
-  attendees: attendeesSync,
-  members: membersSync,
-  notices: noticesSync,
-  transports: transportsSync,
-  comments: commentsSync,
-  mentions: mentionsSync,
-  announcements: announcementsSync,
-  ledger: ledgerSync,
-  offers: offersSync,
-  polls: pollsSync,
-  poll_votes: pollVotesSync,
-} as const;
-
-export type SyncCollectionName = keyof typeof SYNC_DECLARATIONS;
-export const SYNC_COLLECTIONS = Object.keys(SYNC_DECLARATIONS) as SyncCollectionName[];
-
-/** The document type of each collection. */
-export type SyncDocOf<Name extends SyncCollectionName> =
-  (typeof SYNC_DECLARATIONS)[Name] extends SyncDeclaration<infer Doc> ? Doc : never;
-
-export const SYNC_SCHEMAS = Object.fromEntries(SYNC_COLLECTIONS.map((name) => [name, SYNC_DECLARATIONS[name].schema])) as {
-  [Name in SyncCollectionName]: (typeof SYNC_DECLARATIONS)[Name]['schema'];
-};
-
-/** What a refused push can have tried, over all collections (the notice's `action`). */
-export type NoticeAction = RefusalActionOf<(typeof SYNC_DECLARATIONS)[SyncCollectionName]>;
-export const NOTICE_ACTIONS: readonly NoticeAction[] = SYNC_COLLECTIONS.flatMap(
-  (name) => (SYNC_DECLARATIONS[name] as SyncDeclaration<SyncDocOf<typeof name>, NoticeAction>).push?.refusals ?? [],
-);
-
-/** The collections a device changes and pushes: RxDB keeps them on the device (docs/architecture.md, Client data layer). */
-export type PushedCollectionName = {
-  [Name in SyncCollectionName]: (typeof SYNC_DECLARATIONS)[Name] extends { push: object } ? Name : never;
-}[SyncCollectionName];
-export const PUSHED_COLLECTIONS = SYNC_COLLECTIONS.filter(
-  (name): name is PushedCollectionName => SYNC_DECLARATIONS[name].push !== undefined,
-);
-
-/** The collections a device only reads: plain tables of the device's document store. */
-export type PullOnlyCollectionName = Exclude<SyncCollectionName, PushedCollectionName>;
-export const PULL_ONLY_COLLECTIONS = SYNC_COLLECTIONS.filter(
-  (name): name is PullOnlyCollectionName => SYNC_DECLARATIONS[name].push === undefined,
-);
-
-/** The pushed collections whose other members' documents a device keeps apart, in its document store. */
-export const SPLIT_BY_OWNER_COLLECTIONS = PUSHED_COLLECTIONS.filter((name) => SYNC_DECLARATIONS[name].splitByOwner === true);
-
-/** The tables of a device's document store: what it only reads, and the others' part of the split collections. */
-export const DEVICE_STORE_COLLECTIONS: readonly SyncCollectionName[] = [...PULL_ONLY_COLLECTIONS, ...SPLIT_BY_OWNER_COLLECTIONS];
-
-/** The collections whose rows belong to an event and die with it (`partOfEvent`). */
-export const EVENT_PART_COLLECTIONS: readonly SyncCollectionName[] = SYNC_COLLECTIONS.filter(
-  (name) => SYNC_DECLARATIONS[name].partOfEvent === true,
-);
-
-/** The collections whose rows of events a device does not keep are pulled on demand (docs/architecture.md, What a device keeps). */
-export const KEPT_BY_EVENT_COLLECTIONS: readonly SyncCollectionName[] = SYNC_COLLECTIONS.filter(
-  (name) => SYNC_DECLARATIONS[name].keptByEvent === true,
-);

@@ -1,4 +1,4 @@
-import type { MessageCode } from '../messages.js';
+import type { CoreMessageCode } from '../messages.js';
 import { idField, nullableString, seqField, type SyncedDoc } from './common.js';
 import { defineSyncCollection } from './declaration.js';
 
@@ -9,7 +9,7 @@ import { defineSyncCollection } from './declaration.js';
  */
 export interface NoticeDoc extends SyncedDoc {
   user_id: string;
-  code: MessageCode | string;
+  code: CoreMessageCode | string;
   message: string;
   /** The event the refused change was about, and its title when the notice was written. */
   event_id: string | null;

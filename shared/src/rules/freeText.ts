@@ -1,4 +1,4 @@
-import type { MessageCode } from '../messages.js';
+import type { CoreMessageCode } from '../messages.js';
 import type { RuleResult } from './result.js';
 
 /*
@@ -41,7 +41,7 @@ export function normaliseLineBreaks(text: string): string {
 }
 
 /** Why a text may not be stored as it is ('textHasControlCharacters'), or null. */
-export function freeTextProblem(text: string, kind: FreeTextKind = 'line'): MessageCode | null {
+export function freeTextProblem(text: string, kind: FreeTextKind = 'line'): CoreMessageCode | null {
   return REFUSED[kind].test(text) ? 'textHasControlCharacters' : null;
 }
 

@@ -1,5 +1,5 @@
 import { electronicFormatIBAN, isSEPACountry, isValidBIC, isValidIBAN } from 'ibantools';
-import type { MessageCode } from '../messages.js';
+import type { CoreMessageCode } from '../messages.js';
 import type { RuleResult } from './result.js';
 import { checkAccountHolder, isBlank, type ClubAccountFields } from './siteConfig.js';
 
@@ -34,7 +34,7 @@ export function checkBic(value: unknown): RuleResult<string | null> {
  */
 export function checkClubAccount(
   input: Record<keyof ClubAccountFields, unknown>,
-): { ok: true; value: ClubAccountFields } | { ok: false; field: keyof ClubAccountFields; code: MessageCode } {
+): { ok: true; value: ClubAccountFields } | { ok: false; field: keyof ClubAccountFields; code: CoreMessageCode } {
   const holder = checkAccountHolder(input.account_holder);
   if (!holder.ok) return { ok: false, field: 'account_holder', code: holder.code };
   const iban = checkIban(input.iban);

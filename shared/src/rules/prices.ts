@@ -1,4 +1,4 @@
-import type { MessageCode } from '../messages.js';
+import type { CoreMessageCode } from '../messages.js';
 
 /** A price that is a number, free, or to be announced (transport prices; also ticket prices). */
 export interface PriceChoice {
@@ -12,7 +12,10 @@ export interface PriceChoice {
  * Free and to be announced exclude each other; otherwise a price of at least 0 is required.
  * Returns the message code of what is wrong, or null.
  */
-export function checkPriceChoice(choice: PriceChoice, missingPrice: MessageCode = 'seatPriceInvalid'): MessageCode | null {
+export function checkPriceChoice(
+  choice: PriceChoice,
+  missingPrice: CoreMessageCode = 'seatPriceInvalid',
+): CoreMessageCode | null {
   if (choice.is_free && choice.is_price_tbd) return 'priceChoiceExclusive';
   if (choice.is_free || choice.is_price_tbd) return null;
   if (choice.price_cents === null || !Number.isInteger(choice.price_cents) || choice.price_cents < 0) return missingPrice;

@@ -1,4 +1,4 @@
-import type { MessageCode } from '../messages.js';
+import type { CoreMessageCode } from '../messages.js';
 
 /** What a rule says: the value it allows, or the message code of why not. */
-export type RuleResult<T> = { ok: true; value: T } | { ok: false; code: MessageCode };
+export type RuleResult<T> = { ok: true; value: T } | { ok: false; code: CoreMessageCode };

@@ -10,7 +10,7 @@ import {
   DEFAULT_TIME_ZONE,
   REMINDER_DAYS_BEFORE_MAX,
 } from '../constants.js';
-import type { MessageCode } from '../messages.js';
+import type { CoreMessageCode } from '../messages.js';
 import { isHexColour } from './colour.js';
 import { freeTextProblem } from './freeText.js';
 import type { RuleResult } from './result.js';
@@ -66,7 +66,7 @@ export function checkTeamId(value: unknown): RuleResult<number> {
   return { ok: true, value: number };
 }
 
-function checkText(value: unknown, max: number, required: MessageCode, tooLong: MessageCode): RuleResult<string> {
+function checkText(value: unknown, max: number, required: CoreMessageCode, tooLong: CoreMessageCode): RuleResult<string> {
   const trimmed = typeof value === 'string' ? value.trim() : '';
   if (!trimmed) return { ok: false, code: required };
   if ([...trimmed].length > max) return { ok: false, code: tooLong };
@@ -85,7 +85,8 @@ export function checkThemeColour(value: unknown): RuleResult<string> {
 }
 
 export type TeamConfigCheck =
-  { ok: true; value: TeamConfig } | { ok: false; problems: Partial<Record<TeamConfigField, MessageCode>>; code: MessageCode };
+  | { ok: true; value: TeamConfig }
+  | { ok: false; problems: Partial<Record<TeamConfigField, CoreMessageCode>>; code: CoreMessageCode };
 
 /** All four fields at once: the cleaned values, or each field's problem (and the first one's code). */
 export function checkTeamConfig(input: Record<TeamConfigField, unknown>): TeamConfigCheck {
@@ -99,7 +100,7 @@ export function checkTeamConfig(input: Record<TeamConfigField, unknown>): TeamCo
       value: { team_id: teamId.value, team_name: teamName.value, site_title: siteTitle.value, theme_color: themeColour.value },
     };
   }
-  const problems: Partial<Record<TeamConfigField, MessageCode>> = {};
+  const problems: Partial<Record<TeamConfigField, CoreMessageCode>> = {};
   const results = { team_id: teamId, team_name: teamName, site_title: siteTitle, theme_color: themeColour };
   for (const field of TEAM_CONFIG_FIELDS) {
     const result = results[field];
@@ -161,7 +162,7 @@ export function checkLoyaltySeasons(value: unknown): RuleResult<number> {
  */
 
 /** A whole number from 0 to `max`, as a number or as typed text ('3'). */
-function checkWholeNumber(value: unknown, max: number, code: MessageCode): RuleResult<number> {
+function checkWholeNumber(value: unknown, max: number, code: CoreMessageCode): RuleResult<number> {
   const number = typeof value === 'string' && /^\s*\d{1,4}\s*$/.test(value) ? Number(value) : value;
   if (typeof number !== 'number' || !Number.isInteger(number) || number < 0 || number > max) return { ok: false, code };
   return { ok: true, value: number };

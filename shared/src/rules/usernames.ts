@@ -1,4 +1,4 @@
-import type { MessageCode } from '../messages.js';
+import type { CoreMessageCode } from '../messages.js';
 import type { RuleResult } from './result.js';
 
 /*
@@ -49,7 +49,7 @@ const GREEK = /\p{Script=Greek}/u;
  * Greek letters but not two of them (a Cyrillic 'а' in 'аdmin' looks like the Latin one); digits,
  * spaces and punctuation belong to no script and go with any.
  */
-export function usernameProblem(name: string): MessageCode | null {
+export function usernameProblem(name: string): CoreMessageCode | null {
   if (name.length === 0) return 'invalidInput';
   if (name.length > USERNAME_MAX_LENGTH) return 'usernameTooLong';
   if (FORBIDDEN.test(name)) return 'usernameInvalidCharacters';

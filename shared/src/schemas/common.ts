@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { MessageCode } from '../messages.js';
+import type { MessageCode } from '../registry.js';
 import { freeTextProblem, normaliseLineBreaks } from '../rules/freeText.js';
 import { hasWholeCents } from '../rules/money.js';
 

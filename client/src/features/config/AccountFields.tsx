@@ -1,4 +1,4 @@
-import type { MessageCode } from '@fankurve/shared/messages';
+import type { MessageCode } from '@fankurve/shared/registry';
 import {
   ACCOUNT_HOLDER_MAX_LENGTH,
   formatIban,

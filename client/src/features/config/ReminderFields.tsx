@@ -1,5 +1,5 @@
 import { DEADLINE_REMINDER_HOURS_MAX, REMINDER_DAYS_BEFORE_MAX } from '@fankurve/shared/constants';
-import type { MessageCode } from '@fankurve/shared/messages';
+import type { MessageCode } from '@fankurve/shared/registry';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminSiteConfig } from '../../api/config.js';

@@ -4,7 +4,7 @@ import {
   IMAGE_MAX_BYTES,
   TOAST_DURATION_MS,
 } from '@fankurve/shared/constants';
-import type { MessageCode } from '@fankurve/shared/messages';
+import type { MessageCode } from '@fankurve/shared/registry';
 import { isHexColour, textColourOn } from '@fankurve/shared/rules/colour';
 import { checkClubAccount } from '@fankurve/shared/rules/iban';
 import {

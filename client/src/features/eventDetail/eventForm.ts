@@ -1,6 +1,6 @@
 import { centsToInputText, parseEurosAmount } from '@fankurve/shared/rules/money';
 import { checkAnswerDeadline } from '@fankurve/shared/rules/attendance';
-import type { MessageCode } from '@fankurve/shared/messages';
+import type { MessageCode } from '@fankurve/shared/registry';
 import { DEFAULT_EVENT_TIME, IMAGE_MAX_BYTES, roundToTimeStep, type EventDoc } from '@fankurve/shared';
 import type { EventUpdate } from '../../api/eventDetail.js';
 

@@ -17,7 +17,7 @@ import {
 } from '../../data/index.js';
 import { currentLanguage } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
-import { Announcements } from '../announcements/index.js';
+import { Announcements } from '../../collections/announcements/index.js';
 import { Polls } from '../polls/index.js';
 import { SyncMatchesButton } from '../matches/index.js';
 import { CreateEventDialog } from './CreateEventDialog.js';

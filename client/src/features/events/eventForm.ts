@@ -3,7 +3,7 @@ import { DEFAULT_EVENT_TIME, TIME_STEP_MINUTES } from '@fankurve/shared/constant
 import { checkEventDate, locationOfTitle, titleForLocation, type EventLocation } from '@fankurve/shared/dates';
 import { freeTextProblem } from '@fankurve/shared/rules/freeText';
 import { checkAnswerDeadline } from '@fankurve/shared/rules/attendance';
-import type { MessageCode } from '@fankurve/shared/messages';
+import type { MessageCode } from '@fankurve/shared/registry';
 import type { RuleResult } from '@fankurve/shared/rules/result';
 import type { NewEvent } from '../../api/events.js';
 

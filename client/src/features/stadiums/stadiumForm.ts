@@ -1,5 +1,5 @@
 import { centsToEuros, checkEuros, parseEurosAmount } from '@fankurve/shared/rules/money';
-import type { MessageCode } from '@fankurve/shared/messages';
+import type { MessageCode } from '@fankurve/shared/registry';
 import type { Stadium, StadiumInput } from '../../api/stadiums.js';
 
 /** The stadium form as typed. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGES, type MessageCode } from '../../messages.js';
+import { MESSAGES, type MessageCode } from '../../registry.js';
 
 /*
  * The answers of the REST routes (docs/architecture.md, "REST answers"). Each route names its answer

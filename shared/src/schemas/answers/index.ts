@@ -6,7 +6,6 @@ export * from './events.js';
 export * from './attendance.js';
 export * from './tickets.js';
 export * from './transports.js';
-export * from './announcements.js';
 export * from './polls.js';
 export * from './loyalty.js';
 export * from './stats.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { messageAnswerWith, successAnswer, textOrNull } from './common.js';
+import { messageAnswerWith, successAnswer, textOrNull } from '../../schemas/answers/common.js';
 
-/* Answers of the announcement routes (server/src/http/announcements.ts). */
+/* Answers of the announcement routes (server/src/collections/announcements/routes.ts). */
 
 /** An announcement of the club's news; `event_id` names the event it is about, or is null. */
 export const restAnnouncement = z

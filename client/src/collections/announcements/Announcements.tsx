@@ -1,8 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { deleteAnnouncement } from '../../api/announcements.js';
-import { useAnnouncements, useSyncState, type AnnouncementView } from '../../data/index.js';
+import { deleteAnnouncement } from './api.js';
+import { useSyncState } from '../../data/index.js';
+import { useAnnouncements, type AnnouncementView } from './data.js';
 import { formatDay } from '../../i18n/dates.js';
 import { currentLanguage } from '../../i18n/index.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';

@@ -1,5 +1,16 @@
-import { nullableString, seqField, idField, type SyncedDoc } from './common.js';
-import { defineSyncCollection } from './declaration.js';
+import { nullableString, seqField, idField, type SyncedDoc } from '../../docs/common.js';
+import { defineSyncCollection } from '../../docs/declaration.js';
+import { defineCollection } from '../define.js';
+
+/*
+ * Club news as a collection in its own files (docs/architecture.md, Adding a synced collection): this
+ * file declares what both sides need at run time (the document, its sync declaration, its message
+ * codes, its limits); the REST input and answer schemas are schemas.ts and answers.ts beside it.
+ */
+
+/** The longest announcement title and text (docs/product.md, Limits and constants). */
+export const ANNOUNCEMENT_TITLE_MAX_LENGTH = 120;
+export const ANNOUNCEMENT_TEXT_MAX_LENGTH = 2000;
 
 /** Club news an admin posts (docs/product.md, Data): shown on /events, pinned ones first. */
 export interface AnnouncementDoc extends SyncedDoc {
@@ -50,4 +61,16 @@ export const announcementsSync = defineSyncCollection<AnnouncementDoc>({
     created_at: '',
     updated_at: '',
   },
+});
+
+/** The announcements' message codes (docs/product.md, Error texts), English as the server sends them. */
+export const announcementMessages = {
+  announcementNotFound: 'Announcement not found',
+  announcementSaved: 'Announcement saved',
+  announcementDeleted: 'Announcement deleted',
+} as const;
+
+export const announcementsDefinition = defineCollection('announcements', {
+  declaration: announcementsSync,
+  messages: announcementMessages,
 });

@@ -1,6 +1,7 @@
 import { announcementsSync, type AnnouncementDoc } from '@fankurve/shared';
 import { toBool } from '../../db/store.js';
-import { defineServerCollection, type MasterDocument } from '../collection.js';
+import { defineServerCollection, type MasterDocument } from '../../sync/collection.js';
+import './tables.js';
 
 /** Every announcement, for every member. Pull only: admins write them through REST. */
 export const announcementsCollection = defineServerCollection<AnnouncementDoc>({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ANNOUNCEMENT_TEXT_MAX_LENGTH, ANNOUNCEMENT_TITLE_MAX_LENGTH } from '../constants.js';
-import { lineText, msg, multilineText } from './common.js';
+import { lineText, msg, multilineText } from '../../schemas/common.js';
+import { ANNOUNCEMENT_TEXT_MAX_LENGTH, ANNOUNCEMENT_TITLE_MAX_LENGTH } from './collection.js';
 
 // Only a missing title says 'titleRequired'; one too long says which field (`invalidInput: title`).
 const titleText = z.string({ error: (issue) => (issue.code === 'invalid_type' ? 'titleRequired' : undefined) });

@@ -1,8 +1,8 @@
 import type { AnnouncementDoc, EventDoc } from '@fankurve/shared';
 import { combineLatest, map, type Observable } from 'rxjs';
-import type { DocStore } from '../docStore.js';
-import { useStoreQuery } from '../query.js';
-import { listedEvents } from './events.js';
+import { listedEvents } from '../../data/collections/events.js';
+import type { DocStore } from '../../data/docStore.js';
+import { useStoreQuery } from '../../data/query.js';
 
 /** An announcement as the screen shows it: with the event it names, while that event is on the device and listed. */
 export interface AnnouncementView extends AnnouncementDoc {
@@ -18,12 +18,10 @@ export function announcements$(docs: DocStore): Observable<AnnouncementView[]> {
   return combineLatest([docs.all('announcements'), listedEvents(docs)]).pipe(
     map(([announcements, events]) => {
       const byId = new Map(events.map((event) => [event.id, event]));
-      return [...announcements]
-        .sort(announcementOrder)
-        .map((announcement) => {
-          const event = announcement.event_id ? byId.get(announcement.event_id) : undefined;
-          return { ...announcement, event: event ? { id: event.id, title: event.title, date: event.date } : null };
-        });
+      return [...announcements].sort(announcementOrder).map((announcement) => {
+        const event = announcement.event_id ? byId.get(announcement.event_id) : undefined;
+        return { ...announcement, event: event ? { id: event.id, title: event.title, date: event.date } : null };
+      });
     }),
   );
 }

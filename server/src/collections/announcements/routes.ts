@@ -1,22 +1,12 @@
-import {
-  announcementAnswer,
-  announcementsAnswer,
-  createAnnouncementInput,
-  messageAnswer,
-  MESSAGES,
-  updateAnnouncementInput,
-} from '@fankurve/shared';
-import { toBool, write } from '../db/store.js';
-import {
-  createAnnouncement,
-  deleteAnnouncement,
-  listAnnouncements,
-  updateAnnouncement,
-  type AnnouncementRow,
-} from '../domain/news/announcements.js';
-import type { Api, AppDeps } from './context.js';
-import { apiRoute, idParams } from './openapi.js';
-import { requireActor } from './session.js';
+import { messageAnswer } from '@fankurve/shared';
+import { announcementMessages } from '@fankurve/shared/collections/announcements/collection';
+import { announcementAnswer, announcementsAnswer } from '@fankurve/shared/collections/announcements/answers';
+import { createAnnouncementInput, updateAnnouncementInput } from '@fankurve/shared/collections/announcements/schemas';
+import { toBool, write } from '../../db/store.js';
+import type { Api, AppDeps } from '../../http/context.js';
+import { apiRoute, idParams } from '../../http/openapi.js';
+import { requireActor } from '../../http/session.js';
+import { createAnnouncement, deleteAnnouncement, listAnnouncements, updateAnnouncement, type AnnouncementRow } from './domain.js';
 
 const tag = 'Announcements';
 
@@ -55,7 +45,10 @@ export function announcementRoutes(app: Api, deps: AppDeps): void {
     async (c) => {
       const actor = requireActor(c);
       const row = await write(deps.store, (w) => createAnnouncement(w, actor, c.req.valid('json')));
-      return c.json({ success: true as const, message: MESSAGES.announcementSaved, announcement: toRestAnnouncement(row) }, 201);
+      return c.json(
+        { success: true as const, message: announcementMessages.announcementSaved, announcement: toRestAnnouncement(row) },
+        201,
+      );
     },
   );
 
@@ -72,7 +65,10 @@ export function announcementRoutes(app: Api, deps: AppDeps): void {
     async (c) => {
       const actor = requireActor(c);
       const row = await write(deps.store, (w) => updateAnnouncement(w, actor, c.req.valid('param').id, c.req.valid('json')));
-      return c.json({ success: true as const, message: MESSAGES.announcementSaved, announcement: toRestAnnouncement(row) }, 200);
+      return c.json(
+        { success: true as const, message: announcementMessages.announcementSaved, announcement: toRestAnnouncement(row) },
+        200,
+      );
     },
   );
 
@@ -88,7 +84,7 @@ export function announcementRoutes(app: Api, deps: AppDeps): void {
     async (c) => {
       const actor = requireActor(c);
       await write(deps.store, (w) => deleteAnnouncement(w, actor, c.req.valid('param').id));
-      return c.json({ success: true as const, message: MESSAGES.announcementDeleted }, 200);
+      return c.json({ success: true as const, message: announcementMessages.announcementDeleted }, 200);
     },
   );
 }

@@ -1,7 +1,8 @@
-import { announcementAnswer, announcementsAnswer, MESSAGES, newId } from '@fankurve/shared';
+import { MESSAGES, newId } from '@fankurve/shared';
+import { announcementAnswer, announcementsAnswer } from '@fankurve/shared/collections/announcements/answers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Commit } from '../src/db/store.js';
-import { createEventVia, createTestApp, type TestApp } from './helpers.js';
+import type { Commit } from '../../../src/db/store.js';
+import { createEventVia, createTestApp, type TestApp } from '../../helpers.js';
 
 /** Announcements (docs/product.md, Screens and REST API): admins write them, every member reads them, also through sync. */
 

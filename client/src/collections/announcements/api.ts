@@ -1,9 +1,11 @@
-import type { AnnouncementAnswer, CreateAnnouncementInput, MessageAnswer, UpdateAnnouncementInput } from '@fankurve/shared';
-import { api } from './client.js';
+import type { MessageAnswer } from '@fankurve/shared';
+import type { AnnouncementAnswer } from '@fankurve/shared/collections/announcements/answers';
+import type { CreateAnnouncementInput, UpdateAnnouncementInput } from '@fankurve/shared/collections/announcements/schemas';
+import { api } from '../../api/client.js';
 
 /*
  * Announcements: the admin's writes, online REST only (the list reaches every device through the
- * announcements sync collection). The answer types are the server's (shared/src/schemas/answers).
+ * announcements sync collection). The answer types are the server's (shared/src/collections/announcements/answers.ts).
  */
 
 const id = (value: string) => encodeURIComponent(value);

@@ -1,15 +1,18 @@
-import { newId, type CreateAnnouncementInput, type UpdateAnnouncementInput } from '@fankurve/shared';
+import { newId } from '@fankurve/shared';
+import type { CreateAnnouncementInput, UpdateAnnouncementInput } from '@fankurve/shared/collections/announcements/schemas';
 import type { Kysely, Selectable } from 'kysely';
-import type { AnnouncementsTable, Database } from '../../db/schema.js';
+import type { Database } from '../../db/schema.js';
 import { toInt, type WriteContext } from '../../db/store.js';
-import { requireAdmin, type Actor } from '../actor.js';
-import { requireLiveEvent } from '../attendance/attendance.js';
-import { badInput, notFound } from '../errors.js';
+import { requireAdmin, type Actor } from '../../domain/actor.js';
+import { requireLiveEvent } from '../../domain/attendance/attendance.js';
+import { badInput, notFound } from '../../domain/errors.js';
+import './events.js';
+import type { AnnouncementsTable } from './tables.js';
 
 /*
  * Announcements, the club's news (docs/product.md, Roles and permissions): admins write them, every
  * member reads them (REST and the announcements sync collection). Length and free-text rules are the
- * REST schema's (shared/src/schemas/announcements.ts), as only REST writes them; the domain keeps
+ * REST schema's (shared/src/collections/announcements/schemas.ts), as only REST writes them; the domain keeps
  * both texts required and the event live.
  */
 

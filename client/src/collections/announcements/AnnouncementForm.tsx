@@ -1,11 +1,15 @@
-import { ANNOUNCEMENT_TEXT_MAX_LENGTH, ANNOUNCEMENT_TITLE_MAX_LENGTH } from '@fankurve/shared/constants';
+import {
+  ANNOUNCEMENT_TEXT_MAX_LENGTH,
+  ANNOUNCEMENT_TITLE_MAX_LENGTH,
+} from '@fankurve/shared/collections/announcements/collection';
 import { todayIn } from '@fankurve/shared/dates';
 import { freeTextProblem } from '@fankurve/shared/rules/freeText';
 import { useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { createAnnouncement, updateAnnouncement } from '../../api/announcements.js';
+import { createAnnouncement, updateAnnouncement } from './api.js';
 import { isApiError } from '../../api/client.js';
-import { useEvents, useSyncState, type AnnouncementView } from '../../data/index.js';
+import { useEvents, useSyncState } from '../../data/index.js';
+import type { AnnouncementView } from './data.js';
 import { formatEventDate } from '../../i18n/eventDates.js';
 import { currentLanguage, errorText, messageText } from '../../i18n/index.js';
 import { useSiteConfig } from '../../session/siteConfig.js';

@@ -1,0 +1,2 @@
+// What other screens may use of the announcements (docs/architecture.md, Layers).
+export { Announcements } from './Announcements.js';
