@@ -22,8 +22,8 @@ const FOLDER_COLLECTIONS: readonly FolderCollection[] = Object.values(collection
 type FolderDeclarations = { [C in FolderCollection as C['name']]: C['declaration'] };
 
 /**
- * The synced collections, one line each (docs/architecture.md, adding a synced collection). The
- * schema version is part of the sync path, so an outdated client gets 426 and reloads.
+ * The synced collections: those declared in docs/, one line each, and every folder collection of
+ * collections/index.ts (docs/architecture.md, Adding a synced collection). The schema version is part of the sync path, so an outdated client gets 426 and reloads.
  */
 export const SYNC_DECLARATIONS = {
   events: eventsSync,
