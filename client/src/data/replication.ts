@@ -245,14 +245,19 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
   });
   const publish = () => status$.next({ online: isOnline(), syncing, pending: options.outbox.size, initialSyncDone });
   let activity: Subscription | null = null;
+  /** When the replications last went from idle to busy (ms). */
+  let syncingSince = 0;
   function watchActivity(): void {
     activity?.unsubscribe();
     activity = combineLatest(Object.values(states).map((state) => state.active$)).subscribe((active) => {
       const wasSyncing = syncing;
       syncing = active.some(Boolean);
+      if (!wasSyncing && syncing) syncingSince = Date.now();
       // Every replication is idle, so nothing is left to push: an id still counted as waiting belongs to
-      // a change that was undone before it was sent, or to a local write that failed.
-      if (wasSyncing && !syncing && allStarted && isOnline() && pushFailed.size === 0) options.outbox.clear();
+      // a change that was undone before it was sent, or to a local write that failed. A change made
+      // while they were busy (a pull) may not have reached its push yet: it stays counted.
+      if (wasSyncing && !syncing && allStarted && isOnline() && pushFailed.size === 0)
+        options.outbox.clearIfUnchangedSince(syncingSince - 1);
       publish();
     });
   }
