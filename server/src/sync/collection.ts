@@ -2,7 +2,7 @@ import type { PullScope, SyncDeclaration, SyncedDoc } from '@fankurve/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { WriteContext } from '../db/store.js';
-import type { Actor } from '../domain/actor.js';
+import { SYSTEM_ACTOR, type Actor } from '../domain/actor.js';
 import type { NoticeContext } from '../domain/people/notices.js';
 import type { PushedDocument } from './protocol.js';
 
@@ -50,6 +50,34 @@ export interface SyncCollection<Doc extends SyncedDoc = SyncedDoc> {
    * event it does not keep).
    */
   pullEvent?(db: Kysely<Database>, actor: Actor, eventId: string, scope: PullScope): Promise<MasterDocument<Doc>[]>;
+  /**
+   * Where many actors pull the same documents (docs/architecture.md, "The match-day rush on one
+   * server"): the pull is answered from a list read once per change (sync/sharedPull.ts). For every
+   * actor and scope with a variant, `pull` must answer exactly the variant's list without what `skip`
+   * leaves out, merged by seq with `extra`.
+   */
+  shared?: {
+    /** The list an actor's pull in this scope reads (e.g. one for admins, one for members); null: none. */
+    variantOf(actor: Actor, scope: PullScope): string | null;
+    /** The documents of one variant's list with seq > afterSeq, ascending by seq, at most limit. */
+    pull(
+      db: Kysely<Database>,
+      variant: string,
+      afterSeq: number,
+      limit: number,
+      context: PullContext,
+    ): Promise<MasterDocument<Doc>[]>;
+    /** The list's documents this actor does not get in this scope. */
+    skip?(doc: MasterDocument<Doc>, actor: Actor, scope: PullScope): boolean;
+    /** What the actor sees besides the list (never a document of it), with seq > afterSeq, ascending, at most limit. */
+    extra?(
+      db: Kysely<Database>,
+      actor: Actor,
+      afterSeq: number,
+      limit: number,
+      context: PullContext,
+    ): Promise<MasterDocument<Doc>[]>;
+  };
   /** Present exactly when the declaration has push rules. */
   push?: {
     /** The server's current document of an id as the actor sees it (a tombstone included), if any. */
@@ -69,6 +97,19 @@ export function defineServerCollection<Doc extends SyncedDoc>(collection: SyncCo
     throw new Error(`Sync collection ${collection.declaration.name}: splitByOwner needs push rules`);
   }
   return collection as unknown as SyncCollection;
+}
+
+type Pull<Doc extends SyncedDoc> = SyncCollection<Doc>['pull'];
+
+/**
+ * The shared pull of a collection whose pull reads nothing of the actor: one list for everyone, read
+ * by the same pull (server/test/sync-shared.test.ts checks that every actor's answer is the list's).
+ */
+export function sameForEveryActor<Doc extends SyncedDoc>(pull: Pull<Doc>): NonNullable<SyncCollection<Doc>['shared']> {
+  return {
+    variantOf: () => 'everyone',
+    pull: (db, _variant, afterSeq, limit, context) => pull(db, SYSTEM_ACTOR, afterSeq, limit, context),
+  };
 }
 
 /** Compares the fields a client holds, ignoring seq (server-assigned) and RxDB's own meta fields. */

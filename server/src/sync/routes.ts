@@ -6,7 +6,8 @@ import { apiRoute, z } from '../http/openapi.js';
 import { requireActor } from '../http/session.js';
 import type { SyncCollection } from './collection.js';
 import { eventPullQuerySchema, pullBodySchema, pushBodySchema } from './protocol.js';
-import { pullBatch, pullEventDocuments } from './pull.js';
+import { pullBatch, pullContext, pullEventDocuments } from './pull.js';
+import { SharedPulls } from './sharedPull.js';
 import { applyPush } from './push.js';
 import { openChangeStream } from './stream.js';
 
@@ -26,6 +27,10 @@ function resolveCollection(collections: Collections, params: { collection: strin
 
 /** The sync protocol's routes over `collections`, every synced collection by name (sync/registry.ts). */
 export function syncRoutes(app: Api, deps: AppDeps, collections: Collections): void {
+  // Every commit here and on other instances marks the shared lists of its collections stale.
+  const sharedPulls = new SharedPulls(deps.store);
+  deps.store.commits.subscribe(sharedPulls.onCommit, { remote: true });
+
   app.openapi(
     apiRoute({
       method: 'post',
@@ -40,6 +45,9 @@ export function syncRoutes(app: Api, deps: AppDeps, collections: Collections): v
       const actor = requireActor(c);
       const collection = resolveCollection(collections, c.req.valid('param'));
       const { checkpoint, limit, scope } = c.req.valid('json');
+      const shared = await sharedPulls.pull(actor, collection, checkpoint, limit, pullContext(deps.store, collection, scope));
+      // Text built from documents serialized once (sync/sharedPull.ts), so this answer goes unchecked like the events list's.
+      if (shared) return c.body(shared.json, 200, { 'Content-Type': 'application/json' }) as never;
       return c.json(await pullBatch(deps.store, actor, collection, checkpoint, limit, scope), 200);
     },
   );

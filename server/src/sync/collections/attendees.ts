@@ -1,4 +1,4 @@
-import { attendeesSync, keptOnDeviceSince, payByOf, type AttendeeDoc } from '@fankurve/shared';
+import { attendeesSync, keptOnDeviceSince, payByOf, type AttendeeDoc, type PullScope } from '@fankurve/shared';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { AttendeeRow, Database } from '../../db/schema.js';
 import { toBool } from '../../db/store.js';
@@ -53,23 +53,62 @@ export function toAttendeeDoc(row: AttendeeRowWithPayBy): MasterDocument<Attende
  * merge is by field, so an admin's ticket change and a member's offline answer are both kept, and
  * two devices of one member that change different fields both keep their change.
  */
+/**
+ * Which rows a query reads: what an actor's pull in a scope answers, the rows of the kept events
+ * (the shared list), or the actor's own rows of older events (`all` beside the list).
+ */
+type Which = { pull: PullScope; userId: string } | 'kept' | { olderOwn: string };
+
+/** Attendee rows after `afterSeq`, ascending by seq, at most `limit`, of `which`. */
+async function rowsOf(
+  db: Kysely<Database>,
+  which: Which,
+  afterSeq: number,
+  limit: number,
+  today: string,
+): Promise<MasterDocument<AttendeeDoc>[]> {
+  const since = keptOnDeviceSince(today);
+  const rows = await attendeeRows(db)
+    .innerJoin('events as e', 'e.id', 'a.event_id')
+    .where('a.seq', '>', afterSeq)
+    .where((eb) => {
+      const kept = eb('e.date', '>=', since);
+      if (which === 'kept') return kept;
+      if ('olderOwn' in which)
+        return eb.and([
+          eb('e.date', '<', since),
+          eb.or([eb('a.user_id', '=', which.olderOwn), eb('a.brought_by', '=', which.olderOwn)]),
+        ]);
+      if (which.pull === 'own') return ownRow(eb, which.userId);
+      if (which.pull === 'others') return eb.and([kept, othersRow(eb, which.userId)]);
+      return eb.or([kept, eb('a.user_id', '=', which.userId), eb('a.brought_by', '=', which.userId)]);
+    })
+    .orderBy('a.seq')
+    .limit(limit)
+    .execute();
+  return rows.map(toAttendeeDoc);
+}
+
+const isOwnDoc = (doc: AttendeeDoc, userId: string) => (doc.user_id ?? doc.brought_by) === userId;
+
+/**
+ * Every attendance row of the events a device keeps, and the actor's own rows and their guests' of
+ * any event (their tickets and debts); the rest of an event's rows when the device asks for it
+ * (docs/architecture.md, What a device keeps). Members push their own rows and their guests'; the
+ * merge is by field, so an admin's ticket change and a member's offline answer are both kept, and
+ * two devices of one member that change different fields both keep their change. The rows of the
+ * kept events are one shared list for everyone: `others` is that list without the actor's own rows,
+ * `all` adds the actor's rows of older events.
+ */
 export const attendeesCollection = defineServerCollection<AttendeeDoc>({
   declaration: attendeesSync,
-  async pull(db, actor, afterSeq, limit, { today, scope }) {
-    const rows = await attendeeRows(db)
-      .innerJoin('events as e', 'e.id', 'a.event_id')
-      .where('a.seq', '>', afterSeq)
-      .where((eb) => {
-        const own = ownRow(eb, actor.id);
-        const kept = eb('e.date', '>=', keptOnDeviceSince(today));
-        if (scope === 'own') return own;
-        if (scope === 'others') return eb.and([kept, othersRow(eb, actor.id)]);
-        return eb.or([kept, eb('a.user_id', '=', actor.id), eb('a.brought_by', '=', actor.id)]);
-      })
-      .orderBy('a.seq')
-      .limit(limit)
-      .execute();
-    return rows.map(toAttendeeDoc);
+  pull: (db, actor, afterSeq, limit, { today, scope }) => rowsOf(db, { pull: scope, userId: actor.id }, afterSeq, limit, today),
+  shared: {
+    variantOf: (_actor, scope) => (scope === 'own' ? null : 'kept'),
+    pull: (db, _variant, afterSeq, limit, { today }) => rowsOf(db, 'kept', afterSeq, limit, today),
+    skip: (doc, actor, scope) => scope === 'others' && isOwnDoc(doc, actor.id),
+    extra: async (db, actor, afterSeq, limit, { today, scope }) =>
+      scope === 'all' ? rowsOf(db, { olderOwn: actor.id }, afterSeq, limit, today) : [],
   },
   async pullEvent(db, actor, eventId, scope) {
     const rows = await attendeeRows(db)

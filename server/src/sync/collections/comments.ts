@@ -110,31 +110,48 @@ function actionOf(change: Change): NoticeAction {
 }
 
 /**
+ * Which comments a query reads: what an actor's pull answers, those of the kept events (the shared
+ * list), or the actor's own and those that name them of older events (beside the list).
+ */
+type Which = { pull: string } | 'kept' | { olderOwn: string };
+
+async function commentsOf(db: Kysely<Database>, which: Which, afterSeq: number, limit: number, today: string) {
+  const since = keptOnDeviceSince(today);
+  const rows = await commentsWithEvent(db)
+    .where('c.seq', '>', afterSeq)
+    .where((eb) => {
+      const kept = eb('e.date', '>=', since);
+      if (which === 'kept') return kept;
+      const userId = 'pull' in which ? which.pull : which.olderOwn;
+      const theirs = eb.or([
+        eb('c.user_id', '=', userId),
+        eb.exists(
+          eb.selectFrom('mentions as m').select('m.id').whereRef('m.comment_id', '=', 'c.id').where('m.user_id', '=', userId),
+        ),
+      ]);
+      return 'pull' in which ? eb.or([kept, theirs]) : eb.and([eb('e.date', '<', since), theirs]);
+    })
+    .orderBy('c.seq')
+    .limit(limit)
+    .execute();
+  return rows.map(toCommentDoc);
+}
+
+/**
  * Every comment of the events a device keeps, and the actor's own and those that name them (a
  * mention, read, live or not) of any event; the rest of an event's comments when the device asks
  * for it (docs/architecture.md, What a device keeps). All members see all events' comments; those
- * of deleted or archived events are tombstones. Members push their own comments (create, edit, resolve, reopen, answer request,
+ * of deleted or archived events are tombstones; those of the kept events are one shared list for everyone. Members push their own comments (create, edit, resolve, reopen, answer request,
  * delete) and admins the flags and deletions of anyone's; the merge is by field, so an admin
  * resolving while the author edits the text offline keeps both changes (domain/comments/comments.ts stateFor).
  */
 export const commentsCollection = defineServerCollection<CommentDoc>({
   declaration: commentsSync,
-  async pull(db, actor, afterSeq, limit, { today }) {
-    const rows = await commentsWithEvent(db)
-      .where('c.seq', '>', afterSeq)
-      .where((eb) =>
-        eb.or([
-          eb('e.date', '>=', keptOnDeviceSince(today)),
-          eb('c.user_id', '=', actor.id),
-          eb.exists(
-            eb.selectFrom('mentions as m').select('m.id').whereRef('m.comment_id', '=', 'c.id').where('m.user_id', '=', actor.id),
-          ),
-        ]),
-      )
-      .orderBy('c.seq')
-      .limit(limit)
-      .execute();
-    return rows.map(toCommentDoc);
+  pull: (db, actor, afterSeq, limit, { today }) => commentsOf(db, { pull: actor.id }, afterSeq, limit, today),
+  shared: {
+    variantOf: () => 'kept',
+    pull: (db, _variant, afterSeq, limit, { today }) => commentsOf(db, 'kept', afterSeq, limit, today),
+    extra: (db, actor, afterSeq, limit, { today }) => commentsOf(db, { olderOwn: actor.id }, afterSeq, limit, today),
   },
   async pullEvent(db, _actor, eventId) {
     const rows = await commentsWithEvent(db).where('c.event_id', '=', eventId).orderBy('c.seq').execute();

@@ -1,0 +1,210 @@
+import type { PullScope } from '@fankurve/shared';
+import type { Commit, Store } from '../db/store.js';
+import type { Actor } from '../domain/actor.js';
+import { readWriteCounter } from '../http/eventsListCache.js';
+import type { MasterDocument, PullContext, SyncCollection } from './collection.js';
+import type { Checkpoint } from './protocol.js';
+import { toWire } from './pull.js';
+
+/*
+ * Shared pulls (docs/architecture.md, "The match-day rush on one server"): most of what a device pulls
+ * is the same for every member — the events, the members, the rows of the kept events. A collection
+ * that says so (`shared` of its server collection) has its documents read once per change into a list
+ * kept in memory, each document serialized once; every pull is then answered from the list, without
+ * a query, and a page that is the same for everyone (no rows left out, none added) is kept as bytes.
+ * A committed write to the collection (here or on another instance) makes the list read what changed
+ * since, by seq, before the next pull is answered.
+ */
+
+/** Documents read per query while a list catches up. */
+const REFRESH_BATCH = 5000;
+/** Pages kept as bytes per list (a device's first pull, page by page, and the pulls at the head). */
+const PAGES_PER_LIST = 64;
+
+interface Entry {
+  seq: number;
+  doc: MasterDocument;
+  /** The document as it goes on the wire. */
+  json: string;
+  /** A newer version of the document came after this one. */
+  replaced: boolean;
+}
+
+/** A pull's answer: the documents as JSON text, and the checkpoint to go on from. */
+export interface PullAnswer {
+  /** `{ documents, checkpoint }` as JSON. */
+  json: string;
+  /** The same answer for every actor of the list, kept: a key for its bytes. */
+  shareable: boolean;
+}
+
+class SharedList {
+  private entries: Entry[] = [];
+  private readonly byId = new Map<string, Entry>();
+  /** The highest seq read so far. */
+  private highSeq = 0;
+  private today: string | null = null;
+  /** The bus generation and (PostgreSQL) the write counter the list is current for. */
+  private current: { generation: number; counter: number | null } | null = null;
+  private refreshing: Promise<void> | null = null;
+  readonly pages = new Map<string, string>();
+
+  constructor(
+    private readonly collection: SyncCollection,
+    private readonly variant: string,
+  ) {}
+
+  /** Brings the list up to date with `generation` (and `counter`); concurrent callers share one refresh. */
+  async ensure(store: Store, generation: number, counter: number | null, context: PullContext): Promise<void> {
+    for (;;) {
+      const current = this.current;
+      if (current && current.generation >= generation && current.counter === counter && this.today === context.today) return;
+      if (this.refreshing) {
+        await this.refreshing;
+        continue;
+      }
+      const refresh = this.refresh(store, generation, counter, context);
+      this.refreshing = refresh;
+      try {
+        await refresh;
+      } finally {
+        this.refreshing = null;
+      }
+    }
+  }
+
+  private async refresh(store: Store, generation: number, counter: number | null, context: PullContext): Promise<void> {
+    // A new club day changes which events are kept: read the list afresh.
+    if (this.today !== context.today) {
+      this.entries = [];
+      this.byId.clear();
+      this.highSeq = 0;
+      this.today = context.today;
+    }
+    const shared = this.collection.shared!;
+    let replaced = 0;
+    for (;;) {
+      const docs = await shared.pull(store.db, this.variant, this.highSeq, REFRESH_BATCH, context);
+      for (const doc of docs) {
+        const previous = this.byId.get(doc.id);
+        if (previous) {
+          previous.replaced = true;
+          replaced += 1;
+        }
+        const entry: Entry = { seq: doc.seq, doc, json: JSON.stringify(toWire(doc)), replaced: false };
+        this.entries.push(entry);
+        this.byId.set(doc.id, entry);
+        this.highSeq = doc.seq;
+      }
+      if (docs.length < REFRESH_BATCH) break;
+    }
+    if (replaced > 0) this.entries = this.entries.filter((entry) => !entry.replaced);
+    this.pages.clear();
+    this.current = { generation, counter };
+  }
+
+  /**
+   * The actor's page after `afterSeq`: the list's documents the actor gets (`skip` leaves some out)
+   * merged by seq with `extra`, the actor's own documents besides the list, at most `limit`.
+   */
+  page(actor: Actor, scope: PullScope, checkpoint: Checkpoint, limit: number, extra: MasterDocument[] | null): PullAnswer {
+    const afterSeq = checkpoint?.seq ?? 0;
+    const skip = this.collection.shared!.skip;
+    const shareable = !skip && (extra === null || extra.length === 0);
+    const skips = (doc: MasterDocument) => skip?.(doc, actor, scope) === true;
+    const key = `${afterSeq}:${limit}`;
+    if (shareable) {
+      const kept = this.pages.get(key);
+      if (kept !== undefined) return { json: kept, shareable };
+    }
+    const parts: string[] = [];
+    let last: number | null = null;
+    let index = this.firstAfter(afterSeq);
+    let extraIndex = 0;
+    const extras = extra ?? [];
+    while (parts.length < limit) {
+      const entry = this.entries[index];
+      const more = extras[extraIndex];
+      if (!entry && !more) break;
+      if (more && (!entry || more.seq < entry.seq)) {
+        parts.push(JSON.stringify(toWire(more)));
+        last = more.seq;
+        extraIndex += 1;
+        continue;
+      }
+      index += 1;
+      if (skips(entry!.doc)) continue;
+      parts.push(entry!.json);
+      last = entry!.seq;
+    }
+    const next = last === null ? checkpoint : { seq: last };
+    const json = `{"documents":[${parts.join(',')}],"checkpoint":${JSON.stringify(next)}}`;
+    if (shareable) {
+      if (this.pages.size >= PAGES_PER_LIST) this.pages.delete(this.pages.keys().next().value!);
+      this.pages.set(key, json);
+    }
+    return { json, shareable };
+  }
+
+  /** The index of the first entry with a seq above `afterSeq` (binary search). */
+  private firstAfter(afterSeq: number): number {
+    let low = 0;
+    let high = this.entries.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.entries[middle]!.seq <= afterSeq) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+}
+
+/**
+ * The shared lists of one server: one per collection and variant, made when first pulled. Its
+ * `onCommit` (a subscriber of every local and remote commit, before the change streams) marks the
+ * lists of the changed collections stale.
+ */
+export class SharedPulls {
+  private readonly lists = new Map<string, SharedList>();
+  private readonly generations = new Map<string, number>();
+  private everything = 0;
+  /** On PostgreSQL another instance may have written before its signal arrives: each pull reads the write counter. */
+  private readonly checksCounter: boolean;
+
+  constructor(private readonly store: Store) {
+    this.checksCounter = store.dialect === 'postgres';
+  }
+
+  readonly onCommit = (commit: Commit): void => {
+    if (commit.missed) this.everything += 1;
+    for (const collection of commit.collections) this.generations.set(collection, (this.generations.get(collection) ?? 0) + 1);
+  };
+
+  /**
+   * The answer from the collection's shared list, or null when this pull has none (the collection
+   * shares nothing, or not for this actor and scope).
+   */
+  async pull(
+    actor: Actor,
+    collection: SyncCollection,
+    checkpoint: Checkpoint,
+    limit: number,
+    context: PullContext,
+  ): Promise<PullAnswer | null> {
+    const shared = collection.shared;
+    const variant = shared?.variantOf(actor, context.scope) ?? null;
+    if (!shared || variant === null) return null;
+    const name = collection.declaration.name;
+    const key = `${name}\n${variant}`;
+    let list = this.lists.get(key);
+    if (!list) {
+      list = new SharedList(collection, variant);
+      this.lists.set(key, list);
+    }
+    const generation = this.everything + (this.generations.get(name) ?? 0);
+    const counter = this.checksCounter ? await readWriteCounter(this.store) : null;
+    const extra = shared.extra ? await shared.extra(this.store.db, actor, checkpoint?.seq ?? 0, limit, context) : null;
+    await list.ensure(this.store, generation, counter, context);
+    return list.page(actor, context.scope, checkpoint, limit, extra);
+  }
+}
