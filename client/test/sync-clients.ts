@@ -20,6 +20,10 @@ let clientCounter = 0;
  * A device: the client's own RxDB database and document store (fake-indexeddb) and replication
  * code, talking to the real app over HTTP. `offline` makes every request fail like a dead connection.
  */
+/** The member a session token is for (its JWT subject), as the app knows it from its session. */
+const subjectOf = (token: string): string =>
+  (JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub: string }).sub;
+
 export class TestClient {
   offline = false;
   unauthorized = 0;
@@ -68,6 +72,7 @@ export class TestClient {
       startReplication(db, {
         baseUrl: url,
         token,
+        userId: subjectOf(token),
         outbox,
         docs,
         fetch: guardedFetch,

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { SYNC_SCHEMAS, type AttendeeDoc } from '@fankurve/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { setOwnAttendance, updateOwnAnswer } from '../src/data/collections/attendees.js';
+import { addGuest, removeGuest, setOwnAttendance, updateOwnAnswer } from '../src/data/collections/attendees.js';
 import { createTestApp, listen, type TestApp } from '../../server/test/helpers.js';
 import { eventually, MemoryStorage, TestClient } from './sync-clients.js';
 
@@ -71,6 +71,32 @@ describe('sync core: devices against the real server', () => {
       expect(row).toMatchObject(expected);
       for (const device of [phone, laptop]) expect((await device.attendees(eventId))[0]).toMatchObject(expected);
     });
+  });
+
+  it("keeps the member's own rows in RxDB only: the document store holds everyone else's, so a guest removed offline is gone at once", async () => {
+    const eventId = await createEvent('Bochum (A)');
+    const marlene = await t.member('marlene');
+    expect((await t.call('POST', `/api/attendance/${eventId}`, { token: marlene.token, body: { status: 'going' } })).status).toBe(
+      200,
+    );
+    const phone = await connect(server.url, lena.token, ['attendees', 'notices']);
+    await setOwnAttendance(phone, eventId, lena.id, 'going');
+    const guestId = await addGuest(phone, eventId, lena.id, 'Gerda');
+    await phone.inSync();
+    phone.goOnline();
+    await eventually(async () => {
+      const stored = await phone.docs.table('attendees').where('event_id').equals(eventId).toArray();
+      // The others' pull carries every row of the kept event; the store keeps marlene's alone.
+      expect(stored.map((row) => row.user_id)).toEqual([marlene.id]);
+      expect((await phone.attendees(eventId)).map((row) => row.guest_name ?? row.user_id).sort()).toEqual(
+        ['Gerda', lena.id, marlene.id].sort(),
+      );
+    });
+    await phone.goOffline();
+    await removeGuest(phone, guestId);
+    expect((await phone.attendees(eventId)).map((row) => row.guest_name ?? row.user_id).sort()).toEqual(
+      [lena.id, marlene.id].sort(),
+    );
   });
 
   it('syncs the events collection before any attendee row is asked for', async () => {

@@ -51,6 +51,11 @@ export interface SyncOptions {
   onPushFailed?(): void;
   /** The document store the collections the device only reads are pulled into (none: only RxDB's collections sync). */
   docs?: DocStore;
+  /**
+   * The signed-in member: of a collection split by owner, the document store drops the member's own
+   * documents (RxDB holds them; the `others` pull carries the rows of the kept events, everyone's).
+   */
+  userId?: string;
 }
 
 type Checkpoint = { seq: number };
@@ -215,6 +220,8 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
    */
   function pullIntoStore(name: SyncCollectionName, docs: DocStore, scope?: PullScope): StorePull {
     const base = `/api/sync/${name}/${SYNC_DECLARATIONS[name].schema.version}`;
+    const ownerOf = scope === 'others' ? SYNC_DECLARATIONS[name].push?.ownerOf : undefined;
+    const userId = options.userId;
     const pull = new StorePull(
       docs,
       name,
@@ -223,6 +230,7 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
           ReturnType<PullPage>
         >,
       options.retryTime ?? 5000,
+      ownerOf && userId ? (doc) => ownerOf(doc as never) !== userId : undefined,
     );
     storePulls.set(name, pull);
     pull.reSync();

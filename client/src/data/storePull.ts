@@ -40,6 +40,8 @@ export class StorePull implements CollectionSync {
     private readonly collection: string,
     private readonly page: PullPage,
     public retryTime?: number,
+    /** The documents of a page the store keeps (none left out when absent); tombstones always apply. */
+    private readonly keeps?: (doc: PulledDoc) => boolean,
   ) {
     this.pulledOnce = new Promise((resolve) => {
       this.markPulled = resolve;
@@ -83,7 +85,9 @@ export class StorePull implements CollectionSync {
       const answer = await this.page(seq, SYNC_PULL_LIMIT);
       if (this.canceled$.value) return;
       seq = answer.checkpoint?.seq ?? seq;
-      await this.store.store(this.collection, answer.documents, seq);
+      const keeps = this.keeps;
+      const documents = keeps ? answer.documents.filter((doc) => doc._deleted === true || keeps(doc)) : answer.documents;
+      await this.store.store(this.collection, documents, seq);
       if (answer.documents.length < SYNC_PULL_LIMIT) return;
       await yieldToMain();
     }

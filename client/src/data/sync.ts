@@ -83,6 +83,7 @@ export async function startSync(session: SyncSession): Promise<void> {
   const handle = startReplication(db, {
     baseUrl: location.origin,
     token: session.token,
+    userId: session.userId,
     outbox,
     docs,
     onUnauthorized: () => {

@@ -21,7 +21,8 @@ function attendeeRows(db: Kysely<Database>) {
 
 /**
  * The rows a member pushes: their own and the guests they brought (`ownerOf` of the declaration:
- * the member, else whoever brought the guest). A split pull's `own` scope; the rest are `others`.
+ * the member, else whoever brought the guest). A split pull's `own` scope; `others` are the rows of
+ * the kept events, the device's own among them, and an older event's rows but the actor's own.
  */
 function ownRow(eb: RowExpressions, userId: string) {
   return eb.or([eb('a.user_id', '=', userId), eb.and([eb('a.user_id', 'is', null), eb('a.brought_by', '=', userId)])]);
@@ -80,7 +81,7 @@ async function rowsOf(
           eb.or([eb('a.user_id', '=', which.olderOwn), eb('a.brought_by', '=', which.olderOwn)]),
         ]);
       if (which.pull === 'own') return ownRow(eb, which.userId);
-      if (which.pull === 'others') return eb.and([kept, othersRow(eb, which.userId)]);
+      if (which.pull === 'others') return kept;
       return eb.or([kept, eb('a.user_id', '=', which.userId), eb('a.brought_by', '=', which.userId)]);
     })
     .orderBy('a.seq')
@@ -89,16 +90,14 @@ async function rowsOf(
   return rows.map(toAttendeeDoc);
 }
 
-const isOwnDoc = (doc: AttendeeDoc, userId: string) => (doc.user_id ?? doc.brought_by) === userId;
-
 /**
  * Every attendance row of the events a device keeps, and the actor's own rows and their guests' of
  * any event (their tickets and debts); the rest of an event's rows when the device asks for it
  * (docs/architecture.md, What a device keeps). Members push their own rows and their guests'; the
  * merge is by field, so an admin's ticket change and a member's offline answer are both kept, and
  * two devices of one member that change different fields both keep their change. The rows of the
- * kept events are one shared list for everyone: `others` is that list without the actor's own rows,
- * `all` adds the actor's rows of older events.
+ * kept events are one shared list for everyone: the `others` scope is that list (the device's
+ * document store drops its own rows, which RxDB holds), `all` adds the actor's rows of older events.
  */
 export const attendeesCollection = defineServerCollection<AttendeeDoc>({
   declaration: attendeesSync,
@@ -106,7 +105,6 @@ export const attendeesCollection = defineServerCollection<AttendeeDoc>({
   shared: {
     variantOf: (_actor, scope) => (scope === 'own' ? null : 'kept'),
     pull: (db, _variant, afterSeq, limit, { today }) => rowsOf(db, 'kept', afterSeq, limit, today),
-    skip: (doc, actor, scope) => scope === 'others' && isOwnDoc(doc, actor.id),
     extra: async (db, actor, afterSeq, limit, { today, scope }) =>
       scope === 'all' ? rowsOf(db, { olderOwn: actor.id }, afterSeq, limit, today) : [],
   },
