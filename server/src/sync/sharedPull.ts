@@ -30,10 +30,13 @@ interface Entry {
   replaced: boolean;
 }
 
-/** A pull's answer: the documents as JSON text, and the checkpoint to go on from. */
+/** A pull's answer: the documents and the checkpoint to go on from. */
 export interface PullAnswer {
-  /** `{ documents, checkpoint }` as JSON. */
-  json: string;
+  /**
+   * `{ documents, checkpoint }` as JSON bytes: outside the JavaScript heap, and one buffer for every
+   * response of a page kept (a slow reader's socket holds a reference, not a copy).
+   */
+  body: Buffer;
   /** The same answer for every actor of the list, kept: a key for its bytes. */
   shareable: boolean;
 }
@@ -47,7 +50,7 @@ class SharedList {
   /** The bus generation and (PostgreSQL) the write counter the list is current for. */
   private current: { generation: number; counter: number | null } | null = null;
   private refreshing: Promise<void> | null = null;
-  readonly pages = new Map<string, string>();
+  readonly pages = new Map<string, Buffer>();
 
   constructor(
     private readonly collection: SyncCollection,
@@ -115,7 +118,7 @@ class SharedList {
     const key = `${afterSeq}:${limit}`;
     if (shareable) {
       const kept = this.pages.get(key);
-      if (kept !== undefined) return { json: kept, shareable };
+      if (kept !== undefined) return { body: kept, shareable };
     }
     const parts: string[] = [];
     let last: number | null = null;
@@ -138,12 +141,12 @@ class SharedList {
       last = entry!.seq;
     }
     const next = last === null ? checkpoint : { seq: last };
-    const json = `{"documents":[${parts.join(',')}],"checkpoint":${JSON.stringify(next)}}`;
+    const body = Buffer.from(`{"documents":[${parts.join(',')}],"checkpoint":${JSON.stringify(next)}}`);
     if (shareable) {
       if (this.pages.size >= PAGES_PER_LIST) this.pages.delete(this.pages.keys().next().value!);
-      this.pages.set(key, json);
+      this.pages.set(key, body);
     }
-    return { json, shareable };
+    return { body, shareable };
   }
 
   /** The index of the first entry with a seq above `afterSeq` (binary search). */
