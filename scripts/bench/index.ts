@@ -10,11 +10,15 @@
  * column per club, and writes bench-results/latest.json.
  * Exit code 0 whatever the figures; 1 only when the bench itself failed.
  *
- * Last, the match-day rush (rush.ts): BENCH_RUSH_MEMBERS members (1,000; 0 leaves it out) with two
- * devices each on one server of their own.
+ * Then the match-day rush (rush.ts): BENCH_RUSH_MEMBERS members (1,000; 0 leaves it out) with two
+ * devices each on one server of their own. Last, a user's server (userServer.ts): `npm start`'s
+ * server on an empty data folder, 150 members, 300 events and their answers made through the HTTP
+ * API, then the REST list load; its RSS at each step against the target (BENCH_USER_SERVER=0 leaves
+ * it out).
  *
  * Parts: `npm run bench -- lighthouse` runs only the Lighthouse part on the 5-season club (build,
- * seed and server as always), `npm run bench -- rush` only the rush; no argument runs every part.
+ * seed and server as always), `npm run bench -- rush` only the rush, `npm run bench -- user-server`
+ * only the user's server; no argument runs every part.
  *
  * Knobs: BENCH_CLUBS=5 or BENCH_CLUBS=10 (only that club; both by default), BENCH_DURATION (s per
  * load run, 10), BENCH_CONNECTIONS (50), BENCH_SKIP_BUILD=1 (use the existing build), BENCH_KEEP=1
@@ -22,7 +26,7 @@
  * TEST_DATABASE_URL; neither answering, the part is skipped), BENCH_LIGHTHOUSE_RUNS (per page, 3),
  * BENCH_LIGHTHOUSE_PAGES (a comma-separated choice of the signed-in pages, e.g. `/admin/tasks`),
  * BENCH_LIGHTHOUSE_REPORTS=<folder> (keep each Lighthouse report), BENCH_SKIP_LIGHTHOUSE=1 (a default
- * run without its 17 minutes of Lighthouse), CHROMIUM_PATH.
+ * run without its 17 minutes of Lighthouse), BENCH_USER_SERVER=0 (no user's server), CHROMIUM_PATH.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -43,10 +47,11 @@ import {
   type Figures,
   type MemoryFigures,
 } from './report.js';
-import { benchRest } from './rest.js';
+import { benchRest, type RestOptions } from './rest.js';
 import { benchRush } from './rush.js';
 import { benchHardening } from './hardening.js';
 import { CLUBS, seedClub, type ClubKey, type SeedResult } from './seed.js';
+import { benchUserServer } from './userServer.js';
 import { memoryOf, REPO_ROOT, serverCommand, startAppServer, type Child, type ServerCommand } from './server.js';
 
 /**
@@ -68,7 +73,7 @@ const ADMIN_PASSWORD = 'admin-bench-pass';
 const MEMBER_PASSWORD = 'fan-bench-pass';
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret';
 
-const PARTS = ['lighthouse', 'rush'] as const;
+const PARTS = ['lighthouse', 'rush', 'user-server'] as const;
 type Part = (typeof PARTS)[number];
 /** The parts named on the command line; none named means every part. */
 function requestedParts(args: string[]): Part[] | 'all' {
@@ -101,6 +106,7 @@ function rushMembers(value: string | undefined): number {
   return members;
 }
 const RUSH_MEMBERS = rushMembers(process.env.BENCH_RUSH_MEMBERS);
+const USER_SERVER = process.env.BENCH_USER_SERVER !== '0';
 
 const started = Date.now();
 const loadAtStart = os.loadavg();
@@ -142,6 +148,11 @@ async function phase<T>(name: string, errors: Record<string, string>, fn: () => 
   }
 }
 
+/** The REST list load's connections and seconds (BENCH_CONNECTIONS, BENCH_DURATION): the clubs' and the user's server's. */
+function restLoad(): Omit<RestOptions, 'warmupS'> {
+  return { connections: Number(process.env.BENCH_CONNECTIONS ?? 50), durationS: Number(process.env.BENCH_DURATION ?? 10) };
+}
+
 function memoryFigures(pid: number): MemoryFigures {
   const { rssMiB, peakMiB } = memoryOf(pid);
   return { rssMiB, peakMiB };
@@ -181,8 +192,7 @@ async function measureClub(
   log(
     `server pid ${server.pid} (${command.trim()}): RSS ${start.rssMiB.toFixed(1)} MiB at start, ${idle.rssMiB.toFixed(1)} MiB after a sign-in`,
   );
-  const durationS = Number(process.env.BENCH_DURATION ?? 10);
-  const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+  const { connections, durationS } = restLoad();
 
   log(`REST: GET /api/events, ${connections} connections, ${durationS} s app + ${durationS} s raw node:http…`);
   figures.rest = await phase(`${label} REST`, errors, () =>
@@ -330,6 +340,28 @@ async function measureRush(
   );
 }
 
+/** A user's server: an empty data folder, the club built through the HTTP API, then the list load. */
+async function measureUserServer(
+  command: ServerCommand,
+  workDir: string,
+  clientDir: string,
+  figures: Figures,
+  errors: Record<string, string>,
+) {
+  log("user's server: npm start's server on an empty data folder, the club built through the API…");
+  figures.userServer = await phase('user-server', errors, () =>
+    benchUserServer({
+      workDir,
+      command,
+      clientDir,
+      passwords: { admin: ADMIN_PASSWORD, member: MEMBER_PASSWORD },
+      jwtSecret: JWT_SECRET,
+      rest: restLoad(),
+      log,
+    }),
+  );
+}
+
 /** Screenshots of an earlier run's failures would only mislead. */
 function clearOldFailures(): void {
   const folder = path.dirname(RESULT_FILE);
@@ -363,6 +395,8 @@ async function main(): Promise<number> {
     if (parts === 'all') await measureInstances(command, workDir, figures, errors);
     if ((parts === 'all' || parts.includes('rush')) && RUSH_MEMBERS > 0)
       await measureRush(command, workDir, clientDir, figures, errors);
+    if ((parts === 'all' || parts.includes('user-server')) && USER_SERVER)
+      await measureUserServer(command, workDir, clientDir, figures, errors);
   } catch (error) {
     errors.bench = error instanceof Error ? (error.stack ?? error.message) : String(error);
     log(`bench FAILED: ${errors.bench}`);
@@ -407,6 +441,7 @@ async function main(): Promise<number> {
     hardening: figures.hardening,
     instances: figures.instances,
     rush: figures.rush,
+    userServer: figures.userServer,
     table: rows,
     errors,
   });

@@ -9,6 +9,7 @@ import type { PullsFigures } from './pulls.js';
 import type { RestFigures } from './rest.js';
 import type { RushFigures } from './rush.js';
 import type { ClubKey } from './seed.js';
+import type { UserServerFigures } from './userServer.js';
 
 /** One club's figure beside its target. */
 export interface Row {
@@ -66,6 +67,8 @@ export interface Figures {
   instances?: InstancesResult;
   /** The match-day rush on one server (its own club of BENCH_RUSH_MEMBERS members). */
   rush?: RushFigures;
+  /** A user's server: npm start on an empty data folder, the club built through the HTTP API. */
+  userServer?: UserServerFigures;
 }
 
 /** Targets (decimal megabytes: 2 MB = 2,000,000 bytes). */
@@ -91,7 +94,12 @@ export const TARGETS = {
   rushWriteP99Ms: 250,
   rushFanOutP99Ms: 1000,
   rushRssMiB: 300,
+  /** A user's server (the club built through the API) after the list load. */
+  userServerRssMiB: 200,
 };
+
+/** The user's server's RSS after the list load as measured before the work on it. */
+const USER_SERVER_BEFORE = '249–297 MiB (172–193 MiB before the last round of features)';
 
 /**
  * The rush as measured before the work on it (the same measure, load generator on the same two
@@ -394,6 +402,32 @@ function rushRows(r: RushFigures): Row[] {
   return rows;
 }
 
+function userServerRows(u: UserServerFigures): Row[] {
+  const s = (value: number) => `${(value / 1000).toFixed(1)} s`;
+  const { rss, ms: took, listLoad } = u;
+  return [
+    info(
+      'the club, built through the API',
+      `${u.members} members registered, approved, signed in (${s(took.members)}); ${u.events} events (${u.pastEvents} past) (${s(took.events)}); ` +
+        `${u.answers.toLocaleString('en')} answers (${s(took.answers)}); past events moved to their dates (${s(took.moves)})`,
+    ),
+    info('server RSS right after start', mib(rss.start)),
+    info(`server RSS after the ${u.members} members`, mib(rss.afterMembers)),
+    info(`server RSS after the ${u.answers.toLocaleString('en')} answers`, mib(rss.afterAnswers)),
+    info(
+      'the list load (GET /api/events, as for the clubs)',
+      `${Math.round(listLoad.app.requestsPerSec)} req/s, p99 ${listLoad.app.p99Ms} ms, ${kB(listLoad.wireBytes)} on the wire (${kB(listLoad.bodyBytes)} JSON)`,
+    ),
+    {
+      figure: 'server RSS after the list load',
+      measured: `${mib(rss.afterListLoad)}; before: ${USER_SERVER_BEFORE}`,
+      target: `≤ ${TARGETS.userServerRssMiB} MiB`,
+      met: rss.afterListLoad.rssMiB <= TARGETS.userServerRssMiB,
+    },
+    info('server RSS max (sampled every 250 ms)', `${rss.maxSampledMiB.toFixed(1)} MiB; the part took ${s(took.total)}`),
+  ];
+}
+
 export function tableRows(figures: Figures, errors: Record<string, string>): TableRow[] {
   const rows = mergeClubs(figures.clubs);
   const ratio = ratioRow(figures.clubs);
@@ -401,6 +435,9 @@ export function tableRows(figures: Figures, errors: Record<string, string>): Tab
   if (figures.hardening) rows.push(heading('hardening (5-season club)'), ...hardeningRows(figures.hardening).map(once));
   if (figures.instances) rows.push(heading('several instances on one PostgreSQL'), ...instancesRows(figures.instances));
   if (figures.rush) rows.push(heading('match-day rush on one server (SQLite)'), ...rushRows(figures.rush).map(once));
+  if (figures.userServer) {
+    rows.push(heading("a user's server (npm start, empty data folder, SQLite)"), ...userServerRows(figures.userServer).map(once));
+  }
   for (const [phase, message] of Object.entries(errors)) {
     rows.push(
       once({ figure: `${phase}: BENCH FAILED`, measured: message.split('\n')[0]!.slice(0, 120), target: '—', met: false }),

@@ -74,7 +74,7 @@ export interface SeedResult {
 type Tx = Transaction<Database>;
 
 /** A small deterministic PRNG (mulberry32), so every run seeds the same club shape. */
-function prng(seed: number) {
+export function prng(seed: number) {
   let state = seed >>> 0;
   const next = () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -100,8 +100,8 @@ function prng(seed: number) {
 }
 type Random = ReturnType<typeof prng>;
 
-const CLUB = 'SV Musterstadt';
-const OPPONENTS = [
+export const CLUB = 'SV Musterstadt';
+export const OPPONENTS = [
   'FC Nordhafen',
   'TSV Bergheim',
   'Eintracht Südfeld',
@@ -150,10 +150,10 @@ const COMMENTS = [
   'Kann jemand mein Ticket abholen? Ich komme direkt vom Zug.',
   'Achtung: Abfahrt verschiebt sich um 30 Minuten nach hinten.',
 ];
-const KICK_OFFS = ['15:30:00', '15:30:00', '18:30:00', '13:30:00', '20:30:00', '17:30:00'];
+export const KICK_OFFS = ['15:30:00', '15:30:00', '18:30:00', '13:30:00', '20:30:00', '17:30:00'];
 
 const pad = (n: number) => String(n).padStart(2, '0');
-const dayString = (date: Date) => `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+export const dayString = (date: Date) => `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
 const isoBefore = (eventDate: string, days: number) =>
   new Date(Date.parse(`${eventDate.replace(' ', 'T')}Z`) - days * 86_400_000).toISOString();
 /** A row's creation time: some days before its event, but never in the future. */
@@ -168,7 +168,7 @@ const createdBefore = (eventDate: string, days: number) => {
  * (≥ 50) is still ahead, whatever the day of the year the bench runs, and the newest seasons (the
  * current one, the upcoming events) are the same in every club size.
  */
-function seasonStarts(today: string, seasons: number): number[] {
+export function seasonStarts(today: string, seasons: number): number[] {
   const ahead = new Date(Date.parse(`${today}T12:00:00Z`) + 240 * 86_400_000);
   const last = Number(seasonOf(dayString(ahead)).slice(0, 4));
   return Array.from({ length: seasons }, (_, i) => last - seasons + 1 + i);
