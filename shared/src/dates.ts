@@ -78,9 +78,38 @@ export function seasonOf(eventDate: string): string {
   return `${start}/${pad((start + 1) % 100)}`;
 }
 
+const FORMAT_OPTIONS = {
+  day: { year: 'numeric', month: '2-digit', day: '2-digit' },
+  wallClock: {
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  },
+} as const satisfies Record<string, Intl.DateTimeFormatOptions>;
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * One formatter per kind and time zone, made once: a new Intl.DateTimeFormat costs ~30 KiB of native
+ * memory that the garbage collector does not see, and an answer asked for two (docs/architecture.md,
+ * Memory).
+ */
+export function clubFormatter(kind: keyof typeof FORMAT_OPTIONS, timeZone: string): Intl.DateTimeFormat {
+  const key = `${kind}\n${timeZone}`;
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-CA', { timeZone, ...FORMAT_OPTIONS[kind] });
+    formatters.set(key, formatter);
+  }
+  return formatter;
+}
+
 /** Today's date (`YYYY-MM-DD`) in a time zone. */
 export function todayIn(timeZone: string, now: Date = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  return clubFormatter('day', timeZone).format(now);
 }
 
 /**
@@ -93,16 +122,7 @@ export function clubTimeToInstant(wallClock: string, timeZone: string): Date {
   const [year, month, day] = date.split('-').map(Number) as [number, number, number];
   const [hour = 0, minute = 0, second = 0] = time.split(':').map(Number);
   const naive = Date.UTC(year, month - 1, day, hour, minute, second);
-  const format = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  });
+  const format = clubFormatter('wallClock', timeZone);
   const offset = (at: number) => {
     const parts = format.formatToParts(new Date(at));
     const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MESSAGES } from '../src/messages.js';
+import { MESSAGES } from '../src/registry.js';
 import { centsToEuros, checkEuros, eurosToCents, formatMoney, hasWholeCents } from '../src/rules/money.js';
 import { euros } from '../src/schemas/common.js';
 

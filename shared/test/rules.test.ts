@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MESSAGES } from '../src/messages.js';
+import { MESSAGES } from '../src/registry.js';
 import { firstAnswerDefaults, isDebt, mergeAttendanceAnswer } from '../src/rules/attendance.js';
 import { checkNewPassword } from '../src/rules/password.js';
 

@@ -1,5 +1,5 @@
 import type { AttendanceStatus, TransferStatus } from '../constants.js';
-import { checkDepartureDate, isUpcoming, locationOfTitle } from '../dates.js';
+import { checkDepartureDate, clubFormatter, isUpcoming, locationOfTitle } from '../dates.js';
 import { NO_TICKET_DOC, type AttendeeDoc } from '../docs/attendees.js';
 import type { RuleResult } from './result.js';
 
@@ -132,16 +132,7 @@ export function checkEventOpenForAnswers(eventDate: string, today: string): Rule
  * answer deadlines are compared with (docs/product.md, Answer deadlines and reminders).
  */
 export function clubWallClock(timeZone: string, now: Date = new Date()): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(now);
+  const parts = clubFormatter('wallClock', timeZone).formatToParts(now);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '00';
   return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}:${part('second')}`;
 }
