@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import { PRIVATE_FILE_MODE, privateDir, privateFile } from './privateFiles.js';
 import type { Database } from './schema.js';
@@ -47,6 +47,30 @@ export function openConnection(options: {
   // FULL: a commit is on disk before the write is acknowledged, so a power loss loses nothing that
   // a device was told is saved (NORMAL in WAL mode may lose the last commits). `npm run bench` shows the cost.
   file.pragma(`synchronous = ${options.sqliteSynchronous ?? 'FULL'}`);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** Prepared statements kept for reuse, the least recently used dropped beyond it (a few hundred distinct ones are in use). */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely's SQLite driver prepares a statement for every query: ~17 per answer, each a few KiB of
+ * native memory that lives until the garbage collector reaches it and fragments the process's heap
+ * (docs/architecture.md, Memory). Statements are kept by their SQL text instead; one still being
+ * iterated is never handed out twice (better-sqlite3's `busy`).
+ */
+function withStatementCache(database: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(sql) {
+      const kept = statements.get(sql);
+      statements.delete(sql);
+      const statement = kept && !kept.busy ? kept : database.prepare(sql);
+      statements.set(sql, statement);
+      if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      return statement;
+    },
+  };
 }
