@@ -77,6 +77,11 @@ export function CommentSection({ eventId }: { eventId: string }) {
   );
 }
 
+/** When the anchor is looked at again after the first scroll (ms). */
+const RECHECK_MS = [300, 700, 1500, 3000];
+/** What the member does to scroll themselves: the anchor is then left alone. */
+const MEMBER_SCROLLS = ['wheel', 'touchstart', 'keydown'] as const;
+
 /**
  * Scrolls to #comments or #comment-{id} once the comments have rendered (a comment that is not on
  * the device yet is waited for), and names the comment to highlight briefly. Each navigation
@@ -85,6 +90,7 @@ export function CommentSection({ eventId }: { eventId: string }) {
 function useAnchor(ready: boolean, sectionRef: RefObject<HTMLElement | null>, comments: unknown): string | null {
   const location = useLocation();
   const handled = useRef<string | null>(null);
+  const recheck = useRef<(() => void) | null>(null);
   const [highlighted, setHighlighted] = useState<string | null>(null);
 
   useEffect(() => {
@@ -105,13 +111,26 @@ function useAnchor(ready: boolean, sectionRef: RefObject<HTMLElement | null>, co
     show(smooth ? 'smooth' : 'auto');
     element.focus({ preventScroll: true });
     if (commentId) setHighlighted(commentId);
-    // The page above may still grow (an image, the attendee table): look once more.
-    const again = setTimeout(() => {
-      const box = element.getBoundingClientRect();
-      if (box.bottom < 0 || box.top > window.innerHeight) show('auto');
-    }, 700);
-    return () => clearTimeout(again);
+    // The page above may still grow (an image, the attendee table, rows arriving): look again a few
+    // times until the member scrolls themselves. Not tied to this effect's cleanup: new comments
+    // re-run it, and the look must still happen.
+    recheck.current?.();
+    const timers = RECHECK_MS.map((ms) =>
+      setTimeout(() => {
+        const box = element.getBoundingClientRect();
+        if (box.bottom < 0 || box.top > window.innerHeight) show('auto');
+      }, ms),
+    );
+    const stop = () => {
+      for (const timer of timers) clearTimeout(timer);
+      for (const type of MEMBER_SCROLLS) window.removeEventListener(type, stop);
+      recheck.current = null;
+    };
+    for (const type of MEMBER_SCROLLS) window.addEventListener(type, stop, { passive: true });
+    recheck.current = stop;
   }, [ready, location, sectionRef, comments]);
+
+  useEffect(() => () => recheck.current?.(), []);
 
   useEffect(() => {
     if (!highlighted) return;
