@@ -47,7 +47,7 @@ export function syncRoutes(app: Api, deps: AppDeps, collections: Collections): v
       const { checkpoint, limit, scope } = c.req.valid('json');
       const shared = await sharedPulls.pull(actor, collection, checkpoint, limit, pullContext(deps.store, collection, scope));
       // Text built from documents serialized once (sync/sharedPull.ts), so this answer goes unchecked like the events list's.
-      if (shared) return c.body(shared.body as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'application/json' }) as never;
+      if (shared) return c.body(shared as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'application/json' }) as never;
       return c.json(await pullBatch(deps.store, actor, collection, checkpoint, limit, scope), 200);
     },
   );

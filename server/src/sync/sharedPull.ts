@@ -30,16 +30,11 @@ interface Entry {
   replaced: boolean;
 }
 
-/** A pull's answer: the documents and the checkpoint to go on from. */
-export interface PullAnswer {
-  /**
-   * `{ documents, checkpoint }` as JSON bytes: outside the JavaScript heap, and one buffer for every
-   * response of a page kept (a slow reader's socket holds a reference, not a copy).
-   */
-  body: Buffer;
-  /** The same answer for every actor of the list, kept: a key for its bytes. */
-  shareable: boolean;
-}
+/**
+ * A pull's answer, `{ documents, checkpoint }`, as JSON bytes: outside the JavaScript heap, and one
+ * buffer for every response of a page kept (a slow reader's socket holds a reference, not a copy).
+ */
+export type PullAnswer = Buffer;
 
 class SharedList {
   private entries: Entry[] = [];
@@ -118,7 +113,7 @@ class SharedList {
     const key = `${afterSeq}:${limit}`;
     if (shareable) {
       const kept = this.pages.get(key);
-      if (kept !== undefined) return { body: kept, shareable };
+      if (kept !== undefined) return kept;
     }
     const parts: string[] = [];
     let last: number | null = null;
@@ -146,7 +141,7 @@ class SharedList {
       if (this.pages.size >= PAGES_PER_LIST) this.pages.delete(this.pages.keys().next().value!);
       this.pages.set(key, body);
     }
-    return { body, shareable };
+    return body;
   }
 
   /** The index of the first entry with a seq above `afterSeq` (binary search). */
