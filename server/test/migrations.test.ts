@@ -50,6 +50,7 @@ describe('deleting an event', () => {
       'offers',
       'poll_votes',
       'polls',
+      'rides',
       'transports',
     ]);
     const event = await createEventVia(t, admin, { title: 'Parts of an event (A)' });
@@ -82,6 +83,11 @@ describe('deleting an event', () => {
       body: { option_ids: [poll.body.options[0].id] },
     });
     expect(voted.status, JSON.stringify(voted.body)).toBe(200);
+    const ride = await t.call('POST', `/api/events/${event.id}/rides`, {
+      token: member.token,
+      body: { seats: 2, departure_location: 'Ostkreuz', departure_datetime: '2030-03-01 11:00' },
+    });
+    expect(ride.status, JSON.stringify(ride.body)).toBe(201);
     // An offer of a returned ticket, arranged in the table (its way there is server/test/offers.test.ts).
     const { value: seq } = await t.db.selectFrom('counters').select('value').where('name', '=', 'seq').executeTakeFirstOrThrow();
     const now = new Date().toISOString();

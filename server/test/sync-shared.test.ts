@@ -121,7 +121,7 @@ afterAll(() => t.close());
 describe('shared pulls', () => {
   it('are declared by the collections most of a device pulls', () => {
     expect(shared.map((collection) => collection.declaration.name).sort()).toEqual(
-      ['announcements', 'attendees', 'comments', 'events', 'members', 'transports'].sort(),
+      ['announcements', 'attendees', 'comments', 'events', 'members', 'rides', 'transports'].sort(),
     );
   });
 

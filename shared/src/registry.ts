@@ -84,6 +84,12 @@ export const EVENT_PART_COLLECTIONS: readonly SyncCollectionName[] = SYNC_COLLEC
   (name) => SYNC_DECLARATIONS[name].partOfEvent === true,
 );
 
+/** The collections whose rows die with the member's account (`partOfUser`), with the column that names the member. */
+export const USER_PART_COLLECTIONS: readonly { name: SyncCollectionName; column: string }[] = SYNC_COLLECTIONS.flatMap((name) => {
+  const column = (SYNC_DECLARATIONS[name] as SyncDeclaration<SyncDocOf<typeof name>>).partOfUser;
+  return column === undefined ? [] : [{ name, column }];
+});
+
 /** The collections whose rows of events a device does not keep are pulled on demand (docs/architecture.md, What a device keeps). */
 export const KEPT_BY_EVENT_COLLECTIONS: readonly SyncCollectionName[] = SYNC_COLLECTIONS.filter(
   (name) => SYNC_DECLARATIONS[name].keptByEvent === true,

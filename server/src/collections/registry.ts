@@ -3,3 +3,4 @@
  * synced collection); each line exports the module its index.ts defines.
  */
 export * from './announcements/index.js';
+export * from './rides/index.js';

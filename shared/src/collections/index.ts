@@ -5,3 +5,4 @@
  * and its own client calls.
  */
 export * from './announcements/collection.js';
+export * from './rides/collection.js';

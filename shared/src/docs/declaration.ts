@@ -49,6 +49,11 @@ export interface SyncDeclaration<Doc extends SyncedDoc = SyncedDoc, Action exten
    */
   partOfEvent?: boolean;
   /**
+   * The column naming the member the rows belong to: deleting the member's account makes them
+   * tombstones (as `partOfEvent` does for an event's), e.g. the rides a member offered.
+   */
+  partOfUser?: Field<Doc>;
+  /**
    * Rows of events the device does not keep (isKeptOnDevice) are pulled only when the device asks
    * for their event; a member's own rows are always pulled (docs/architecture.md, What a device keeps).
    */

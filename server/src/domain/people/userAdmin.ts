@@ -1,5 +1,5 @@
-import { checkUsername, normaliseUsername, usernameKey, type UpdateUserInput } from '@fankurve/shared';
-import type { Kysely } from 'kysely';
+import { checkUsername, normaliseUsername, usernameKey, USER_PART_COLLECTIONS, type UpdateUserInput } from '@fankurve/shared';
+import { sql, type Kysely } from 'kysely';
 import type { Database, UserRow } from '../../db/schema.js';
 import type { WriteContext } from '../../db/store.js';
 import { isAdmin, requireAdmin, SYSTEM_ACTOR, type Actor } from '../actor.js';
@@ -71,8 +71,27 @@ export async function deleteUser(w: WriteContext, actor: Actor, id: string): Pro
       .where('id', '=', attendance.id)
       .execute();
   }
+  await tombstoneUserParts(w, id);
   await endAllSessions(w, id, actor.id);
   w.record({ type: user.status === 'pending' ? 'user.declined' : 'user.deleted', userId: id, actorId: actor.id });
+}
+
+/**
+ * Tombstones every live row that names the member in the column its collection declares
+ * (`partOfUser`, a table of the collection's name with `deleted`, `seq` and `updated_at`).
+ */
+async function tombstoneUserParts(w: WriteContext, userId: string): Promise<void> {
+  for (const { name, column } of USER_PART_COLLECTIONS) {
+    const table = sql.table(name);
+    const { rows } = await sql<{
+      id: string;
+    }>`SELECT id FROM ${table} WHERE ${sql.ref(column)} = ${userId} AND deleted = 0`.execute(w.db);
+    for (const row of rows) {
+      await sql`UPDATE ${table} SET deleted = 1, seq = ${await w.nextSeq(name)}, updated_at = ${w.now} WHERE id = ${row.id}`.execute(
+        w.db,
+      );
+    }
+  }
 }
 
 /** Members change their own language; admins change username, email, scope and language of anyone. */
