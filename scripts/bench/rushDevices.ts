@@ -6,10 +6,17 @@
  * what its stream names, as the app does. Reads RUSH_INPUT (a JSON file: base URL, devices with
  * their tokens, the events to answer, the collections with their schema versions) and prints one
  * JSON line of figures at the end.
+ *
+ * A device sends at most REQUESTS_PER_DEVICE requests at once, as a browser does: HTTP/1.1 allows six
+ * connections per origin, and the change stream holds one. Without that limit the 2,000 devices
+ * opened ~28,000 requests at once, which no set of phones can.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import { onServerSentEvents } from './sse.js';
 
 export interface RushInput {
@@ -64,7 +71,14 @@ function distribution(values: number[]): Distribution {
   return { count: values.length, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1) };
 }
 
-function post(path: string, token: string, body: unknown): Promise<{ status: number; text: string }> {
+interface Answer {
+  status: number;
+  /** The bytes as they came, in `coding`. */
+  body: Buffer;
+  coding: string | undefined;
+}
+
+function post(path: string, token: string, body: unknown): Promise<Answer> {
   const payload = Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -74,6 +88,8 @@ function post(path: string, token: string, body: unknown): Promise<{ status: num
         agent,
         headers: {
           authorization: `Bearer ${token}`,
+          // As a browser asks; the answer is inflated here (readBody).
+          'accept-encoding': 'gzip, deflate, br',
           'content-type': 'application/json',
           'content-length': String(payload.length),
         },
@@ -82,12 +98,42 @@ function post(path: string, token: string, body: unknown): Promise<{ status: num
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', reject);
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), coding: res.headers['content-encoding'] }),
+        );
       },
     );
     req.on('error', reject);
     req.end(payload);
   });
+}
+
+const inflate = { br: promisify(zlib.brotliDecompress), gzip: promisify(zlib.gunzip), deflate: promisify(zlib.inflate) };
+
+/** An answer's text, inflated on the thread pool (as a browser does, off its main thread). */
+async function textOf(answer: Answer): Promise<string> {
+  const { body, coding } = answer;
+  if (coding === undefined || coding === 'identity') return body.toString('utf8');
+  if (coding !== 'br' && coding !== 'gzip' && coding !== 'deflate') throw new Error(`content coding ${coding}`);
+  return (await inflate[coding](body)).toString('utf8');
+}
+
+/**
+ * Pages read so far, by a digest of their compressed bytes: a page kept for everyone comes to every
+ * device as the same bytes, and each phone would inflate it on its own processor, not on the two
+ * cores this process shares with the server. So each such page is inflated and counted once here.
+ */
+const readPages = new Map<string, Promise<{ count: number; checkpoint: { seq: number } | null }>>();
+
+function pageOf(answer: Answer): Promise<{ count: number; checkpoint: { seq: number } | null }> {
+  if (answer.coding === undefined) return textOf(answer).then(readPage);
+  const key = `${answer.coding}:${createHash('sha1').update(answer.body).digest('base64')}`;
+  let page = readPages.get(key);
+  if (!page) {
+    page = textOf(answer).then(readPage);
+    readPages.set(key, page);
+  }
+  return page;
 }
 
 /** Pages up to this size are also decoded in full, to check the count read without decoding. */
@@ -126,7 +172,31 @@ const streams = { opened: 0, failed: 0, dropped: 0 };
 const answeredAt: number[] = [];
 let stopping = false;
 
+/** A browser's six connections per origin, less the one the change stream holds. */
+const REQUESTS_PER_DEVICE = 5;
+
+/** Lets at most `size` calls run at once; the rest wait in order. */
+class Slots {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly size: number) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running += 1;
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running -= 1;
+    }
+  }
+}
+
 class Device {
+  private readonly slots = new Slots(REQUESTS_PER_DEVICE);
   private readonly checkpoints = new Map<string, number>();
   private readonly wanted = new Set<string>();
   private pulling: Promise<void> | null = null;
@@ -156,20 +226,23 @@ class Device {
     const key = scope ? `${name}/${scope}` : name;
     for (;;) {
       const seq = this.checkpoints.get(key) ?? 0;
-      const sent = performance.now();
       try {
-        const answer = await post(`/api/sync/${name}/${version}/pull`, this.token, {
-          checkpoint: seq === 0 ? null : { seq },
-          limit: input.pullLimit,
-          scope,
+        const { answer, sent } = await this.slots.run(async () => {
+          const sent = performance.now();
+          const answer = await post(`/api/sync/${name}/${version}/pull`, this.token, {
+            checkpoint: seq === 0 ? null : { seq },
+            limit: input.pullLimit,
+            scope,
+          });
+          return { answer, sent };
         });
         if (answer.status !== 200) {
           pullFailures += 1;
-          noteError(`pull ${name}: ${answer.status} ${answer.text.slice(0, 120)}`);
+          noteError(`pull ${name}: ${answer.status} ${(await textOf(answer)).slice(0, 120)}`);
           return false;
         }
         pullTimes.push(performance.now() - sent);
-        const page = readPage(answer.text);
+        const page = await pageOf(answer);
         pulledDocuments += page.count;
         if (page.checkpoint) this.checkpoints.set(key, page.checkpoint.seq);
         if (page.count < input.pullLimit) return true;
@@ -267,7 +340,7 @@ async function answer(device: { token: string }, eventId: string, status: 'going
     const at = performance.now();
     if (answered.status >= 500 || answered.status === 429 || answered.status === 0) {
       writeFailures += 1;
-      noteError(`answer: ${answered.status} ${answered.text.slice(0, 120)}`);
+      noteError(`answer: ${answered.status} ${(await textOf(answered)).slice(0, 120)}`);
       return;
     }
     writeTimes.push(at - sent);

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import { createAdaptorServer, type ServerType } from '@hono/node-server';
 import { MESSAGES } from '@fankurve/shared';
 import type { Runtime } from './deps.js';
 
@@ -17,6 +17,9 @@ export interface RunningServer {
    */
   stop(): Promise<void>;
 }
+
+/** Connections the kernel holds until the server accepts them (Linux caps it at net.core.somaxconn). */
+const LISTEN_BACKLOG = 4096;
 
 /** How long the stop waits for running requests, the running job and mails under way. */
 const DEFAULT_GRACE_MS = 10_000;
@@ -45,7 +48,12 @@ export function startServer(
 
   let resolveListening!: (info: AddressInfo) => void;
   const listening = new Promise<AddressInfo>((resolve) => (resolveListening = resolve));
-  const server = serve({ fetch: guarded, port: options.port, hostname: options.hostname }, (info) => resolveListening(info));
+  const server = createAdaptorServer({ fetch: guarded, hostname: options.hostname });
+  // Node's default backlog (511) overflows when a club's phones connect at once on match day: the
+  // kernel then resets connections (ECONNRESET) before the server could accept them.
+  server.listen({ port: options.port, host: options.hostname, backlog: LISTEN_BACKLOG }, () =>
+    resolveListening(server.address() as AddressInfo),
+  );
   server.on('request', (_request, response: ServerResponse) => {
     open.add(response);
     response.on('close', () => {

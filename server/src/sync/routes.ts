@@ -1,3 +1,4 @@
+import { negotiateEncoding } from '../http/compress.js';
 import { SYNC_HEARTBEAT_MS, syncEventAnswer, syncPullAnswer, syncPushAnswer, syncStreamAnswer } from '@fankurve/shared';
 import { write } from '../db/store.js';
 import { badInput, DomainError } from '../domain/errors.js';
@@ -47,7 +48,18 @@ export function syncRoutes(app: Api, deps: AppDeps, collections: Collections): v
       const { checkpoint, limit, scope } = c.req.valid('json');
       const shared = await sharedPulls.pull(actor, collection, checkpoint, limit, pullContext(deps.store, collection, scope));
       // Text built from documents serialized once (sync/sharedPull.ts), so this answer goes unchecked like the events list's.
-      if (shared) return c.body(shared as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'application/json' }) as never;
+      if (shared) {
+        const coding = negotiateEncoding(c.req.header('Accept-Encoding'));
+        const encoded = coding === 'identity' ? null : shared.encoded(coding);
+        // With a Content-Encoding the compression middleware leaves the answer as it is.
+        const headers = {
+          'Content-Type': 'application/json',
+          Vary: 'Accept-Encoding',
+          ...(encoded ? { 'Content-Encoding': coding } : {}),
+        };
+        const body = encoded ? await encoded : shared.json;
+        return c.body(body as Uint8Array<ArrayBuffer>, 200, headers) as never;
+      }
       return c.json(await pullBatch(deps.store, actor, collection, checkpoint, limit, scope), 200);
     },
   );
