@@ -124,35 +124,48 @@ export const WAIT_FULLY_SYNCED = `async ({ expected, timeoutMs }) => {
 }`;
 
 /**
- * Waits until this device holds the given member's live 'going' rows for all the given events. Reads
- * only documents written since \`sinceEpoch\` through the _meta.lwt index (the full store when the index
- * is missing), so a poll stays cheap with 20,000 attendees on the device.
+ * Waits until this device holds the given member's live 'going' rows for all the given events, in
+ * RxDB (only documents written since \`sinceEpoch\`, through the _meta.lwt index) or in the document
+ * store (by the event_id index), so a poll stays cheap with 20,000 attendees on the device.
  */
 export const WAIT_MEMBER_ROWS = `async ({ userId, eventIds, sinceEpoch, timeoutMs }) => {
   ${IDB_HELPERS}
   const wanted = new Set(eventIds);
   const deadline = performance.now() + timeoutMs;
-  const name = await databaseOf('attendees');
-  if (!name) return { at: null, found: 0 };
-  const scan = () => withDocs(name, (store, done) => {
-    const found = new Set();
-    const source = store.indexNames.contains('_meta.lwt') ? store.index('_meta.lwt') : store;
+  const isGoing = (doc) =>
+    !(doc._deleted === true || doc._deleted === 1 || doc._deleted === '1') && doc.user_id === userId && doc.status === 'going';
+  // RxDB's part (the device's own rows, by _meta.lwt) and the document store's (the other members'
+  // rows, by their event): on another member's device the answers land in the second.
+  const scanPlace = (place, found) => withDocs(place, (store, done) => {
+    if (!place.rx && store.indexNames.contains('event_id')) {
+      const index = store.index('event_id');
+      let left = wanted.size;
+      for (const eventId of wanted) {
+        const request = index.getAll(eventId);
+        request.onsuccess = () => {
+          if (request.result.some(isGoing)) found.add(eventId);
+          if (--left === 0) done(found.size);
+        };
+        request.onerror = () => { if (--left === 0) done(found.size); };
+      }
+      return;
+    }
+    const source = place.rx && store.indexNames.contains('_meta.lwt') ? store.index('_meta.lwt') : store;
     const range = source === store ? null : IDBKeyRange.lowerBound(sinceEpoch);
     const cursor = source.openCursor(range);
     cursor.onerror = () => done(found.size);
     cursor.onsuccess = () => {
       const c = cursor.result;
       if (!c) return done(found.size);
-      const doc = c.value;
-      const deleted = doc._deleted === true || doc._deleted === 1 || doc._deleted === '1';
-      if (!deleted && doc.user_id === userId && doc.status === 'going' && wanted.has(doc.event_id)) found.add(doc.event_id);
+      if (isGoing(c.value) && wanted.has(c.value.event_id)) found.add(c.value.event_id);
       c.continue();
     };
   });
   for (;;) {
-    const found = (await scan()) ?? 0;
-    if (found >= wanted.size) return { at: performance.timeOrigin + performance.now(), found };
-    if (performance.now() > deadline) return { at: null, found };
+    const found = new Set();
+    for (const place of await placesOf('attendees')) await scanPlace(place, found);
+    if (found.size >= wanted.size) return { at: performance.timeOrigin + performance.now(), found: found.size };
+    if (performance.now() > deadline) return { at: null, found: found.size };
     await sleep(50);
   }
 }`;
