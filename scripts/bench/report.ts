@@ -77,11 +77,11 @@ export const TARGETS = {
   restP99Ms: 50,
   rssMiB: 150,
   firstSyncBytes: 2_000_000,
-  firstCardMs: 1000,
-  fullySyncedMs: 3000,
+  firstCardMs: 800,
+  fullySyncedMs: 2000,
   /** The 10-season club's time to all stored on the device, at most this times the 5-season club's. */
   fullySyncedRatio: 1.2,
-  offlineStartMs: 250,
+  offlineStartMs: 150,
   queuedAnswersMs: 2000,
   /** The app shell's slowest answer while 60 sign-ins run (main: 5.3 s). */
   shellUnderFloodMs: 500,
@@ -97,6 +97,16 @@ export const TARGETS = {
   /** A user's server (the club built through the API) after the list load. */
   userServerRssMiB: 200,
 };
+
+/**
+ * The device's figures as measured before the work on the device database (the 5- and the 10-season
+ * club), shown beside each: the targets came with that work.
+ */
+const DEVICE_BEFORE = {
+  firstCard: 'before 1,060–1,140 ms',
+  fullySynced: 'before 4,000–4,150 ms',
+  offlineStart: 'before 133–169 ms',
+} as const;
 
 /** The user's server's RSS after the list load as measured before the work on it. */
 const USER_SERVER_BEFORE = '249–297 MiB (172–193 MiB before the last round of features)';
@@ -185,13 +195,13 @@ function firstSignInRows(first: BrowserFigures['firstSignIn']): Row[] {
   return [
     {
       figure: `first sign-in: click → first event card (median of ${first.firstCardRunsMs.length})`,
-      measured: `${ms(first.firstCardMs)} (${first.firstCardRunsMs.map((v) => (v === null ? '—' : Math.round(v))).join(', ')})`,
+      measured: `${ms(first.firstCardMs)} (${first.firstCardRunsMs.map((v) => (v === null ? '—' : Math.round(v))).join(', ')}; ${DEVICE_BEFORE.firstCard})`,
       target: `≤ ${TARGETS.firstCardMs} ms`,
       met: atMost(first.firstCardMs, TARGETS.firstCardMs),
     },
     {
       figure: FULLY_SYNCED,
-      measured: ms(first.fullySyncedMs),
+      measured: `${ms(first.fullySyncedMs)} (${DEVICE_BEFORE.fullySynced})`,
       target: `≤ ${TARGETS.fullySyncedMs} ms`,
       met: atMost(first.fullySyncedMs, TARGETS.fullySyncedMs),
     },
@@ -217,7 +227,7 @@ function browserRows(b: BrowserFigures): Row[] {
     ...firstSignInRows(b.firstSignIn),
     {
       figure: `warm offline start → first card (median of ${offline.runsMs.length})`,
-      measured: `${ms(offline.medianMs)} (${offline.runsMs.map((v) => Math.round(v)).join(', ')})`,
+      measured: `${ms(offline.medianMs)} (${offline.runsMs.map((v) => Math.round(v)).join(', ')}; ${DEVICE_BEFORE.offlineStart})`,
       target: `≤ ${TARGETS.offlineStartMs} ms`,
       met: atMost(offline.medianMs, TARGETS.offlineStartMs),
     },
