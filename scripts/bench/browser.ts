@@ -3,7 +3,8 @@
  * bytes), the warm offline start, and 50 answers queued offline reaching the server and an admin's
  * device after reconnect.
  */
-import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
+import fs from 'node:fs';
 import path from 'node:path';
 import { request as httpRequest } from './http.js';
 import {
@@ -70,6 +71,8 @@ export interface BrowserInput {
   offlineRuns: number;
   /** New devices measured to the first card (the first of them also to fully synced). */
   firstCardRuns: number;
+  /** The club's label (file names). */
+  label: string;
   log(message: string): void;
 }
 
@@ -103,9 +106,15 @@ interface Marks {
 }
 
 /** Opens /login on a new page, signs in through the form and waits for the first event card. */
-async function signInToFirstCard(context: BrowserContext, user: SeededUser, label: string) {
+async function signInToFirstCard(
+  context: BrowserContext,
+  user: SeededUser,
+  label: string,
+  beforeClick?: (page: Page) => Promise<void>,
+) {
   const page = await context.newPage();
   await page.goto('/login');
+  await beforeClick?.(page);
   await page.getByLabel('Benutzername').fill(user.username);
   await page.getByLabel('Passwort').fill(user.password);
   const clickedNode = Date.now();
@@ -135,8 +144,10 @@ async function firstSignIn(browser: Browser, input: BrowserInput) {
   const context = await newContext(browser, input.baseUrl);
   const network = recordNetwork(context);
   const opened = Date.now();
-  const { page, marks } = await signInToFirstCard(context, input.member, 'first-card');
+  const profile = process.env.BENCH_DEVICE_PROFILE ? await deviceProfile(context) : null;
+  const { page, marks } = await signInToFirstCard(context, input.member, 'first-card', profile?.start);
   const synced = await waitFullySynced(page, input.expected, 90_000);
+  await profile?.stop(path.join(process.env.BENCH_DEVICE_PROFILE!, `first-sign-in-${input.label}.cpuprofile`));
   const clickAt = marks.clickAt!;
   const end = synced.at ?? Date.now();
   // Give the sizes of the last responses a moment to arrive.
@@ -154,6 +165,28 @@ async function firstSignIn(browser: Browser, input: BrowserInput) {
     bytesAfterClick: await sumBytes(network, clickAt, end + 50),
   };
   return { context, page, figures };
+}
+
+/**
+ * BENCH_DEVICE_PROFILE=<folder>: the page's CPU profile from before the click on "Anmelden" to all
+ * stored on the device, for Chromium's DevTools (Performance → load profile).
+ */
+async function deviceProfile(context: BrowserContext) {
+  let session: CDPSession | null = null;
+  return {
+    start: async (page: Page) => {
+      session = await context.newCDPSession(page);
+      await session.send('Profiler.enable');
+      await session.send('Profiler.setSamplingInterval', { interval: 200 });
+      await session.send('Profiler.start');
+    },
+    stop: async (file: string) => {
+      if (!session) return;
+      const { profile } = await session.send('Profiler.stop');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify(profile));
+    },
+  };
 }
 
 /** Another new device, measured up to its first event card only. */

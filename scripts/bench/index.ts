@@ -26,7 +26,8 @@
  * TEST_DATABASE_URL; neither answering, the part is skipped), BENCH_LIGHTHOUSE_RUNS (per page, 3),
  * BENCH_LIGHTHOUSE_PAGES (a comma-separated choice of the signed-in pages, e.g. `/admin/tasks`),
  * BENCH_LIGHTHOUSE_REPORTS=<folder> (keep each Lighthouse report), BENCH_SKIP_LIGHTHOUSE=1 (a default
- * run without its 17 minutes of Lighthouse), BENCH_USER_SERVER=0 (no user's server), CHROMIUM_PATH.
+ * run without its 17 minutes of Lighthouse), BENCH_USER_SERVER=0 (no user's server), BENCH_DEVICE_PROFILE=<folder> (the member's first sign-in
+ * as a CPU profile of the page, for DevTools), CHROMIUM_PATH.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -221,6 +222,7 @@ async function measureClub(
       answers: 50,
       offlineRuns: 5,
       firstCardRuns: 3,
+      label,
       log,
     }),
   );

@@ -70,7 +70,9 @@ export class DocStore {
     const stores: Record<string, string> = { [CHECKPOINTS]: 'collection' };
     for (const declaration of declarations.values()) stores[declaration.name] = tableSpec(declaration);
     const prefix = `${name}-docs-`;
-    const dexie = new Dexie(prefix + fingerprint(JSON.stringify(stores)));
+    // Only what the server holds is kept here, pulled again from its checkpoint should a commit be
+    // lost in a crash: relaxed transactions commit without waiting for the disk.
+    const dexie = new Dexie(prefix + fingerprint(JSON.stringify(stores)), { chromeTransactionDurability: 'relaxed' });
     dexie.version(1).stores(stores);
     await dexie.open();
     void DocStore.deleteOthers(prefix, dexie.name);

@@ -121,8 +121,9 @@ const idOfRow = (row: RxReplicationWriteToMasterRow<unknown>) => (row.newDocumen
 /**
  * Replicates every collection of the database with the server (docs/architecture.md, sync): pull
  * by checkpoint, push where the collection's declaration allows it. Collections start in the order
- * of their declared priority (events first, so the list renders before attendee rows arrive); the
- * next group starts when the previous one has pulled once or the network failed it. Keeps going
+ * of their declared priority: the first group's collections in the document store (the events) pull
+ * once before the rest start, so the list renders before attendee rows arrive; the rest start one per
+ * task without waiting for each other (docs/architecture.md, Checkpoints and pull). Keeps going
  * while signed in, re-syncs on the browser's `online` event and on every change the server's
  * stream announces.
  */
@@ -295,7 +296,7 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
       }
       allStarted = priority === priorities.at(-1);
       watchActivity();
-      await Promise.all(group.map((name) => firstPullOrFailure(states[name]!)));
+      if (priority === priorities[0]) await Promise.all(group.filter(inStore).map((name) => firstPullOrFailure(states[name]!)));
     }
   })();
 

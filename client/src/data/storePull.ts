@@ -78,17 +78,28 @@ export class StorePull implements CollectionSync {
     }
   }
 
-  /** Page after page until a page is not full; each page and its seq are stored together. */
+  /**
+   * Page after page until a page is not full; each page and its seq are stored together. The next
+   * page is asked for while this one is stored: storing waits for IndexedDB, the request for the
+   * network, and a first sync of thousands of rows need not wait for both in turn.
+   */
   private async pullAll(): Promise<void> {
     let seq = await this.store.checkpoint(this.collection);
+    let next = this.page(seq, SYNC_PULL_LIMIT);
     for (;;) {
-      const answer = await this.page(seq, SYNC_PULL_LIMIT);
+      const answer = await next;
       if (this.canceled$.value) return;
       seq = answer.checkpoint?.seq ?? seq;
+      const full = answer.documents.length >= SYNC_PULL_LIMIT;
+      if (full) {
+        next = this.page(seq, SYNC_PULL_LIMIT);
+        // Should storing fail first, the retry asks again; this answer is not waited for.
+        next.catch(() => undefined);
+      }
       const keeps = this.keeps;
       const documents = keeps ? answer.documents.filter((doc) => doc._deleted === true || keeps(doc)) : answer.documents;
       await this.store.store(this.collection, documents, seq);
-      if (answer.documents.length < SYNC_PULL_LIMIT) return;
+      if (!full) return;
       await yieldToMain();
     }
   }
