@@ -3,14 +3,14 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { markNoticesRead, useEvents } from '../data/index.js';
+import type { CamelCase, RefusalActionKey } from '../i18n/areas.js';
 import { formatInstant } from '../i18n/dates.js';
 import { currentLanguage, errorText, messageText } from '../i18n/index.js';
 import { Modal } from '../ui/Dialog.js';
 import { toastError } from '../ui/toast.js';
 
-/** `guest.add` → `guestAdd`: the refusal action as its text's key names it. */
-type CamelCase<Action extends string> = Action extends `${infer Head}.${infer Tail}` ? `${Head}${Capitalize<Tail>}` : Action;
-type ActionKey = `refusals.actions.${CamelCase<NoticeAction> | 'other'}`;
+/** The text of a refusal action: in de.json and en.json, or in its collection's own texts (`refusalActions`, i18n/areas.ts). */
+type ActionKey = `refusals.actions.${RefusalActionKey}`;
 
 const KNOWN_ACTIONS: ReadonlySet<string> = new Set(NOTICE_ACTIONS);
 

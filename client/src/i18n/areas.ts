@@ -2,10 +2,12 @@
  * Texts of an area in files of their own, `de/<area>.json` and `en/<area>.json`, and a collection's in
  * its own folder, `collections/<name>/de.json` and `en.json` (docs/architecture.md, "Adding a synced
  * collection"): found in their folders, each area's texts under its name, beside the texts of de.json
- * and en.json. A collection's `serverMessages` join everyone's (`serverMessages.<code>`). German is
- * bundled; English loads with en.json.
+ * and en.json. A collection's `serverMessages` join everyone's (`serverMessages.<code>`), its
+ * `refusalActions` (what a refused change of its own tried, by the camel-case action: `ride.offer` →
+ * `rideOffer`) join `refusals.actions`. German is bundled; English loads with en.json.
  */
 
+import type { NoticeAction } from '@fankurve/shared/registry';
 import type account from './de/account.json';
 import type contingents from './de/contingents.json';
 import type deadlines from './de/deadlines.json';
@@ -17,26 +19,48 @@ import type storage from './de/storage.json';
 
 type Texts = Record<string, unknown>;
 
+/** `guest.add` → `guestAdd`: a refusal action as its text's key names it. */
+export type CamelCase<Action extends string> = Action extends `${infer Head}.${infer Tail}`
+  ? `${Head}${Capitalize<Tail>}`
+  : Action;
+
+/**
+ * The keys of `refusals.actions`: every declared refusal action (NOTICE_ACTIONS) and `other`, in
+ * de.json and en.json or in a collection's own `refusalActions` (client/test/refusal-actions.test.ts).
+ */
+export type RefusalActionKey = CamelCase<NoticeAction> | 'other';
+
 /** The area of a file: `./de/ledger.json` → ledger, `../collections/announcements/de.json` → announcements. */
 const areaOf = (path: string) => /\/collections\/([^/]+)\/\w+\.json$/.exec(path)?.[1] ?? path.replace(/^.*\/|\.json$/g, '');
 
-/** Each area's texts under its name; the server messages of all of them in `serverMessages`. */
+/**
+ * Each area's texts under its name; the server messages of all of them in `serverMessages`, their
+ * refusal actions in `refusalActions`.
+ */
 function byArea(modules: Record<string, Texts>): Texts {
   const areas: Texts = {};
   const serverMessages: Texts = {};
-  for (const [path, { serverMessages: messages, ...texts }] of Object.entries(modules)) {
+  const refusalActions: Texts = {};
+  for (const [path, { serverMessages: messages, refusalActions: actions, ...texts }] of Object.entries(modules)) {
     areas[areaOf(path)] = texts;
     Object.assign(serverMessages, messages);
+    Object.assign(refusalActions, actions);
   }
-  return { ...areas, serverMessages };
+  return { ...areas, serverMessages, refusalActions };
 }
 
-/** The texts of de.json or en.json with the areas': the areas' server messages join the file's. */
+/**
+ * The texts of de.json or en.json with the areas': the areas' server messages join the file's, their
+ * refusal actions the file's `refusals.actions`.
+ */
 export function withAreas(texts: Texts, areas: Texts): Texts {
+  const { serverMessages, refusalActions, ...own } = areas;
+  const refusals = (texts.refusals ?? {}) as Texts;
   return {
     ...texts,
-    ...areas,
-    serverMessages: { ...(texts.serverMessages as Texts), ...(areas.serverMessages as Texts) },
+    ...own,
+    serverMessages: { ...(texts.serverMessages as Texts), ...(serverMessages as Texts) },
+    refusals: { ...refusals, actions: { ...(refusals.actions as Texts), ...(refusalActions as Texts) } },
   };
 }
 

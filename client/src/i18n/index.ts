@@ -3,7 +3,7 @@ import { MESSAGES, type MessageCode } from '@fankurve/shared/registry';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { isApiError } from '../api/client.js';
-import { englishAreas, GERMAN_AREAS, withAreas, type AreaTexts } from './areas.js';
+import { englishAreas, GERMAN_AREAS, withAreas, type AreaTexts, type RefusalActionKey } from './areas.js';
 import de from './de.json';
 
 /** The last language used on this device (before sign-in, the user's profile language wins after). */
@@ -12,8 +12,15 @@ export const LANGUAGE_STORAGE_KEY = 'language';
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    // Every server message has its text (client/test/i18n.test.ts), in de.json or in its collection's folder.
-    resources: { translation: typeof de & AreaTexts & { serverMessages: Record<MessageCode, string> } };
+    // Every server message has its text (client/test/i18n.test.ts), and every refusal action
+    // (client/test/refusal-actions.test.ts), in de.json or in its collection's folder.
+    resources: {
+      translation: typeof de &
+        AreaTexts & {
+          serverMessages: Record<MessageCode, string>;
+          refusals: { actions: Record<RefusalActionKey, string> };
+        };
+    };
   }
 }
 

@@ -23,6 +23,7 @@ import { ContingentSection } from '../contingents/index.js';
 import { useClubNow } from '../events/index.js';
 import { Reminders } from './Reminders.js';
 import { Polls } from '../polls/index.js';
+import { Rides } from '../../collections/rides/index.js';
 
 /**
  * /events/{id}: everything is read from the local database, so the page works
@@ -138,6 +139,7 @@ export function EventDetailPage() {
           ) : (
             <EventRowsNotice event={event} state={eventRows.state} retry={eventRows.retry} />
           )}
+          <Rides eventId={event.id} eventDate={event.date} />
         </>
       )}
       {isAdmin ? <Reminders eventId={event.id} online={online} language={language} /> : null}

@@ -1,0 +1,3 @@
+// What other screens may use of the rides (docs/architecture.md, Layers).
+export { Rides } from './Rides.js';
+export { cancelRide, changeRide, offerRide, useRides, type RideInput, type RideView } from './data.js';
