@@ -26,7 +26,8 @@
  * TEST_DATABASE_URL; neither answering, the part is skipped), BENCH_LIGHTHOUSE_RUNS (per page, 3),
  * BENCH_LIGHTHOUSE_PAGES (a comma-separated choice of the signed-in pages, e.g. `/admin/tasks`),
  * BENCH_LIGHTHOUSE_REPORTS=<folder> (keep each Lighthouse report), BENCH_SKIP_LIGHTHOUSE=1 (a default
- * run without its 17 minutes of Lighthouse), BENCH_USER_SERVER=0 (no user's server), BENCH_DEVICE_PROFILE=<folder> (the member's first sign-in
+ * run without its 17 minutes of Lighthouse), BENCH_USER_SERVER=0 (no user's server), BENCH_RUSH_INSTANCES=2 (the rush
+ * over two server instances on one PostgreSQL, the devices spread over them), BENCH_DEVICE_PROFILE=<folder> (the member's first sign-in
  * as a CPU profile of the page, for DevTools), CHROMIUM_PATH.
  */
 import { spawn } from 'node:child_process';
@@ -107,6 +108,8 @@ function rushMembers(value: string | undefined): number {
   return members;
 }
 const RUSH_MEMBERS = rushMembers(process.env.BENCH_RUSH_MEMBERS);
+/** BENCH_RUSH_INSTANCES=2: the rush over that many instances on one PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL). */
+const RUSH_INSTANCES = Number(process.env.BENCH_RUSH_INSTANCES || '1');
 const USER_SERVER = process.env.BENCH_USER_SERVER !== '0';
 
 const started = Date.now();
@@ -328,9 +331,15 @@ async function measureRush(
   figures: Figures,
   errors: Record<string, string>,
 ) {
-  log(`rush: ${RUSH_MEMBERS} members with two devices each on one server…`);
+  const postgres = RUSH_INSTANCES > 1 ? await postgresUrl() : null;
+  if (postgres && 'skipped' in postgres) {
+    errors.rush = `the rush over ${RUSH_INSTANCES} instances: ${postgres.skipped}`;
+    return;
+  }
+  log(`rush: ${RUSH_MEMBERS} members with two devices each on ${postgres ? `${RUSH_INSTANCES} instances` : 'one server'}…`);
   figures.rush = await phase('rush', errors, () =>
     benchRush({
+      ...(postgres ? { postgres: { url: postgres.url, instances: RUSH_INSTANCES } } : {}),
       workDir,
       command,
       clientDir,

@@ -75,7 +75,7 @@ async function sql(url: string, statement: string): Promise<void> {
 }
 
 /** A fresh database beside the one `base` names (as server/test/helpers.ts testDatabase does). */
-async function freshDatabase(base: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function freshDatabase(base: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `fankurve_bench_${process.pid}_${Date.now()}`;
   await sql(base, `CREATE DATABASE ${name}`);
   const url = new URL(base);

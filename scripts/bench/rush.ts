@@ -15,10 +15,13 @@ import { TokenService } from '../../server/src/auth/tokens.js';
 import { openConnection } from '../../server/src/db/connection.js';
 import type { RushDeviceFigures, RushInput } from './rushDevices.js';
 import { CLUBS, seedClub } from './seed.js';
-import { memoryOf, startAppServer, type ServerCommand } from './server.js';
+import { freshDatabase } from './instances.js';
+import { memoryOf, startAppServer, type Child, type ServerCommand } from './server.js';
 
 export interface RushFigures extends RushDeviceFigures {
   members: number;
+  /** Server instances: 1 on SQLite, or several on one PostgreSQL database (the devices spread over them). */
+  instances: number;
   openSeconds: number;
   answersPerSecond: number;
   answerSeconds: number;
@@ -32,6 +35,8 @@ export interface RushInputOptions {
   members: number;
   passwords: { admin: string; member: string };
   jwtSecret: string;
+  /** Several instances on one PostgreSQL database (a fresh one beside this URL's); absent: one server on SQLite. */
+  postgres?: { url: string; instances: number };
   log(message: string): void;
 }
 
@@ -41,8 +46,12 @@ const ANSWER_SECONDS = 20;
 const DEVICES_PER_MEMBER = 2;
 
 /** Two sessions per member, written beside the seed, and a token for each. */
-async function deviceTokens(dataDir: string, jwtSecret: string): Promise<{ token: string; userId: string }[]> {
-  const connection = openConnection({ databaseUrl: null, dataDir });
+async function deviceTokens(
+  dataDir: string,
+  jwtSecret: string,
+  databaseUrl: string | null,
+): Promise<{ token: string; userId: string }[]> {
+  const connection = openConnection({ databaseUrl, dataDir });
   const tokens = new TokenService(jwtSecret);
   try {
     const members = await connection.db.selectFrom('users').select(['id', 'token_version']).where('scope', '=', 'user').execute();
@@ -96,23 +105,37 @@ function runDevices(inputFile: string, logFile: string): Promise<RushDeviceFigur
 export async function benchRush(options: RushInputOptions): Promise<RushFigures> {
   const dataDir = path.join(options.workDir, 'rush', 'data');
   const size = { ...CLUBS.fiveSeasons, members: options.members };
-  const seed = await seedClub(dataDir, options.passwords, size);
-  const devices = await deviceTokens(dataDir, options.jwtSecret);
-  options.log(`  rush: ${seed.counts.members} members, ${devices.length} devices, ${seed.openUpcoming.length} open events`);
-  const server = await startAppServer({
-    dataDir,
-    adminPassword: options.passwords.admin,
-    jwtSecret: options.jwtSecret,
-    command: options.command,
-    clientDir: options.clientDir,
-  });
+  const database = options.postgres ? await freshDatabase(options.postgres.url) : null;
+  const servers: Child[] = [];
   const samples: number[] = [];
-  const sampler = setInterval(() => samples.push(memoryOf(server.pid).rssMiB), 250);
+  let sampler: NodeJS.Timeout | undefined;
   try {
-    const startMiB = memoryOf(server.pid).rssMiB;
+    const seed = await seedClub(dataDir, options.passwords, size, database?.url);
+    const tokens = await deviceTokens(dataDir, options.jwtSecret, database?.url ?? null);
+    const count = options.postgres?.instances ?? 1;
+    options.log(
+      `  rush: ${seed.counts.members} members, ${tokens.length} devices, ${seed.openUpcoming.length} open events, ` +
+        (database ? `${count} instances on one PostgreSQL` : 'one server on SQLite'),
+    );
+    for (let i = 0; i < count; i++) {
+      if (count > 1) fs.mkdirSync(path.join(dataDir, `instance-${i + 1}`), { recursive: true });
+      servers.push(
+        await startAppServer({
+          dataDir: count === 1 ? dataDir : path.join(dataDir, `instance-${i + 1}`),
+          adminPassword: options.passwords.admin,
+          jwtSecret: options.jwtSecret,
+          command: options.command,
+          clientDir: options.clientDir,
+          databaseUrl: database?.url,
+        }),
+      );
+    }
+    const rssNow = () => Math.max(...servers.map((server) => memoryOf(server.pid).rssMiB));
+    sampler = setInterval(() => samples.push(rssNow()), 250);
+    const startMiB = rssNow();
     const input: RushInput = {
-      baseUrl: server.baseUrl,
-      devices,
+      // The devices in turn on each instance, as a load balancer spreads them.
+      devices: tokens.map((device, i) => ({ ...device, baseUrl: servers[i % count]!.baseUrl })),
       events: seed.openUpcoming.map((event) => event.id),
       collections: SYNC_COLLECTIONS.map((name) => ({
         name,
@@ -127,14 +150,15 @@ export async function benchRush(options: RushInputOptions): Promise<RushFigures>
     const inputFile = path.join(options.workDir, 'rush', 'input.json');
     fs.writeFileSync(inputFile, JSON.stringify(input));
     options.log(
-      `  rush: ${devices.length} devices open within ${OPEN_SECONDS} s, then ${ANSWERS_PER_SECOND} answers/s for ${ANSWER_SECONDS} s…`,
+      `  rush: ${tokens.length} devices open within ${OPEN_SECONDS} s, then ${ANSWERS_PER_SECOND} answers/s for ${ANSWER_SECONDS} s…`,
     );
     const figures = await runDevices(inputFile, path.join(options.workDir, 'rush', 'devices.log'));
     clearInterval(sampler);
-    const endMiB = memoryOf(server.pid).rssMiB;
+    const endMiB = rssNow();
     return {
       ...figures,
       members: seed.counts.members,
+      instances: count,
       openSeconds: OPEN_SECONDS,
       answersPerSecond: ANSWERS_PER_SECOND,
       answerSeconds: ANSWER_SECONDS,
@@ -142,6 +166,7 @@ export async function benchRush(options: RushInputOptions): Promise<RushFigures>
     };
   } finally {
     clearInterval(sampler);
-    await server.stop();
+    await Promise.all(servers.map((server) => server.stop()));
+    await database?.drop();
   }
 }

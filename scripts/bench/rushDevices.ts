@@ -20,8 +20,8 @@ import zlib from 'node:zlib';
 import { onServerSentEvents } from './sse.js';
 
 export interface RushInput {
-  baseUrl: string;
-  devices: { token: string; userId: string }[];
+  /** Each device with the server (instance) it talks to. */
+  devices: { token: string; userId: string; baseUrl: string }[];
   events: string[];
   /** Each collection with its schema version; one split by owner is pulled in its two scopes, as the app does. */
   collections: { name: string; version: number; scopes?: ('own' | 'others')[] }[];
@@ -78,11 +78,11 @@ interface Answer {
   coding: string | undefined;
 }
 
-function post(path: string, token: string, body: unknown): Promise<Answer> {
+function post(baseUrl: string, path: string, token: string, body: unknown): Promise<Answer> {
   const payload = Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
     const req = http.request(
-      `${input.baseUrl}${path}`,
+      `${baseUrl}${path}`,
       {
         method: 'POST',
         agent,
@@ -204,7 +204,10 @@ class Device {
   private seen = 0;
   private request: http.ClientRequest | null = null;
 
-  constructor(private readonly token: string) {}
+  constructor(
+    private readonly token: string,
+    private readonly baseUrl: string,
+  ) {}
 
   async start(): Promise<void> {
     const started = performance.now();
@@ -229,7 +232,7 @@ class Device {
       try {
         const { answer, sent } = await this.slots.run(async () => {
           const sent = performance.now();
-          const answer = await post(`/api/sync/${name}/${version}/pull`, this.token, {
+          const answer = await post(this.baseUrl, `/api/sync/${name}/${version}/pull`, this.token, {
             checkpoint: seq === 0 ? null : { seq },
             limit: input.pullLimit,
             scope,
@@ -281,7 +284,7 @@ class Device {
   private openStream(): void {
     let ready = false;
     this.request = http.get(
-      `${input.baseUrl}/api/sync/stream`,
+      `${this.baseUrl}/api/sync/stream`,
       { agent: streamAgent, headers: { authorization: `Bearer ${this.token}`, accept: 'text/event-stream' } },
       (res) => {
         if (res.statusCode !== 200) {
@@ -333,10 +336,10 @@ class Device {
   }
 }
 
-async function answer(device: { token: string }, eventId: string, status: 'going' | 'maybe'): Promise<void> {
+async function answer(device: { token: string; baseUrl: string }, eventId: string, status: 'going' | 'maybe'): Promise<void> {
   const sent = performance.now();
   try {
-    const answered = await post(`/api/attendance/${encodeURIComponent(eventId)}`, device.token, { status });
+    const answered = await post(device.baseUrl, `/api/attendance/${encodeURIComponent(eventId)}`, device.token, { status });
     const at = performance.now();
     if (answered.status >= 500 || answered.status === 429 || answered.status === 0) {
       writeFailures += 1;
@@ -356,7 +359,7 @@ async function answer(device: { token: string }, eventId: string, status: 'going
 }
 
 async function main(): Promise<void> {
-  const devices = input.devices.map((device) => new Device(device.token));
+  const devices = input.devices.map((device) => new Device(device.token, device.baseUrl));
   const openMs = input.openSeconds * 1000;
   const begin = performance.now();
   const starts: Promise<void>[] = [];
@@ -388,9 +391,9 @@ async function main(): Promise<void> {
   // the stream's next change. One more answer after the last counted one gives every write a next change.
   await sleep(300);
   const closing = input.devices[0]!;
-  await post(`/api/attendance/${encodeURIComponent(input.events[0]!)}`, closing.token, { status: 'going' }).catch(
-    () => undefined,
-  );
+  await post(closing.baseUrl, `/api/attendance/${encodeURIComponent(input.events[0]!)}`, closing.token, {
+    status: 'going',
+  }).catch(() => undefined);
   await Promise.all(starts);
   // The streams tell the last answers within their batch; 10 s at most.
   const deadline = performance.now() + 10_000;

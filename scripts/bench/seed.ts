@@ -515,9 +515,11 @@ export async function seedClub(
   dataDir: string,
   passwords: { admin: string; member: string },
   size: SeedSize = CLUBS.fiveSeasons,
+  /** A PostgreSQL database to seed instead of the SQLite file in dataDir. */
+  databaseUrl?: string,
 ): Promise<SeedResult> {
   const started = performance.now();
-  const connection = openConnection({ databaseUrl: null, dataDir });
+  const connection = openConnection({ databaseUrl: databaseUrl ?? null, dataDir });
   const random = prng(20_260_701);
   const today = todayIn(DEFAULT_TIME_ZONE);
   const now = new Date().toISOString();
