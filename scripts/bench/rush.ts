@@ -130,7 +130,15 @@ export async function benchRush(options: RushInputOptions): Promise<RushFigures>
         }),
       );
     }
-    const rssNow = () => Math.max(...servers.map((server) => memoryOf(server.pid).rssMiB));
+    // A server that died (out of memory) has no RSS any more: the run says so once the devices are done.
+    const rssOf = (server: Child) => {
+      try {
+        return memoryOf(server.pid).rssMiB;
+      } catch {
+        return 0;
+      }
+    };
+    const rssNow = () => Math.max(...servers.map(rssOf));
     sampler = setInterval(() => samples.push(rssNow()), 250);
     const startMiB = rssNow();
     const input: RushInput = {
@@ -154,6 +162,11 @@ export async function benchRush(options: RushInputOptions): Promise<RushFigures>
     );
     const figures = await runDevices(inputFile, path.join(options.workDir, 'rush', 'devices.log'));
     clearInterval(sampler);
+    const died = servers.findIndex((server) => server.process.exitCode !== null || server.process.signalCode !== null);
+    if (died !== -1) {
+      const log = fs.readFileSync(servers[died]!.logFile, 'utf8').split('\n').filter(Boolean).slice(0, 3).join(' / ');
+      throw new Error(`server ${died + 1} of ${count} ended during the rush: ${log.slice(0, 200)}`);
+    }
     const endMiB = rssNow();
     return {
       ...figures,

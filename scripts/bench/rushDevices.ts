@@ -42,7 +42,7 @@ export interface RushDeviceFigures {
   devices: number;
   streams: { opened: number; failed: number; dropped: number };
   /** Every pull request: the opening full pulls and the pulls a stream's change asked for. */
-  pulls: Distribution & { failed: number; documents: number };
+  pulls: Distribution & { failed: number; shed?: number; documents: number };
   /** The first full pull of every collection, per device: from the device's start to its last answer. */
   opening: Distribution & { incomplete: number };
   writes: Distribution & { failed: number; refused: number };
@@ -76,6 +76,7 @@ interface Answer {
   /** The bytes as they came, in `coding`. */
   body: Buffer;
   coding: string | undefined;
+  headers: http.IncomingHttpHeaders;
 }
 
 function post(baseUrl: string, path: string, token: string, body: unknown): Promise<Answer> {
@@ -99,7 +100,12 @@ function post(baseUrl: string, path: string, token: string, body: unknown): Prom
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', reject);
         res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), coding: res.headers['content-encoding'] }),
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks),
+            coding: res.headers['content-encoding'],
+            headers: res.headers,
+          }),
         );
       },
     );
@@ -160,6 +166,8 @@ function readPage(text: string): { count: number; checkpoint: { seq: number } | 
 
 const pullTimes: number[] = [];
 let pullFailures = 0;
+/** Pulls the server shed (503) and the device asked again. */
+let shedPulls = 0;
 let pulledDocuments = 0;
 const writeTimes: number[] = [];
 let writeFailures = 0;
@@ -229,16 +237,23 @@ class Device {
     const key = scope ? `${name}/${scope}` : name;
     for (;;) {
       const seq = this.checkpoints.get(key) ?? 0;
+      const sent = performance.now();
       try {
-        const { answer, sent } = await this.slots.run(async () => {
-          const sent = performance.now();
-          const answer = await post(this.baseUrl, `/api/sync/${name}/${version}/pull`, this.token, {
-            checkpoint: seq === 0 ? null : { seq },
-            limit: input.pullLimit,
-            scope,
-          });
-          return { answer, sent };
-        });
+        let answer: Answer;
+        for (;;) {
+          answer = await this.slots.run(() =>
+            post(this.baseUrl, `/api/sync/${name}/${version}/pull`, this.token, {
+              checkpoint: seq === 0 ? null : { seq },
+              limit: input.pullLimit,
+              scope,
+            }),
+          );
+          if (answer.status !== 503 || stopping) break;
+          // A read the server shed: asked again after its Retry-After (and a little more, so the devices
+          // do not all come back at once), as the app's sync does; the wait counts in the pull's time.
+          shedPulls += 1;
+          await sleep(Number(answer.headers['retry-after'] ?? 1) * 1000 * (1 + Math.random()));
+        }
         if (answer.status !== 200) {
           pullFailures += 1;
           noteError(`pull ${name}: ${answer.status} ${(await textOf(answer)).slice(0, 120)}`);
@@ -406,7 +421,7 @@ async function main(): Promise<void> {
   const figures: RushDeviceFigures = {
     devices: devices.length,
     streams,
-    pulls: { ...distribution(pullTimes), failed: pullFailures, documents: pulledDocuments },
+    pulls: { ...distribution(pullTimes), failed: pullFailures, shed: shedPulls, documents: pulledDocuments },
     opening: { ...distribution(openingTimes), incomplete: openingIncomplete },
     writes: { ...distribution(writeTimes), failed: writeFailures, refused: writeRefusals },
     fanOut: { ...distribution(fanOutTimes), missing },

@@ -55,6 +55,7 @@ export async function prepareRuntime(config: Config): Promise<Runtime> {
   await migrateToLatest(connection.db, connection.dialect);
   const store: Store = {
     db: connection.db,
+    writer: connection.writer,
     dialect: connection.dialect,
     commits: new CommitBus(),
     clubTimeZone: config.clubTimeZone,

@@ -21,6 +21,24 @@ export interface RunningServer {
 /** Connections the kernel holds until the server accepts them (Linux caps it at net.core.somaxconn). */
 const LISTEN_BACKLOG = 4096;
 
+/**
+ * Reads (GET, and the sync pulls) answered at once: beyond it a read gets 503 `serverBusy` with a
+ * Retry-After and the device asks again. On PostgreSQL, reads waiting for a pooled connection piled
+ * up until the heap ran out (2,000 devices an instance on match day); a write always goes through.
+ */
+export const READS_IN_FLIGHT_MAX = 256;
+/** Seconds a shed read waits before it asks again. */
+const SHED_RETRY_AFTER_S = 1;
+
+const SYNC_PULL = /^\/api\/sync\/[^/]+\/[^/]+\/pull$/;
+
+/** A request that reads only and may be asked again: GET and HEAD (but the long-lived change stream), and the sync pulls. */
+function isRead(request: Request): boolean {
+  const path = new URL(request.url).pathname;
+  if (request.method === 'GET' || request.method === 'HEAD') return path !== '/api/sync/stream';
+  return request.method === 'POST' && SYNC_PULL.test(path);
+}
+
 /** How long the stop waits for running requests, the running job and mails under way. */
 const DEFAULT_GRACE_MS = 10_000;
 
@@ -28,14 +46,16 @@ const DEFAULT_GRACE_MS = 10_000;
 export function startServer(
   runtime: Runtime,
   fetch: Fetch,
-  options: { port: number; hostname: string; graceMs?: number },
+  options: { port: number; hostname: string; graceMs?: number; readsInFlightMax?: number },
 ): RunningServer {
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  const readsMax = options.readsInFlightMax ?? READS_IN_FLIGHT_MAX;
+  let readsInFlight = 0;
   let draining = false;
   const open = new Set<ServerResponse>();
   let settle: (() => void) | null = null;
 
-  const guarded: Fetch = (request, env) => {
+  const guarded: Fetch = async (request, env) => {
     // A request on a kept-alive connection after the stop began: try again (elsewhere).
     if (draining) {
       return Response.json(
@@ -43,7 +63,19 @@ export function startServer(
         { status: 503, headers: { 'retry-after': '1', connection: 'close' } },
       );
     }
-    return fetch(request, env);
+    if (!isRead(request)) return fetch(request, env);
+    if (readsInFlight >= readsMax) {
+      return Response.json(
+        { success: false, message: MESSAGES.serverBusy, code: 'serverBusy' },
+        { status: 503, headers: { 'retry-after': String(SHED_RETRY_AFTER_S) } },
+      );
+    }
+    readsInFlight += 1;
+    try {
+      return await fetch(request, env);
+    } finally {
+      readsInFlight -= 1;
+    }
   };
 
   let resolveListening!: (info: AddressInfo) => void;

@@ -41,8 +41,9 @@ export function payloadsOf(instance: string, commit: Commit): string[] {
 
 /**
  * Several server instances on one PostgreSQL database (docs/architecture.md, "Several instances").
- * After a local commit, and outside its transaction, `relay` sends `pg_notify` on a pooled
- * connection (NOTIFY inside the write transaction would take PostgreSQL's global notify lock at
+ * After a local commit, and outside its transaction, `relay` sends `pg_notify` on a connection of the
+ * writers' pool (a writer answers only once it is sent: never behind a queue of reads)
+ * (NOTIFY inside the write transaction would take PostgreSQL's global notify lock at
  * every commit). One dedicated client per instance LISTENs and hands other instances' commits to
  * the local bus as `origin: 'remote'`, where only caches and change streams take them; they are
  * never relayed again. A lost listening connection is opened again, and the commits missed meanwhile
@@ -73,7 +74,7 @@ export class CommitSignal {
 
   async send(commit: Commit): Promise<void> {
     for (const payload of payloadsOf(this.instance, commit)) {
-      await sql`select pg_notify(${COMMIT_CHANNEL}, ${payload})`.execute(this.store.db);
+      await sql`select pg_notify(${COMMIT_CHANNEL}, ${payload})`.execute(this.store.writer ?? this.store.db);
     }
   }
 

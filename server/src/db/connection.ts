@@ -13,9 +13,18 @@ export const SQLITE_FILE = 'fankurve.sqlite';
 
 export interface Connection {
   db: Kysely<Database>;
+  /**
+   * PostgreSQL: connections of their own for write transactions, so a write never waits for a
+   * connection behind a queue of reads (on match day, thousands of pulls). SQLite has one connection.
+   */
+  writer?: Kysely<Database>;
   dialect: Dialect;
   close(): Promise<void>;
 }
+
+/** Connections per instance: for reads and REST answers, and for write transactions (which serialise on the seq counter anyway). */
+const READ_POOL_SIZE = 10;
+const WRITE_POOL_SIZE = 3;
 
 /** PostgreSQL answers int8 (COUNT, bigint seq) and numeric as strings; the model wants numbers. */
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -28,11 +37,9 @@ export function openConnection(options: {
   sqliteSynchronous?: 'FULL' | 'NORMAL';
 }): Connection {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    // An idle connection that the server ends (restart, administrator) must not crash the process: the pool reconnects.
-    pool.on('error', (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    const db = postgres(options.databaseUrl, READ_POOL_SIZE);
+    const writer = postgres(options.databaseUrl, WRITE_POOL_SIZE);
+    return { db, writer, dialect: 'postgres', close: async () => void (await Promise.all([db.destroy(), writer.destroy()])) };
   }
   // The folder and the database are private before anything is written; SQLite gives its -wal and
   // -shm files the database file's mode (docs/architecture.md, Backups: "Private files").
@@ -49,6 +56,13 @@ export function openConnection(options: {
   file.pragma(`synchronous = ${options.sqliteSynchronous ?? 'FULL'}`);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+function postgres(url: string, max: number): Kysely<Database> {
+  const pool = new pg.Pool({ connectionString: url, max });
+  // An idle connection that the server ends (restart, administrator) must not crash the process: the pool reconnects.
+  pool.on('error', (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
 /** Prepared statements kept for reuse, the least recently used dropped beyond it (a few hundred distinct ones are in use). */

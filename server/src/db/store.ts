@@ -115,6 +115,8 @@ function logSubscriberFailure(error: unknown): void {
 
 export interface Store {
   db: Kysely<Database>;
+  /** Where write transactions run, when not on `db` (PostgreSQL: a pool of their own, db/connection.ts). */
+  writer?: Kysely<Database>;
   dialect: Dialect;
   commits: CommitBus;
   /** The club's time zone (CLUB_TIME_ZONE): it decides which calendar day `w.today()` is. Default Europe/Berlin. */
@@ -267,7 +269,7 @@ export async function write<T>(store: Store, fn: (w: WriteContext) => Promise<T>
   const journal = new WriteJournal();
   let result: T;
   try {
-    result = await store.db.transaction().execute(async (trx) => {
+    result = await (store.writer ?? store.db).transaction().execute(async (trx) => {
       if (store.dialect === 'postgres') {
         // Serialise writers up front so a domain function's read-check-write cannot race another writer.
         await trx.selectFrom('counters').select('value').where('name', '=', 'seq').forUpdate().execute();
