@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../src/db/schema.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { write } from '../src/db/store.js';
 import { createTestApp, isPostgres, type TestApp } from './helpers.js';
@@ -11,6 +12,17 @@ import { createTestApp, isPostgres, type TestApp } from './helpers.js';
 
 let t: TestApp;
 
+/** Resolves once the readers' whole pool (10) runs the slow reads, as PostgreSQL itself reports. */
+async function everyReadingConnectionAsleep(db: Kysely<Database>): Promise<void> {
+  for (;;) {
+    const { rows } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE datname = current_database() AND state = 'active' AND query LIKE 'SELECT pg_sleep%'`.execute(db);
+    if (rows[0]!.n >= 10) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 beforeAll(async () => {
   t = await createTestApp();
 });
@@ -22,7 +34,7 @@ describe.runIf(isPostgres())('write transactions on PostgreSQL', () => {
     expect(store.writer).toBeDefined();
     // Twenty slow reads: ten hold the readers' pool for 1.5 s, ten more wait for it.
     const reads = Array.from({ length: 20 }, () => sql`SELECT pg_sleep(1.5)`.execute(store.db));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await everyReadingConnectionAsleep(store.writer!);
     const started = performance.now();
     const seq = await write(store, (w) => w.nextSeq('events'));
     const took = performance.now() - started;
