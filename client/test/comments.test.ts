@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import { kindOf } from '../src/data/pushedGroup.js';
 import { COMMENT_MAX_LENGTH, type CommentActor, type CommentDoc } from '@fankurve/shared';
 import { firstValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -131,7 +132,7 @@ describe('comments and mentions on devices', () => {
     // A pull of Kai's device after the mention was stored brings it no mention.
     kaiDevice.handle.reSync();
     await kaiDevice.inSync();
-    expect(await kaiDevice.db.mentions.find().exec()).toHaveLength(0);
+    expect(await kindOf(kaiDevice.db, 'mentions').find().exec()).toHaveLength(0);
     expect(await firstValueFrom(unreadMentionCount$(kaiDevice.db))).toBe(0);
   });
 

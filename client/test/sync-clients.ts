@@ -12,7 +12,7 @@ import { rowsOfEvents$ } from '../src/data/collections/attendees.js';
 import { DocStore } from '../src/data/docStore.js';
 import type { AnswerStore } from '../src/data/rebase.js';
 import { Outbox } from '../src/data/outbox.js';
-import { startReplication, type SyncHandle } from '../src/data/replication.js';
+import { startReplication, syncStateOf, type SyncHandle } from '../src/data/replication.js';
 
 let clientCounter = 0;
 
@@ -121,7 +121,7 @@ export class TestClient {
    * (offline). Call it before the write.
    */
   nextPushFailure(name: SyncCollectionName): Promise<void> {
-    const state = this.handle.states[name];
+    const state = this.handle.states[syncStateOf(name)];
     if (!state) return Promise.reject(new Error(`${name} does not replicate on this device`));
     return new Promise((resolve) => {
       const subscription = state.error$.subscribe((error) => {

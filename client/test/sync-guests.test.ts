@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import { kindOf } from '../src/data/pushedGroup.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addGuest, removeGuest, setOwnAttendance, updateGuest } from '../src/data/collections/attendees.js';
 import { createTestApp, listen, type TestApp } from '../../server/test/helpers.js';
@@ -100,7 +101,7 @@ describe('sync: guests, tickets and transports', () => {
     await removeGuest(phone, guestId);
     phone.goOnline();
     await eventually(async () => {
-      expect((await phone.db.notices.find().exec()).map((n) => n.code)).toContain('ticketAlreadyBought');
+      expect((await kindOf(phone.db, 'notices').find().exec()).map((n) => n.code)).toContain('ticketAlreadyBought');
       expect((await phone.attendees(eventId)).find((a) => a.id === guestId)).toMatchObject({ bought: true, guest_name: 'Paula' });
     });
     expect((await serverRows()).map((r) => r.id)).toContain(guestId);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptOffer, openOffers$ } from '../src/data/collections/offers.js';
 import { createEventVia, createTestApp, listen, type TestApp } from '../../server/test/helpers.js';
 import { eventually, TestClient } from './sync-clients.js';
+import { kindOf } from '../src/data/pushedGroup.js';
 
 /*
  * Offers of returned tickets on a member's device (docs/architecture.md, "Ticket contingents"): the
@@ -76,7 +77,7 @@ describe('sync: offers', () => {
 
     phone.goOnline();
     await eventually(async () => {
-      const doc = (await phone.db.offers.findOne(offerId).exec())?.toJSON() as OfferDoc | undefined;
+      const doc = (await kindOf(phone.db, 'offers').findOne(offerId).exec())?.toJSON() as OfferDoc | undefined;
       expect(doc).toMatchObject({ state: 'accepted', response: 'accept' });
     });
     expect(await row(fanRow)).toMatchObject({ bought: 1, price_cents: 2200, paid: 0 });
@@ -104,11 +105,11 @@ describe('sync: offers', () => {
 
     phone.goOnline();
     await eventually(async () => {
-      const notices = (await phone.db.notices.find().exec()).map((doc) => doc.toJSON() as NoticeDoc);
+      const notices = (await kindOf(phone.db, 'notices').find().exec()).map((doc) => doc.toJSON() as NoticeDoc);
       expect(notices).toEqual([expect.objectContaining({ code: 'offerExpired', action: 'offer.answer', event_id: eventId })]);
     });
     await eventually(async () => {
-      const doc = (await phone.db.offers.findOne(offerId).exec())?.toJSON() as OfferDoc | undefined;
+      const doc = (await kindOf(phone.db, 'offers').findOne(offerId).exec())?.toJSON() as OfferDoc | undefined;
       expect(doc).toMatchObject({ state: 'open', response: null });
     });
     expect(await row(fanRow)).toMatchObject({ bought: 0 });

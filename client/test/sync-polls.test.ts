@@ -6,6 +6,7 @@ import { castVote } from '../src/data/collections/pollVotes.js';
 import { LocalRuleError } from '../src/data/device.js';
 import { createTestApp, listen, type TestApp } from '../../server/test/helpers.js';
 import { eventually, TestClient } from './sync-clients.js';
+import { kindOf } from '../src/data/pushedGroup.js';
 
 /*
  * Polls on members' devices (docs/architecture.md, "Polls"): a vote made offline lands when the
@@ -116,7 +117,7 @@ describe('sync: polls', () => {
     const [stored] = await serverVotes(poll.id);
     for (const client of [phone, laptop]) {
       await eventually(async () => {
-        const docs = (await client.db.poll_votes.find().exec()).map((doc) => doc.toJSON() as PollVoteDoc);
+        const docs = (await kindOf(client.db, 'poll_votes').find().exec()).map((doc) => doc.toJSON() as PollVoteDoc);
         expect(docs).toEqual([expect.objectContaining({ id: stored!.id, option_ids: [b, c] })]);
         expect(await shown(client, fan.id, poll.id)).toMatchObject({ my_votes: [b, c], voters: 1 });
       });
@@ -166,7 +167,7 @@ describe('sync: polls', () => {
 
     phone.goOnline();
     await eventually(async () => {
-      const notices = (await phone.db.notices.find().exec()).map((doc) => doc.toJSON() as NoticeDoc);
+      const notices = (await kindOf(phone.db, 'notices').find().exec()).map((doc) => doc.toJSON() as NoticeDoc);
       // Both refusals say the same (code, action, no event): they fold into one notice
       // (docs/architecture.md, Sync: Refusals).
       expect(notices).toEqual([expect.objectContaining({ code: 'pollClosed', action: 'poll.vote', is_read: false })]);

@@ -7,6 +7,7 @@ import { rides$, writes, type RideInput } from '../src/collections/rides/data.js
 import { LocalRuleError } from '../src/data/device.js';
 import { createEventVia, createTestApp, listen, type TestApp } from '../../server/test/helpers.js';
 import { eventually, TestClient } from './sync-clients.js';
+import { kindOf } from '../src/data/pushedGroup.js';
 
 /*
  * Rides on members' devices (docs/product.md, Rides; docs/architecture.md, Adding a synced
@@ -151,10 +152,10 @@ describe('sync: rides', () => {
     );
     // The same values again write nothing.
     await phone.inSync();
-    const doc = (await phone.db.rides.findOne(id).exec())!.toJSON() as RideDoc;
+    const doc = (await kindOf(phone.db, 'rides').findOne(id).exec())!.toJSON() as RideDoc;
     await writes.changeRide(on(phone), driver.id, id, { seats: 2, departure_location: 'Hauptbahnhof, Gleis 4' });
     expect(phone.outbox.size).toBe(0);
-    expect((await phone.db.rides.findOne(id).exec())!.toJSON()).toEqual(doc);
+    expect((await kindOf(phone.db, 'rides').findOne(id).exec())!.toJSON()).toEqual(doc);
 
     // Cancelled offline: gone on the device at once, for everyone once it lands.
     await phone.goOffline();
@@ -198,7 +199,7 @@ describe('sync: rides', () => {
     expect(phone.outbox.size).toBe(0);
 
     const id = await offer({ departure_datetime: '2030-03-01 15:30', cost_share_cents: 10_000, note: '   ' });
-    expect(await phone.db.rides.findOne(id).exec()).toMatchObject({ note: null, cost_share_cents: 10_000 });
+    expect(await kindOf(phone.db, 'rides').findOne(id).exec()).toMatchObject({ note: null, cost_share_cents: 10_000 });
     await refused(
       writes.changeRide(on(phone), driver.id, id, { departure_datetime: '2030-03-01 16:00' }),
       'rideDepartsAfterEvent',
@@ -208,7 +209,7 @@ describe('sync: rides', () => {
     await refused(writes.cancelRide(on(phone), driver.id, newId()), 'rideNotFound');
 
     // Only the driver changes and cancels it: another member's device has it, and refuses.
-    await eventually(async () => expect(await laptop.db.rides.findOne(id).exec()).not.toBeNull());
+    await eventually(async () => expect(await kindOf(laptop.db, 'rides').findOne(id).exec()).not.toBeNull());
     await refused(writes.changeRide(on(laptop), other.id, id, { seats: 1 }), 'forbidden');
     await refused(writes.cancelRide(on(laptop), other.id, id), 'forbidden');
     expect(laptop.outbox.size).toBe(0);
@@ -230,7 +231,7 @@ describe('sync: rides', () => {
 
     phone.goOnline();
     await eventually(async () => {
-      const notices = (await phone.db.notices.find().exec()).map((doc) => doc.toJSON() as NoticeDoc);
+      const notices = (await kindOf(phone.db, 'notices').find().exec()).map((doc) => doc.toJSON() as NoticeDoc);
       expect(notices).toEqual([
         expect.objectContaining({ action: 'ride.change', code: 'rideNotFound', event_id: eventId, is_read: false }),
       ]);

@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import { kindOf } from '../src/data/pushedGroup.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setOwnAttendance, updateOwnAnswer } from '../src/data/collections/attendees.js';
 import { createTestApp, listen, type TestApp } from '../../server/test/helpers.js';
@@ -135,13 +136,13 @@ describe('sync: RxDB clients against the real server', () => {
 
     annaPhone.goOnline();
     await eventually(async () => {
-      const notices = await annaPhone.db.notices.find().exec();
+      const notices = await kindOf(annaPhone.db, 'notices').find().exec();
       expect(notices.map((n) => n.code)).toContain('unpaidDebts');
       expect(await annaPhone.attendees(koeln)).toHaveLength(0);
       expect((await annaPhone.attendees(bochum)).find((a) => a.user_id === anna.id)?.bought).toBe(true);
     });
     expect(await serverAttendees(koeln)).toHaveLength(0);
-    expect(await benPhone.db.notices.count().exec()).toBe(0);
+    expect(await kindOf(benPhone.db, 'notices').count().exec()).toBe(0);
   });
 
   it('replicates a removal (not going) to every device', async () => {

@@ -1,22 +1,29 @@
-import {
-  PUSHED_COLLECTIONS,
-  SYNC_DECLARATIONS,
-  type PushedCollectionName,
-  type SyncCollectionName,
-  type SyncDocOf,
-} from '@fankurve/shared';
+import { SYNC_DECLARATIONS, type SyncCollectionName, type SyncDeclaration, type SyncDocOf } from '@fankurve/shared';
 import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type RxJsonSchema } from 'rxdb';
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
 import { RxDBMigrationPlugin } from 'rxdb/plugins/migration-schema';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { browserStorage, droppedAnswersKey, mirroredAnswerStore, PushRebaser, type AnswerStore } from './rebase.js';
+import {
+  GROUPED_COLLECTIONS,
+  GROUPED_DECLARATIONS,
+  groupPushFields,
+  groupSchema,
+  OWN_RX_COLLECTIONS,
+  PUSHED_GROUP,
+  type GroupedDoc,
+  type OwnRxCollectionName,
+} from './pushedGroup.js';
 import { yieldToMain } from './yieldToMain.js';
 
 /**
- * One RxDB collection per collection the device pushes (shared/src/docs), typed by its document;
+ * The collections the device pushes (shared/src/docs), typed by their documents: the large ones
+ * read by event in RxDB collections of their own, the rest as kinds of one group (pushedGroup.ts);
  * what it only reads is in the document store (docStore.ts).
  */
-export type FankurveCollections = { [Name in PushedCollectionName]: RxCollection<SyncDocOf<Name>> };
+export type FankurveCollections = { [Name in OwnRxCollectionName]: RxCollection<SyncDocOf<Name>> } & {
+  [PUSHED_GROUP]: RxCollection<GroupedDoc>;
+};
 
 export type FankurveDatabase = RxDatabase<FankurveCollections>;
 
@@ -34,7 +41,7 @@ function dropOnEveryVersion(version: number): Record<number, () => null> {
 }
 
 /**
- * The device's database: RxDB on IndexedDB (Dexie), one collection per pushed collection, schemas
+ * The device's database: RxDB on IndexedDB (Dexie), the pushed collections (one each, or kinds of the group), schemas
  * shared with the server's document mappers. Dev-mode (with schema validation) in development and
  * tests, where errors then carry full messages instead of bare codes.
  */
@@ -53,6 +60,8 @@ export async function createFankurveDatabase(options: {
    * is one, mirrored for the service worker's background sync.
    */
   answerStore?: AnswerStore | null;
+  /** The kinds of the group (tests add their own); the app's grouped pushed kinds by default. */
+  groupedKinds?: readonly SyncDeclaration[];
 }): Promise<FankurveDatabase> {
   if (!pluginsAdded) {
     addRxPlugin(RxDBLeaderElectionPlugin);
@@ -80,28 +89,35 @@ export async function createFankurveDatabase(options: {
     eventReduce: true,
     closeDuplicates: true,
   });
-  const wanted = PUSHED_COLLECTIONS.filter((name) => options.collections?.includes(name) ?? true);
+  const wanted = (name: SyncCollectionName) => options.collections?.includes(name) ?? true;
   const answerStore = options.answerStore === undefined ? mirroredAnswerStore(browserStorage()) : options.answerStore;
+  const rebaser = (name: string, fields: readonly string[], version: number) =>
+    new PushRebaser(fields, answerStore && { store: answerStore, key: droppedAnswersKey(options.name, name, version) });
   // One collection per task (in the declared order): all at once would be one long task before the
   // screen can answer (docs/architecture.md, Client data layer).
-  for (const name of wanted) {
+  for (const name of OWN_RX_COLLECTIONS.filter(wanted)) {
     const { schema, push } = SYNC_DECLARATIONS[name];
     await db.addCollections({
       [name]: {
         schema: schema as unknown as RxJsonSchema<unknown>,
         migrationStrategies: dropOnEveryVersion(schema.version),
         // Pushable collections keep RxDB's record of the server's state true (data/rebase.ts).
-        ...(push
-          ? {
-              conflictHandler: new PushRebaser(
-                push.fields as readonly string[],
-                answerStore && { store: answerStore, key: droppedAnswersKey(options.name, name, schema.version) },
-              ),
-            }
-          : {}),
+        conflictHandler: rebaser(name, push.fields, schema.version),
       },
     });
     await yieldToMain();
   }
+  const grouped = options.groupedKinds ?? GROUPED_DECLARATIONS;
+  if (options.groupedKinds !== undefined || GROUPED_COLLECTIONS.some(wanted)) {
+    const schema = groupSchema(grouped);
+    await db.addCollections({
+      [PUSHED_GROUP]: {
+        schema: schema as RxJsonSchema<unknown>,
+        migrationStrategies: dropOnEveryVersion(schema.version),
+        conflictHandler: rebaser(PUSHED_GROUP, groupPushFields(grouped), schema.version),
+      },
+    });
+  }
   return db;
 }
+

@@ -13,6 +13,7 @@ import type { FankurveDatabase } from './database.js';
 import type { DocStore, PulledDoc } from './docStore.js';
 import type { Outbox } from './outbox.js';
 import { EventPulls } from './eventPull.js';
+import { fromGrouped, GROUPED_COLLECTIONS, PUSHED_GROUP, toGrouped, type GroupedCollectionName } from './pushedGroup.js';
 import { PushRebaser } from './rebase.js';
 import { StorePull, type CollectionSync, type PullPage } from './storePull.js';
 import { connectChangeStream, type ChangeStream } from './stream.js';
@@ -59,10 +60,20 @@ export interface SyncOptions {
 }
 
 type Checkpoint = { seq: number };
+/** The group's checkpoint: each kind's last seq (pushedGroup.ts). */
+type GroupCheckpoint = { seqs: Partial<Record<string, number>> };
 type ReplicationState = RxReplicationState<unknown, Checkpoint>;
 
-/** A collection's sync, and for a collection split by owner the pull of the other members' part (`name/others`). */
-export type SyncStateName = SyncCollectionName | `${SyncCollectionName}/others`;
+/**
+ * A collection's sync, for a collection split by owner the pull of the other members' part
+ * (`name/others`), and the grouped pushed kinds' one replication (`pushed`).
+ */
+export type SyncStateName = SyncCollectionName | `${SyncCollectionName}/others` | typeof PUSHED_GROUP;
+
+/** The sync a collection's documents come with: its own, or its group's. */
+export function syncStateOf(name: SyncCollectionName): SyncStateName {
+  return (GROUPED_COLLECTIONS as readonly string[]).includes(name) ? PUSHED_GROUP : name;
+}
 
 export interface SyncHandle {
   /** Each syncing collection's state: RxDB's replication, or the pull into the document store. */
@@ -129,7 +140,7 @@ const idOfRow = (row: RxReplicationWriteToMasterRow<unknown>) => (row.newDocumen
  */
 export function startReplication(db: FankurveDatabase, options: SyncOptions): SyncHandle {
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
-  const pullStreams = new Map<SyncCollectionName, Subject<RxReplicationPullStreamItem<unknown, Checkpoint>>>();
+  const pullStreams = new Map<SyncStateName, { next(item: 'RESYNC'): void }>();
   const storePulls = new Map<SyncCollectionName, StorePull>();
   const states: SyncHandle['states'] = {};
   let stopped = false;
@@ -155,20 +166,28 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
     return response.json();
   }
 
-  function replicate(name: SyncCollectionName): ReplicationState {
-    const declaration = SYNC_DECLARATIONS[name];
-    const version = declaration.schema.version;
-    const base = `/api/sync/${name}/${version}`;
-    const collection = rxCollection(name)!;
-    const stream$ = new Subject<RxReplicationPullStreamItem<unknown, Checkpoint>>();
-    pullStreams.set(name, stream$);
-    const identifier = replicationIdentifier(name, version, options.baseUrl);
+  type PushRow = RxReplicationWriteToMasterRow<unknown>;
+  type Sent = { assumedMasterState?: Record<string, unknown> | null; newDocumentState: Record<string, unknown> & { id: string } };
+
+  /**
+   * One RxDB replication: live, in the leader tab, pushing through the collection's rebaser (the
+   * rows rebased where RxDB assumes an older state, the answers handed back as it can take them).
+   */
+  function rxReplication<C>(target: {
+    stateName: SyncStateName;
+    collection: RxCollection;
+    identifier: string;
+    stream$: Subject<RxReplicationPullStreamItem<unknown, C>>;
+    pull(checkpoint: C | undefined, batchSize: number): Promise<{ documents: never[]; checkpoint: C }>;
+    modifier?: (doc: never) => { _deleted: boolean };
+    /** Sends rows (rebased) to the server; resolves with its answers. None: pull only. */
+    push?: (rows: Sent[]) => Promise<{ id: string }[]>;
+  }): RxReplicationState<unknown, C> {
+    const { collection, push, stateName } = target;
     const rebaser = collection.conflictHandler instanceof PushRebaser ? collection.conflictHandler : null;
-    // Split by owner: RxDB holds what the device pushes, the document store the rest (pullIntoStore).
-    const scope: PullScope | undefined = splitHere(name) ? 'own' : undefined;
-    return replicateRxCollection<unknown, Checkpoint>({
+    return replicateRxCollection<unknown, C>({
       collection: collection as never,
-      replicationIdentifier: identifier,
+      replicationIdentifier: target.identifier,
       // Always live for RxDB: a run-once replication cannot be cancelled while its requests fail.
       live: true,
       retryTime: options.retryTime ?? 5000,
@@ -176,35 +195,22 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
       autoStart: true,
       pull: {
         batchSize: SYNC_PULL_LIMIT,
-        stream$: stream$.asObservable(),
-        // Tombstones arrive as id, seq and _deleted; the schema wants every required field.
-        modifier: (doc) => ((doc as { _deleted?: boolean })._deleted ? { ...declaration.tombstone, ...(doc as object) } : doc),
-        handler: (checkpoint, batchSize) =>
-          eventPulls.pullWith(
-            name,
-            async (eventId) => ((await get(`${base}/events/${encodeURIComponent(eventId)}`)) as { documents: never[] }).documents,
-            async () => {
-              const answer = (await post(`${base}/pull`, { checkpoint: checkpoint ?? null, limit: batchSize, scope })) as {
-                documents: never[];
-                checkpoint: Checkpoint | null;
-              };
-              // Never null: an event's documents may come with an empty first pull, and RxDB stores the checkpoint then.
-              return { ...answer, checkpoint: answer.checkpoint ?? { seq: checkpoint?.seq ?? 0 } };
-            },
-          ),
+        stream$: target.stream$.asObservable(),
+        ...(target.modifier ? { modifier: target.modifier as never } : {}),
+        handler: (checkpoint, batchSize) => target.pull(checkpoint, batchSize),
       },
-      push: declaration.push
+      push: push
         ? {
             batchSize: 100,
-            handler: async (rows) => {
+            handler: async (rows: PushRow[]) => {
               // The server tells a re-sent server state from a change by its seq (docs/architecture.md, sync: push).
               const { rows: sent, original } = rebaser!.rebase(rows);
-              const answers = (await post(`${base}/push`, sent).catch((error: unknown) => {
-                pushFailed.add(name);
+              const answers = await push(sent as Sent[]).catch((error: unknown) => {
+                pushFailed.add(stateName);
                 if (!(error instanceof HttpError)) options.onPushFailed?.();
                 throw error;
-              })) as { id: string }[];
-              pushFailed.delete(name);
+              });
+              pushFailed.delete(stateName);
               // The server has applied (or refused, with a notice) every row: none is waiting any more.
               for (const row of rows) options.outbox.delete(idOfRow(row));
               const current = await currentStates(collection, sent);
@@ -212,6 +218,105 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
             },
           }
         : undefined,
+    });
+  }
+
+  /** A pushed collection with an RxDB collection of its own (attendees, comments). */
+  function replicate(name: SyncCollectionName): ReplicationState {
+    const declaration = SYNC_DECLARATIONS[name];
+    const version = declaration.schema.version;
+    const base = `/api/sync/${name}/${version}`;
+    const stream$ = new Subject<RxReplicationPullStreamItem<unknown, Checkpoint>>();
+    pullStreams.set(name, stream$);
+    // Split by owner: RxDB holds what the device pushes, the document store the rest (pullIntoStore).
+    const scope: PullScope | undefined = splitHere(name) ? 'own' : undefined;
+    return rxReplication<Checkpoint>({
+      stateName: name,
+      collection: rxCollection(name)!,
+      identifier: replicationIdentifier(name, version, options.baseUrl),
+      stream$,
+      // Tombstones arrive as id, seq and _deleted; the schema wants every required field.
+      modifier: (doc: { _deleted: boolean }) => (doc._deleted ? { ...declaration.tombstone, ...doc } : doc),
+      pull: (checkpoint, batchSize) =>
+        eventPulls.pullWith(
+          name,
+          async (eventId) => ((await get(`${base}/events/${encodeURIComponent(eventId)}`)) as { documents: never[] }).documents,
+          async () => {
+            const answer = (await post(`${base}/pull`, { checkpoint: checkpoint ?? null, limit: batchSize, scope })) as {
+              documents: never[];
+              checkpoint: Checkpoint | null;
+            };
+            // Never null: an event's documents may come with an empty first pull, and RxDB stores the checkpoint then.
+            return { ...answer, checkpoint: answer.checkpoint ?? { seq: checkpoint?.seq ?? 0 } };
+          },
+        ),
+      push: declaration.push ? (rows) => post(`${base}/push`, rows) as Promise<{ id: string }[]> : undefined,
+    });
+  }
+
+  /** The kinds of the group the next pull of the group asks for: those announced changed since, or all. */
+  const groupPending = { all: true, kinds: new Set<GroupedCollectionName>() };
+
+  /**
+   * The grouped kinds (pushedGroup.ts): one RxDB replication whose checkpoint holds each kind's seq.
+   * A pull asks each kind the stream announced (all after a reconnect) at its own endpoint; a push
+   * sends each kind's rows to its own, so the server knows nothing of the group.
+   */
+  function replicateGroup(): RxReplicationState<unknown, GroupCheckpoint> {
+    const collection = db.collections[PUSHED_GROUP] as RxCollection;
+    const kinds = GROUPED_COLLECTIONS;
+    const base = (kind: string) => `/api/sync/${kind}/${SYNC_DECLARATIONS[kind as GroupedCollectionName].schema.version}`;
+    /** A server's document of a kind as the group holds it; tombstones get the kind's schema-valid blanks. */
+    const fromServer = (kind: GroupedCollectionName, doc: { _deleted?: boolean }) =>
+      toGrouped(kind, doc._deleted ? { ...SYNC_DECLARATIONS[kind].tombstone, ...doc } : doc);
+    const stream$ = new Subject<RxReplicationPullStreamItem<unknown, GroupCheckpoint>>();
+    pullStreams.set(PUSHED_GROUP, stream$);
+    return rxReplication<GroupCheckpoint>({
+      stateName: PUSHED_GROUP,
+      collection,
+      identifier: replicationIdentifier(PUSHED_GROUP, collection.schema.version, options.baseUrl),
+      stream$,
+      async pull(checkpoint, batchSize) {
+        const seqs = { ...checkpoint?.seqs };
+        const wanted = groupPending.all ? kinds : kinds.filter((kind) => groupPending.kinds.has(kind));
+        groupPending.all = false;
+        groupPending.kinds.clear();
+        const documents: unknown[] = [];
+        try {
+          for (const kind of wanted) {
+            const after = seqs[kind];
+            const answer = (await post(`${base(kind)}/pull`, { checkpoint: after ? { seq: after } : null, limit: batchSize })) as {
+              documents: { _deleted?: boolean }[];
+              checkpoint: Checkpoint | null;
+            };
+            documents.push(...answer.documents.map((doc) => fromServer(kind, doc)));
+            if (answer.checkpoint) seqs[kind] = answer.checkpoint.seq;
+            // A full page: RxDB asks again (it got at least a batch), and this kind has more.
+            if (answer.documents.length >= batchSize) groupPending.kinds.add(kind);
+          }
+        } catch (error) {
+          for (const kind of wanted) groupPending.kinds.add(kind);
+          throw error;
+        }
+        return { documents: documents as never[], checkpoint: { seqs } };
+      },
+      async push(rows) {
+        const byKind = new Map<GroupedCollectionName, Sent[]>();
+        for (const row of rows) {
+          const kind = row.newDocumentState.kind as GroupedCollectionName;
+          byKind.set(kind, [...(byKind.get(kind) ?? []), row]);
+        }
+        const answers: { id: string }[] = [];
+        for (const [kind, sent] of byKind) {
+          const plain = sent.map((row) => ({
+            assumedMasterState: row.assumedMasterState ? fromGrouped(row.assumedMasterState) : row.assumedMasterState,
+            newDocumentState: fromGrouped(row.newDocumentState),
+          }));
+          const answered = (await post(`${base(kind)}/push`, plain)) as { _deleted?: boolean }[];
+          answers.push(...answered.map((doc) => fromServer(kind, doc)));
+        }
+        return answers;
+      },
     });
   }
 
@@ -242,7 +347,7 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
    * The collections whose last push failed: what it carried still waits, however idle the
    * replications are while they wait to retry (another collection's push may well succeed meanwhile).
    */
-  const pushFailed = new Set<SyncCollectionName>();
+  const pushFailed = new Set<SyncStateName>();
   const isOnline = () => (typeof navigator === 'undefined' ? true : navigator.onLine);
   let syncing = false;
   let initialSyncDone = false;
@@ -265,18 +370,37 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
       // Every replication is idle, so nothing is left to push: an id still counted as waiting belongs to
       // a change that was undone before it was sent, or to a local write that failed. A change made
       // while they were busy (a pull) may not have reached its push yet: it stays counted.
-      if (wasSyncing && !syncing && allStarted && isOnline() && pushFailed.size === 0)
+      const settled = () => !syncing && !stopped && allStarted && isOnline() && pushFailed.size === 0;
+      if (wasSyncing && settled()) {
         options.outbox.clearIfUnchangedSince(syncingSince - 1);
+        if (options.outbox.size > 0) void clearWhatNeedsNoPush();
+      }
       publish();
     });
+  }
+  /**
+   * A change made while they were busy that RxDB then finds equal to the server's state (a guest
+   * removed on the device just as the server's refusal removed it too) is never pushed, so no push
+   * takes it out: once every replication has taken in what was written until now and is still idle,
+   * nothing written until now waits any more.
+   */
+  async function clearWhatNeedsNoPush(): Promise<void> {
+    const since = Date.now();
+    await Promise.all(Object.values(states).map((state) => state.awaitInSync())).catch(() => {});
+    await yieldToMain();
+    if (!syncing && !stopped && isOnline() && pushFailed.size === 0) options.outbox.clearIfUnchangedSince(since);
   }
   /** Resolves once the collection has pulled everything once, or once a request of it has failed. */
   const firstPullOrFailure = (state: CollectionSync) =>
     firstValueFrom(merge(state.error$, state.canceled$.pipe(filter(Boolean)), state.awaitInitialReplication())).catch(() => {});
 
   const docs = options.docs;
-  const inStore = (name: SyncCollectionName) => docs?.has(name) === true && rxCollection(name) === undefined;
-  const present = SYNC_COLLECTIONS.filter((name) => rxCollection(name) !== undefined || inStore(name));
+  const isGrouped = (name: SyncCollectionName) => (GROUPED_COLLECTIONS as readonly string[]).includes(name);
+  const groupOpen = PUSHED_GROUP in db.collections;
+  const inStore = (name: SyncCollectionName) => docs?.has(name) === true && rxCollection(name) === undefined && !isGrouped(name);
+  const present = SYNC_COLLECTIONS.filter((name) =>
+    isGrouped(name) ? groupOpen : rxCollection(name) !== undefined || inStore(name),
+  );
   /** Split by owner on this device: in RxDB and in the document store. */
   function splitHere(name: SyncCollectionName): boolean {
     return SYNC_DECLARATIONS[name].splitByOwner === true && docs?.has(name) === true && rxCollection(name) !== undefined;
@@ -290,6 +414,11 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
       // One collection per task, so a warm start's screen stays responsive while they start.
       for (const name of group) {
         if (stopped) return;
+        if (isGrouped(name)) {
+          // The group starts with its first kind, in that kind's priority.
+          states[PUSHED_GROUP] ??= replicateGroup();
+          continue;
+        }
         states[name] = inStore(name) ? pullIntoStore(name, docs!) : replicate(name);
         if (splitHere(name)) states[`${name}/others`] = pullIntoStore(name, docs!, 'others');
         await yieldToMain();
@@ -310,6 +439,7 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
   const unsubscribeOutbox = options.outbox.subscribe(publish);
 
   const reSync = () => {
+    groupPending.all = true;
     for (const stream$ of pullStreams.values()) stream$.next('RESYNC');
     for (const pull of storePulls.values()) pull.reSync();
   };
@@ -325,9 +455,10 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
       minDelayMs: options.streamMinDelayMs,
       onConnect: reSync,
       onChange: (collections) => {
-        for (const name of collections) {
-          pullStreams.get(name as SyncCollectionName)?.next('RESYNC');
-          storePulls.get(name as SyncCollectionName)?.reSync();
+        for (const name of collections as SyncCollectionName[]) {
+          if (isGrouped(name)) groupPending.kinds.add(name as GroupedCollectionName);
+          pullStreams.get(syncStateOf(name))?.next('RESYNC');
+          storePulls.get(name)?.reSync();
         }
         options.onServerChange?.(collections);
       },

@@ -7,6 +7,7 @@ import type { Outbox } from '../../src/data/outbox.js';
 import { eventually, TestClient } from '../sync-clients.js';
 import { traceSyncTraffic, TRACING, type TraceSink } from './trace.js';
 import { DEVICE_MEMBER, DEVICES, EVENTS_PER_RUN, MEMBERS, type DeviceName, type MemberName } from './scenario.js';
+import { kindOf } from '../../src/data/pushedGroup.js';
 
 /*
  * The world every run shares: one real server, the admin, three members and their four devices
@@ -180,7 +181,9 @@ export class World {
   }
 
   async deviceNotices(device: Device, eventIds: readonly string[]): Promise<string[]> {
-    const docs = await device.client.db.notices.find({ selector: { event_id: { $in: [...eventIds] } } }).exec();
+    const docs = await kindOf(device.client.db, 'notices')
+      .find({ selector: { event_id: { $in: [...eventIds] } } })
+      .exec();
     return docs.map((doc) => doc.id);
   }
 

@@ -4,6 +4,7 @@ import { newId } from '@fankurve/shared/ids';
 import type { RxDocument } from 'rxdb';
 import { combineLatest, map, type Observable } from 'rxjs';
 import type { FankurveDatabase } from '../../data/database.js';
+import { kindOf } from '../../data/pushedGroup.js';
 import { enforce, LocalRuleError, type Device } from '../../data/device.js';
 import type { DocStore } from '../../data/docStore.js';
 import { onDevice } from '../../data/local.js';
@@ -33,7 +34,7 @@ const soonestFirst = (a: RideDoc, b: RideDoc) =>
 
 /** The event's rides on the device, soonest departure first, with their drivers' names. */
 export function rides$(db: FankurveDatabase, docs: DocStore, eventId: string, userId: string): Observable<RideView[]> {
-  return combineLatest([db.rides.find({ selector: { event_id: eventId } }).$, docs.all('members')]).pipe(
+  return combineLatest([kindOf(db, 'rides').find({ selector: { event_id: eventId } }).$, docs.all('members')]).pipe(
     map(([rides, members]) => {
       const names = new Map(members.map((member) => [member.id, member.username]));
       return rides
@@ -58,7 +59,7 @@ async function liveEventDate(docs: DocStore, eventId: string): Promise<string> {
 
 /** The driver's own ride on the device; another member's is refused like the server refuses it. */
 async function ownRide(db: FankurveDatabase, driverId: string, rideId: string): Promise<RxDocument<RideDoc>> {
-  const doc = (await db.rides.findOne(rideId).exec()) as RxDocument<RideDoc> | null;
+  const doc = (await kindOf(db, 'rides').findOne(rideId).exec()) as RxDocument<RideDoc> | null;
   if (!doc) throw new LocalRuleError('rideNotFound');
   if (!isRideDriver(doc, driverId)) throw new LocalRuleError('forbidden');
   return doc;
@@ -82,7 +83,7 @@ async function offer({ db, docs, outbox }: Device, driverId: string, eventId: st
     seq: 0,
   };
   outbox.add(doc.id);
-  await db.rides.insert(doc);
+  await kindOf(db, 'rides').insert(doc);
   return doc.id;
 }
 

@@ -1,6 +1,7 @@
 import type { CommentDoc, MentionDoc } from '@fankurve/shared';
 import { combineLatest, map, of, shareReplay, switchMap, type Observable } from 'rxjs';
 import type { FankurveDatabase } from '../database.js';
+import { kindOf } from '../pushedGroup.js';
 import type { DocStore } from '../docStore.js';
 import { LocalRuleError, type Device } from '../device.js';
 import { useQuery } from '../query.js';
@@ -29,7 +30,7 @@ const newestFirst = (a: MentionDoc, b: MentionDoc) => b.created_at.localeCompare
 
 /** The member's mentions, newest first, with what they refer to; mentions of archived events are left out. */
 export function myMentions$(db: FankurveDatabase, docs: DocStore): Observable<MentionView[]> {
-  return db.mentions.find().$.pipe(
+  return kindOf(db, 'mentions').find().$.pipe(
     map((docs) => docs.map((doc) => doc.toJSON() as MentionDoc).sort(newestFirst)),
     switchMap((mentions) => {
       if (mentions.length === 0) return of([]);
@@ -74,7 +75,7 @@ const unreadByDatabase = new WeakMap<FankurveDatabase, Observable<ReadonlyMap<st
 export function unreadMentionsByEvent$(db: FankurveDatabase): Observable<ReadonlyMap<string, number>> {
   let shared = unreadByDatabase.get(db);
   if (!shared) {
-    shared = db.mentions.find({ selector: { is_read: false } }).$.pipe(
+    shared = kindOf(db, 'mentions').find({ selector: { is_read: false } }).$.pipe(
       map((docs) => {
         const counts = new Map<string, number>();
         for (const doc of docs) counts.set(doc.event_id, (counts.get(doc.event_id) ?? 0) + 1);
@@ -110,7 +111,7 @@ export function useUnreadMentionsByEvent(): ReadonlyMap<string, number> | undefi
 
 /** Marks one of the member's mentions read (opening it). */
 export async function markMentionRead({ db, outbox }: Device, userId: string, mentionId: string): Promise<void> {
-  const doc = await db.mentions.findOne(mentionId).exec();
+  const doc = await kindOf(db, 'mentions').findOne(mentionId).exec();
   if (!doc) throw new LocalRuleError('mentionNotFound');
   // Only the mentioned member may mark it (the declaration's owner); the server checks it again.
   if (doc.user_id !== userId) throw new LocalRuleError('forbidden');
@@ -121,7 +122,7 @@ export async function markMentionRead({ db, outbox }: Device, userId: string, me
 
 /** Marks all of the member's unread mentions read. */
 export async function markAllMentionsRead({ db, outbox }: Device, userId: string): Promise<void> {
-  const docs = await db.mentions.find({ selector: { is_read: false, user_id: userId } }).exec();
+  const docs = await kindOf(db, 'mentions').find({ selector: { is_read: false, user_id: userId } }).exec();
   for (const doc of docs) {
     outbox.add(doc.id);
     await doc.incrementalPatch({ is_read: true });

@@ -1,6 +1,7 @@
 import type { NoticeDoc } from '@fankurve/shared';
 import type { Subscription } from 'rxjs';
 import type { FankurveDatabase } from '../database.js';
+import { kindOf } from '../pushedGroup.js';
 
 /*
  * The toasts' feed of fresh refusals. Apart from collections/notices.ts (the screens' hooks), so the
@@ -23,7 +24,7 @@ function loadShown(): Set<string> {
 /** Emits each fresh, unread server notice once per device, for the toasts. */
 export function watchNotices(db: FankurveDatabase, listener: (notice: NoticeDoc) => void): Subscription {
   const shown = loadShown();
-  return db.notices.find().$.subscribe((docs) => {
+  return kindOf(db, 'notices').find().$.subscribe((docs) => {
     let changed = false;
     for (const doc of docs) {
       if (shown.has(doc.id)) continue;

@@ -2,6 +2,7 @@ import { isOfferAnswerable, type AttendeeDoc, type OfferDoc, type OfferResponse 
 import type { MangoQuerySelector } from 'rxdb';
 import { combineLatest, map, of, switchMap, type Observable } from 'rxjs';
 import type { FankurveDatabase } from '../database.js';
+import { kindOf } from '../pushedGroup.js';
 import type { DocStore } from '../docStore.js';
 import { LocalRuleError, type Device } from '../device.js';
 import { useQuery } from '../query.js';
@@ -35,7 +36,7 @@ const soonestFirst = (a: OfferDoc, b: OfferDoc) => a.expires_at.localeCompare(b.
 /** The member's open offers (of one event, or all), soonest window first; archived events' left out. */
 export function openOffers$(db: FankurveDatabase, docs: DocStore, userId: string, eventId?: string): Observable<OfferView[]> {
   const selector: MangoQuerySelector<OfferDoc> = { user_id: userId, state: 'open', ...(eventId === undefined ? {} : { event_id: eventId }) };
-  return db.offers.find({ selector }).$.pipe(
+  return kindOf(db, 'offers').find({ selector }).$.pipe(
     map((docs) => docs.map((doc) => doc.toJSON() as OfferDoc).sort(soonestFirst)),
     switchMap((offers) => {
       if (offers.length === 0) return of([]);
@@ -78,7 +79,7 @@ export function useOpenOffers(userId: string, eventId?: string): OfferView[] | u
  * possible while the offer is open. An answer already given is not changed.
  */
 async function answerOffer({ db, outbox }: Device, userId: string, offerId: string, response: OfferResponse): Promise<void> {
-  const doc = await db.offers.findOne(offerId).exec();
+  const doc = await kindOf(db, 'offers').findOne(offerId).exec();
   // Only the member the offer is for answers it (the declaration's owner); the server checks again.
   if (!doc || doc.user_id !== userId) throw new LocalRuleError('offerNotFound');
   if (doc.response === response) return;

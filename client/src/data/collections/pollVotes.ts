@@ -2,6 +2,7 @@ import { checkPollVote, isPollOpen, newId, type PollVoteDoc } from '@fankurve/sh
 import type { RxDocument } from 'rxdb';
 import { map, type Observable } from 'rxjs';
 import type { FankurveDatabase } from '../database.js';
+import { kindOf } from '../pushedGroup.js';
 import { enforce, LocalRuleError, type Device } from '../device.js';
 
 /*
@@ -16,7 +17,7 @@ const preferred = (a: PollVoteDoc, b: PollVoteDoc) => b.seq - a.seq || b.updated
 
 /** The member's chosen option ids per poll. */
 export function ownVotes$(db: FankurveDatabase, userId: string): Observable<Map<string, string[]>> {
-  return db.poll_votes.find({ selector: { user_id: userId } }).$.pipe(
+  return kindOf(db, 'poll_votes').find({ selector: { user_id: userId } }).$.pipe(
     map((docs) => {
       const votes = docs.map((doc) => doc.toJSON() as PollVoteDoc).sort(preferred);
       const byPoll = new Map<string, string[]>();
@@ -36,7 +37,7 @@ export async function castVote({ db, docs, outbox }: Device, userId: string, pol
   if (!poll) throw new LocalRuleError('pollNotFound');
   if (!isPollOpen(poll, new Date().toISOString())) throw new LocalRuleError('pollClosed');
   const chosen = enforce(checkPollVote(poll, optionIds));
-  const copies = (await db.poll_votes.find({ selector: { poll_id: pollId, user_id: userId } }).exec()) as RxDocument<PollVoteDoc>[];
+  const copies = (await kindOf(db, 'poll_votes').find({ selector: { poll_id: pollId, user_id: userId } }).exec()) as RxDocument<PollVoteDoc>[];
   const current = copies.sort((a, b) => preferred(a.toJSON() as PollVoteDoc, b.toJSON() as PollVoteDoc))[0];
   const now = new Date().toISOString();
   if (current) {
@@ -57,7 +58,7 @@ export async function castVote({ db, docs, outbox }: Device, userId: string, pol
     seq: 0,
   };
   outbox.add(doc.id);
-  await db.poll_votes.insert(doc);
+  await kindOf(db, 'poll_votes').insert(doc);
 }
 
 /** The writes screens make, on the device (bound to it by data/index.ts). */
