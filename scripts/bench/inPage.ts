@@ -3,6 +3,8 @@
  * from TypeScript would be serialised after tsx transformed them, and its helpers (__name) do not exist
  * in the page.
  */
+
+import { GROUPED_COLLECTIONS } from '../../client/src/data/pushedGroup.js';
 import type { Page } from '@playwright/test';
 
 /**
@@ -41,21 +43,20 @@ export const MARKS_INIT_SCRIPT = `(() => {
  * or the document store's table of that name) and read them.
  */
 const IDB_HELPERS = `
-  const databaseOf = async (collection) => {
-    const names = (await indexedDB.databases()).map((d) => d.name || '');
-    const rx = names.find((name) => name.startsWith('rxdb-dexie-') && name.endsWith('--' + collection));
-    if (rx) return { name: rx, store: 'docs' };
-    const docs = names.find((name) => name.startsWith('fankurve-docs-'));
-    return docs ? { name: docs, store: collection } : null;
-  };
-  /** Every place a collection is kept: RxDB's 'docs' store, the document store's table, or both (split by owner). */
+  /** The pushed kinds that are documents of RxDB's group 'pushed' (client/src/data/pushedGroup.ts). */
+  const GROUPED = ${JSON.stringify(GROUPED_COLLECTIONS)};
+  /**
+   * Every place a collection is kept: RxDB's 'docs' store (its own collection, or the group of small
+   * pushed kinds, counted by kind), the document store's table, or both (split by owner).
+   */
   const placesOf = async (collection) => {
     const names = (await indexedDB.databases()).map((d) => d.name || '');
-    const rx = names.find((name) => name.startsWith('rxdb-dexie-') && name.endsWith('--' + collection));
+    const grouped = GROUPED.includes(collection);
+    const rx = names.find((name) => name.startsWith('rxdb-dexie-') && name.endsWith(grouped ? '--pushed' : '--' + collection));
     const docs = names.find((name) => name.startsWith('fankurve-docs-'));
     const places = [];
-    if (rx) places.push({ name: rx, store: 'docs', rx: true });
-    if (docs) places.push({ name: docs, store: collection, rx: false });
+    if (rx) places.push({ name: rx, store: 'docs', rx: true, kind: grouped ? collection : undefined });
+    if (docs && !grouped) places.push({ name: docs, store: collection, rx: false });
     return places;
   };
   const withDocs = (where, use) => new Promise((resolve) => {
@@ -98,14 +99,16 @@ export const WAIT_FULLY_SYNCED = `async ({ expected, timeoutMs }) => {
       for (const place of places) {
         // A split collection's RxDB part keeps tombstones, its store part does not: count live documents there.
         const n = await withDocs(place, (store, done) => {
-          if (!(split && place.rx)) { const r = store.count(); r.onsuccess = () => done(r.result); r.onerror = () => done(null); return; }
-          let live = 0;
+          if (!(split && place.rx) && !place.kind) { const r = store.count(); r.onsuccess = () => done(r.result); r.onerror = () => done(null); return; }
+          let kept = 0;
           const cursor = store.openCursor();
           cursor.onerror = () => done(null);
           cursor.onsuccess = () => {
             const c = cursor.result;
-            if (!c) return done(live);
-            if (!(c.value._deleted === true || c.value._deleted === 1 || c.value._deleted === '1')) live += 1;
+            if (!c) return done(kept);
+            const deleted = c.value._deleted === true || c.value._deleted === 1 || c.value._deleted === '1';
+            // A kind of the group counts its documents with their tombstones, like a collection of its own.
+            if (place.kind ? c.value.kind === place.kind : !deleted) kept += 1;
             c.continue();
           };
         });
