@@ -33,7 +33,7 @@ const started$ = new BehaviorSubject<SyncHandle | null>(null);
 
 /**
  * Resolves once the page has painted and the main thread is idle (at most `timeoutMs` later): the
- * replication's start-up work (leader election, checkpoints, 13 pulls, the change stream) comes
+ * replication's start-up work (leader election, checkpoints, a pull per collection, the change stream) comes
  * after the screen's first paint from the device's data (docs/architecture.md, Client data layer).
  */
 function afterFirstPaint(timeoutMs = 2000): Promise<void> {
