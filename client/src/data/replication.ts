@@ -13,7 +13,8 @@ import type { FankurveDatabase } from './database.js';
 import type { DocStore, PulledDoc } from './docStore.js';
 import type { Outbox } from './outbox.js';
 import { EventPulls } from './eventPull.js';
-import { fromGrouped, GROUPED_COLLECTIONS, PUSHED_GROUP, toGrouped, type GroupedCollectionName } from './pushedGroup.js';
+import { GroupSync, type GroupCheckpoint } from './groupSync.js';
+import { GROUPED_COLLECTIONS, PUSHED_GROUP, type GroupedCollectionName } from './pushedGroup.js';
 import { PushRebaser } from './rebase.js';
 import { StorePull, type CollectionSync, type PullPage } from './storePull.js';
 import { connectChangeStream, type ChangeStream } from './stream.js';
@@ -60,8 +61,6 @@ export interface SyncOptions {
 }
 
 type Checkpoint = { seq: number };
-/** The group's checkpoint: each kind's last seq (pushedGroup.ts). */
-type GroupCheckpoint = { seqs: Partial<Record<string, number>> };
 type ReplicationState = RxReplicationState<unknown, Checkpoint>;
 
 /**
@@ -254,21 +253,11 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
     });
   }
 
-  /** The kinds of the group the next pull of the group asks for: those announced changed since, or all. */
-  const groupPending = { all: true, kinds: new Set<GroupedCollectionName>() };
+  const groupSync = new GroupSync(post);
 
-  /**
-   * The grouped kinds (pushedGroup.ts): one RxDB replication whose checkpoint holds each kind's seq.
-   * A pull asks each kind the stream announced (all after a reconnect) at its own endpoint; a push
-   * sends each kind's rows to its own, so the server knows nothing of the group.
-   */
+  /** The grouped kinds (pushedGroup.ts): one RxDB replication against each kind's own endpoints (groupSync.ts). */
   function replicateGroup(): RxReplicationState<unknown, GroupCheckpoint> {
     const collection = db.collections[PUSHED_GROUP] as RxCollection;
-    const kinds = GROUPED_COLLECTIONS;
-    const base = (kind: string) => `/api/sync/${kind}/${SYNC_DECLARATIONS[kind as GroupedCollectionName].schema.version}`;
-    /** A server's document of a kind as the group holds it; tombstones get the kind's schema-valid blanks. */
-    const fromServer = (kind: GroupedCollectionName, doc: { _deleted?: boolean }) =>
-      toGrouped(kind, doc._deleted ? { ...SYNC_DECLARATIONS[kind].tombstone, ...doc } : doc);
     const stream$ = new Subject<RxReplicationPullStreamItem<unknown, GroupCheckpoint>>();
     pullStreams.set(PUSHED_GROUP, stream$);
     return rxReplication<GroupCheckpoint>({
@@ -276,47 +265,8 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
       collection,
       identifier: replicationIdentifier(PUSHED_GROUP, collection.schema.version, options.baseUrl),
       stream$,
-      async pull(checkpoint, batchSize) {
-        const seqs = { ...checkpoint?.seqs };
-        const wanted = groupPending.all ? kinds : kinds.filter((kind) => groupPending.kinds.has(kind));
-        groupPending.all = false;
-        groupPending.kinds.clear();
-        const documents: unknown[] = [];
-        try {
-          for (const kind of wanted) {
-            const after = seqs[kind];
-            const answer = (await post(`${base(kind)}/pull`, { checkpoint: after ? { seq: after } : null, limit: batchSize })) as {
-              documents: { _deleted?: boolean }[];
-              checkpoint: Checkpoint | null;
-            };
-            documents.push(...answer.documents.map((doc) => fromServer(kind, doc)));
-            if (answer.checkpoint) seqs[kind] = answer.checkpoint.seq;
-            // A full page: RxDB asks again (it got at least a batch), and this kind has more.
-            if (answer.documents.length >= batchSize) groupPending.kinds.add(kind);
-          }
-        } catch (error) {
-          for (const kind of wanted) groupPending.kinds.add(kind);
-          throw error;
-        }
-        return { documents: documents as never[], checkpoint: { seqs } };
-      },
-      async push(rows) {
-        const byKind = new Map<GroupedCollectionName, Sent[]>();
-        for (const row of rows) {
-          const kind = row.newDocumentState.kind as GroupedCollectionName;
-          byKind.set(kind, [...(byKind.get(kind) ?? []), row]);
-        }
-        const answers: { id: string }[] = [];
-        for (const [kind, sent] of byKind) {
-          const plain = sent.map((row) => ({
-            assumedMasterState: row.assumedMasterState ? fromGrouped(row.assumedMasterState) : row.assumedMasterState,
-            newDocumentState: fromGrouped(row.newDocumentState),
-          }));
-          const answered = (await post(`${base(kind)}/push`, plain)) as { _deleted?: boolean }[];
-          answers.push(...answered.map((doc) => fromServer(kind, doc)));
-        }
-        return answers;
-      },
+      pull: async (checkpoint, batchSize) => (await groupSync.pull(checkpoint, batchSize)) as never,
+      push: (rows) => groupSync.push(rows),
     });
   }
 
@@ -439,7 +389,7 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
   const unsubscribeOutbox = options.outbox.subscribe(publish);
 
   const reSync = () => {
-    groupPending.all = true;
+    groupSync.changedAll();
     for (const stream$ of pullStreams.values()) stream$.next('RESYNC');
     for (const pull of storePulls.values()) pull.reSync();
   };
@@ -456,7 +406,7 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
       onConnect: reSync,
       onChange: (collections) => {
         for (const name of collections as SyncCollectionName[]) {
-          if (isGrouped(name)) groupPending.kinds.add(name as GroupedCollectionName);
+          if (isGrouped(name)) groupSync.changed(name as GroupedCollectionName);
           pullStreams.get(syncStateOf(name))?.next('RESYNC');
           storePulls.get(name)?.reSync();
         }
