@@ -135,6 +135,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       return { id: reg.body.user.id as string, token: await login(username, password) };
     },
     async close() {
+      // A job still running when the database closes would fail and say so: it ends first.
+      await runtime.jobs.stop();
       runtime.deps.store.commits.close();
       await runtime.connection.close();
       await database?.drop();

@@ -147,7 +147,8 @@ export class JobRunner {
       error = await job.run(now);
     } catch (thrown) {
       error = message(thrown);
-      console.warn(`Job ${job.name} failed:`, error);
+      // Stopping closes the database under a job that outlived the wait: not the job's failure.
+      if (!this.stopped) console.warn(`Job ${job.name} failed:`, error);
     } finally {
       clearInterval(renew);
     }
