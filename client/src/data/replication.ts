@@ -184,7 +184,24 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
   }): RxReplicationState<unknown, C> {
     const { collection, push, stateName } = target;
     const rebaser = collection.conflictHandler instanceof PushRebaser ? collection.conflictHandler : null;
-    return replicateRxCollection<unknown, C>({
+    /**
+     * RxDB drops a pulled state of a document whose change the device pushed but has not seen
+     * answered yet ("the upstream resolves it"), and its checkpoint moves past it. When another
+     * device's change landed between this device's push and that pull, the push's answer is older
+     * than the dropped state, and the device would keep the older one until the document changes
+     * again. So a pulled state of a document pushed lately is delivered again, through the pull
+     * stream, once RxDB is in sync and still holds something older (docs/architecture.md, Push and
+     * the three-way merge).
+     */
+    const pushedLately = new Set<string>();
+    let lastCheckpoint: C | undefined;
+    async function redeliverIfDropped(pulled: { id: string; seq?: number }[]): Promise<void> {
+      await replication.awaitInSync();
+      const held = await collection.findByIds(pulled.map((doc) => doc.id)).exec();
+      const newer = pulled.filter((doc) => Number((held.get(doc.id) as { seq?: number } | undefined)?.seq ?? Infinity) < Number(doc.seq ?? 0));
+      if (newer.length > 0 && lastCheckpoint !== undefined) target.stream$.next({ documents: newer as never[], checkpoint: lastCheckpoint });
+    }
+    const replication = replicateRxCollection<unknown, C>({
       collection: collection as never,
       replicationIdentifier: target.identifier,
       // Always live for RxDB: a run-once replication cannot be cancelled while its requests fail.
@@ -196,13 +213,20 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
         batchSize: SYNC_PULL_LIMIT,
         stream$: target.stream$.asObservable(),
         ...(target.modifier ? { modifier: target.modifier as never } : {}),
-        handler: (checkpoint, batchSize) => target.pull(checkpoint, batchSize),
+        handler: async (checkpoint, batchSize) => {
+          const page = await target.pull(checkpoint, batchSize);
+          lastCheckpoint = page.checkpoint;
+          const late = (page.documents as { id: string; seq?: number }[]).filter((doc) => pushedLately.has(doc.id));
+          if (late.length > 0) void redeliverIfDropped(late).catch(() => undefined);
+          return page;
+        },
       },
       push: push
         ? {
             batchSize: 100,
             handler: async (rows: PushRow[]) => {
               // The server tells a re-sent server state from a change by its seq (docs/architecture.md, sync: push).
+              for (const row of rows) pushedLately.add(idOfRow(row));
               const { rows: sent, original } = rebaser!.rebase(rows);
               const answers = await push(sent as Sent[]).catch((error: unknown) => {
                 pushFailed.add(stateName);
@@ -218,6 +242,7 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
           }
         : undefined,
     });
+    return replication;
   }
 
   /** A pushed collection with an RxDB collection of its own (attendees, comments). */
