@@ -56,8 +56,13 @@ export const SYNC_PUSH_MAX_ROWS = 200;
 export const COMMENTS_PER_MINUTE = 10;
 export const SYNC_HEARTBEAT_MS = 25_000;
 export const GUEST_NAME_MAX_LENGTH = 100;
-/** Documents per sync pull request: the client asks for this many, the server answers at most this many. */
-export const SYNC_PULL_LIMIT = 1000;
+/**
+ * Documents per sync pull request: the client asks for this many, the server answers at most this
+ * many. A first sync of the kept events' attendee rows (~5,800 in a club of five seasons) is two
+ * pages: each page is one transaction on the device and one render of what reads it, and one
+ * request per device in a rush (docs/architecture.md, Client data layer).
+ */
+export const SYNC_PULL_LIMIT = 5000;
 
 /** Seasons the loyalty points count (default of the `loyalty_seasons` club setting; docs/product.md, Loyalty). */
 export const DEFAULT_LOYALTY_SEASONS = 2;

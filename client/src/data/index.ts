@@ -57,11 +57,12 @@ export const { markMentionRead, markAllMentionsRead } = onDevice(mentions.writes
 export const { acceptOffer, declineOffer } = onDevice(offers.writes);
 export const { castVote } = onDevice(pollVotes.writes);
 
-let opened: Promise<void> | null = null;
+/** The device database opened, with the number of events on the device. */
+let opened: Promise<number> | null = null;
 
 /** Opens the device's database and document store, and the events table ahead of the first screen (a warm start). */
-export function openDeviceDatabase(): Promise<void> {
-  opened ??= Promise.all([getDatabase(), getDocStore().then(prefetchEvents)]).then(() => undefined);
+export function openDeviceDatabase(): Promise<number> {
+  opened ??= Promise.all([getDatabase(), getDocStore().then(prefetchEvents)]).then(([, events]) => events);
   opened.catch(() => {
     opened = null;
   });
@@ -70,11 +71,12 @@ export function openDeviceDatabase(): Promise<void> {
 
 /**
  * Starts replication for the session once the events list has been read from the device: on a
- * warm start the screen's first query does not compete with the replication's set-up.
+ * warm start the screen's first query does not compete with the replication's set-up. A device
+ * without events (a first sign-in) has nothing to paint before its first pull.
  */
 export async function startSync(session: SyncSession): Promise<void> {
-  await openDeviceDatabase().catch(() => undefined);
-  await (await loadSync()).startSync(session);
+  const events = await openDeviceDatabase().catch(() => 1);
+  await (await loadSync()).startSync(session, { waitForPaint: events > 0 });
 }
 
 export async function stopSync(): Promise<void> {

@@ -22,7 +22,7 @@ export type OwnRxCollectionName = 'attendees' | 'comments';
 export type GroupedCollectionName = Exclude<PushedCollectionName, OwnRxCollectionName>;
 
 /** A kind keeps a collection of its own when its documents are many and read by event. */
-export function hasOwnRxCollection(declaration: SyncDeclaration): boolean {
+function hasOwnRxCollection(declaration: SyncDeclaration): boolean {
   return declaration.keptByEvent === true || declaration.splitByOwner === true;
 }
 

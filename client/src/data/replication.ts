@@ -370,7 +370,7 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
     firstValueFrom(merge(state.error$, state.canceled$.pipe(filter(Boolean)), state.awaitInitialReplication())).catch(() => {});
 
   const docs = options.docs;
-  const isGrouped = (name: SyncCollectionName) => (GROUPED_COLLECTIONS as readonly string[]).includes(name);
+  const isGrouped = (name: SyncCollectionName) => syncStateOf(name) === PUSHED_GROUP;
   const groupOpen = PUSHED_GROUP in db.collections;
   const inStore = (name: SyncCollectionName) => docs?.has(name) === true && rxCollection(name) === undefined && !isGrouped(name);
   const present = SYNC_COLLECTIONS.filter((name) =>

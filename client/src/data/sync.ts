@@ -72,13 +72,16 @@ outbox.subscribe(() => {
   queued = outbox.size;
 });
 
-/** Opens the database and starts replication for the session (idempotent for the same token). */
-export async function startSync(session: SyncSession): Promise<void> {
+/**
+ * Opens the database and starts replication for the session (idempotent for the same token), after
+ * the screen's first paint from the device's data unless `waitForPaint` is false.
+ */
+export async function startSync(session: SyncSession, { waitForPaint = true } = {}): Promise<void> {
   if (sync?.token === session.token) return;
   await stopSync();
   const generation = syncGeneration;
   const [db, docs] = await Promise.all([getDatabase(), getDocStore()]);
-  await afterFirstPaint();
+  if (waitForPaint) await afterFirstPaint();
   if (generation !== syncGeneration) return;
   const handle = startReplication(db, {
     baseUrl: location.origin,

@@ -148,9 +148,13 @@ function loadData(): Promise<DataLayer> {
   return dataLayer;
 }
 
-/** Starts the data layer's chunk download early (e.g. while the login form is filled in). */
+/**
+ * Loads the data layer and opens the device database while the server checks the password (a
+ * first sign-in's pulls then start as soon as the token is there); a sign-in of another member than
+ * the one whose changes are parked still drops them (`signIn`).
+ */
 export function preloadData(): void {
-  void loadData().catch(() => undefined);
+  prepareDevice();
 }
 
 /** Replication runs whenever a user is signed in and allowed to use the app (not before a forced password change). */

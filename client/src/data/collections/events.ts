@@ -16,9 +16,12 @@ export function useEvents(): EventDoc[] | undefined {
   return useStoreQuery((docs) => listedEvents(docs), []);
 }
 
-/** Opens the document store's events table as soon as the device's data is opened, before the screen asks for it. */
-export async function prefetchEvents(docs: DocStore): Promise<void> {
-  await docs.table('events').count();
+/**
+ * Opens the document store's events table as soon as the device's data is opened, before the screen
+ * asks for it; the number of events on the device (none: a first sign-in, with nothing to paint).
+ */
+export function prefetchEvents(docs: DocStore): Promise<number> {
+  return docs.table('events').count();
 }
 
 /** One event for its detail page; null when it is missing or archived (the page's not-found state). */
