@@ -86,7 +86,7 @@ describe('sync core: devices against the real server', () => {
     await phone.inSync();
     phone.goOnline();
     await eventually(async () => {
-      const stored = await phone.docs.table('attendees').where('event_id').equals(eventId).toArray();
+      const stored = await phone.docs.rowsOfEvents('attendees', [eventId]);
       // The others' pull carries every row of the kept event; the store keeps marlene's alone.
       expect(stored.map((row) => row.user_id)).toEqual([marlene.id]);
       expect((await phone.attendees(eventId)).map((row) => row.guest_name ?? row.user_id).sort()).toEqual(

@@ -73,6 +73,36 @@ const IDB_HELPERS = `
     };
   });
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  /** A document store table kept by event: one record per event, its rows by id (client/src/data/docStore.ts). */
+  const byEvent = (store) => store.keyPath === 'event_id';
+  const rowCounts = new Map();
+  /**
+   * The rows of a table kept by event. Reading them deserialises every row, so they are counted
+   * again only when the table's pull checkpoint moved (each page and its seq commit together).
+   */
+  const countRowsByEvent = (place) => withDocs({ name: place.name, store: '_checkpoints' }, (checkpoints, done) => {
+    const request = checkpoints.get(place.store);
+    request.onerror = () => done(null);
+    request.onsuccess = () => done(request.result ? request.result.seq : 0);
+  }).then((seq) => {
+    const key = place.name + '/' + place.store;
+    const known = rowCounts.get(key);
+    if (known && known.seq === seq) return known.count;
+    return withDocs(place, (store, done) => {
+      let count = 0;
+      const cursor = store.openCursor();
+      cursor.onerror = () => done(null);
+      cursor.onsuccess = () => {
+        const c = cursor.result;
+        if (!c) return done(count);
+        count += Object.keys(c.value.rows).length;
+        c.continue();
+      };
+    }).then((count) => {
+      if (count !== null) rowCounts.set(key, { seq, count });
+      return count;
+    });
+  });
   const syncingShown = () => {
     const indicator = document.querySelector('.sync-indicator') || document.querySelector('[role="status"]');
     if (!indicator) return false;
@@ -98,7 +128,8 @@ export const WAIT_FULLY_SYNCED = `async ({ expected, timeoutMs }) => {
       let count = null;
       for (const place of places) {
         // A split collection's RxDB part keeps tombstones, its store part does not: count live documents there.
-        const n = await withDocs(place, (store, done) => {
+        const keptByEvent = !place.rx && (await withDocs(place, (store, done) => done(byEvent(store))));
+        const n = keptByEvent ? await countRowsByEvent(place) : await withDocs(place, (store, done) => {
           if (!(split && place.rx) && !place.kind) { const r = store.count(); r.onsuccess = () => done(r.result); r.onerror = () => done(null); return; }
           let kept = 0;
           const cursor = store.openCursor();
@@ -129,7 +160,7 @@ export const WAIT_FULLY_SYNCED = `async ({ expected, timeoutMs }) => {
 /**
  * Waits until this device holds the given member's live 'going' rows for all the given events, in
  * RxDB (only documents written since \`sinceEpoch\`, through the _meta.lwt index) or in the document
- * store (by the event_id index), so a poll stays cheap with 20,000 attendees on the device.
+ * store (the events' records), so a poll stays cheap with 20,000 attendees on the device.
  */
 export const WAIT_MEMBER_ROWS = `async ({ userId, eventIds, sinceEpoch, timeoutMs }) => {
   ${IDB_HELPERS}
@@ -140,6 +171,18 @@ export const WAIT_MEMBER_ROWS = `async ({ userId, eventIds, sinceEpoch, timeoutM
   // RxDB's part (the device's own rows, by _meta.lwt) and the document store's (the other members'
   // rows, by their event): on another member's device the answers land in the second.
   const scanPlace = (place, found) => withDocs(place, (store, done) => {
+    if (!place.rx && byEvent(store)) {
+      let left = wanted.size;
+      for (const eventId of wanted) {
+        const request = store.get(eventId);
+        request.onsuccess = () => {
+          if (request.result && Object.values(request.result.rows).some(isGoing)) found.add(eventId);
+          if (--left === 0) done(found.size);
+        };
+        request.onerror = () => { if (--left === 0) done(found.size); };
+      }
+      return;
+    }
     if (!place.rx && store.indexNames.contains('event_id')) {
       const index = store.index('event_id');
       let left = wanted.size;

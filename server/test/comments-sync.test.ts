@@ -112,7 +112,7 @@ describe('pull', () => {
     }
   });
 
-  it('sends a deleted comment, and the comments of a deleted event, as bare tombstones', async () => {
+  it('sends a deleted comment, and the comments of a deleted event, as tombstones of only id, seq, event and _deleted', async () => {
     const gone = await pushedComment({ comment: 'Weg damit' });
     await t.call('DELETE', `/api/comments/${gone.id}`, { token: author.token });
     const event = (await createEventVia(t, admin.token, { title: 'Gone soon (A)' })).id;
@@ -121,8 +121,16 @@ describe('pull', () => {
     expect(mention).toMatchObject({ event_id: event, is_read: false, _deleted: false });
     await t.call('DELETE', `/api/events/${event}`, { token: admin.token });
     const docs = await pull('comments', other.token);
-    for (const id of [gone.id, onEvent.id]) {
-      expect(docs.find((d) => d.id === id)).toEqual({ id, seq: expect.any(Number), _deleted: true });
+    for (const [doc, eventId] of [
+      [gone, gone.event_id],
+      [onEvent, event],
+    ] as const) {
+      expect(docs.find((d) => d.id === doc.id)).toEqual({
+        id: doc.id,
+        seq: expect.any(Number),
+        event_id: eventId,
+        _deleted: true,
+      });
     }
     expect((await pull('mentions', other.token)).find((d) => d.id === mention.id)).toEqual({
       id: mention.id,

@@ -230,7 +230,7 @@ describe('GET /api/sync/{collection}/{version}/events/{eventId}', () => {
     }
   });
 
-  it("answers a deleted event's rows and comments as tombstones of only id, seq and _deleted", async () => {
+  it("answers a deleted event's rows and comments as tombstones of only id, seq, event and _deleted", async () => {
     const gone = (await createEventVia(t, admin.token, { title: 'Abgesagt (A)', date: '2030-05-01 15:30' })).id;
     rows[gone] = {};
     await attend(mia, gone, 'going', 'Gerd');
@@ -241,8 +241,8 @@ describe('GET /api/sync/{collection}/{version}/events/{eventId}', () => {
     const said = await t.callTyped(syncEventAnswer, 'GET', eventPath('comments', gone), { token: otto.token });
     expect(said.documents.map((doc) => doc.id)).toEqual([comment]);
     for (const doc of [...attendees.documents, ...said.documents]) {
-      expect(Object.keys(doc).sort()).toEqual(['_deleted', 'id', 'seq']);
-      expect(doc._deleted).toBe(true);
+      expect(Object.keys(doc).sort()).toEqual(['_deleted', 'event_id', 'id', 'seq']);
+      expect(doc).toMatchObject({ _deleted: true, event_id: gone });
     }
   });
 });

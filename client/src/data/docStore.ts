@@ -13,11 +13,27 @@ import { from, type Observable } from 'rxjs';
  * (events, members, transports, news, the ledger, polls, and the other members' attendee rows) in
  * plain Dexie tables, one per collection, filled by the checkpointed pull (storePull.ts) and read by
  * the screens through `liveQuery`. It has no collection ceiling and none of RxDB's per-document
- * cost; RxDB keeps what the device writes.
+ * cost; RxDB keeps what the device writes. A collection kept by event (thousands of rows, read by
+ * event) is stored as one record per event holding its rows: a first sync writes a few hundred
+ * records instead of thousands.
  */
 
-/** A pulled document as the server sends it: a tombstone is `{ id, seq, _deleted: true }`. */
+/**
+ * A pulled document as the server sends it: a tombstone is `{ id, seq, _deleted: true }`, in a
+ * collection kept by event with its `event_id`.
+ */
 export type PulledDoc = { id: string; seq: number; _deleted?: boolean };
+
+/** The record of one event's rows in a collection kept by event. */
+interface EventRows {
+  event_id: string;
+  rows: Record<string, PulledDoc>;
+}
+
+const eventOf = (doc: PulledDoc): string | undefined => {
+  const eventId = (doc as { event_id?: unknown }).event_id;
+  return typeof eventId === 'string' ? eventId : undefined;
+};
 
 /** Where a collection's pull stands: its schema version (another one starts afresh) and the last seq stored. */
 interface PullCheckpoint {
@@ -28,8 +44,15 @@ interface PullCheckpoint {
 
 const CHECKPOINTS = '_checkpoints';
 
-/** The Dexie spec of a collection's table: the id, then the schema's indexes (a compound one as `[a+b]`). */
+/** A collection whose rows the store keeps by event. */
+const keptByEvent = (declaration: SyncDeclaration) => declaration.keptByEvent === true;
+
+/**
+ * The Dexie spec of a collection's table: the id, then the schema's indexes (a compound one as
+ * `[a+b]`); the event's id for a collection kept by event.
+ */
 function tableSpec(declaration: SyncDeclaration): string {
+  if (keptByEvent(declaration)) return 'event_id';
   const indexes = ((declaration.schema as { indexes?: readonly (string | readonly string[])[] }).indexes ?? []).map(
     (index) => (typeof index === 'string' ? index : `[${index.join('+')}]`),
   );
@@ -99,7 +122,26 @@ export class DocStore {
     return [...this.declarations.keys()];
   }
 
+  /** The table of a collection stored document by document (not one kept by event: `rowsOfEvents`). */
   table<Name extends SyncCollectionName>(collection: Name): Table<SyncDocOf<Name>, string> {
+    if (this.byEvent(collection)) throw new Error(`${collection} is stored by event: read it with rowsOfEvents`);
+    return this.dexie.table(collection);
+  }
+
+  /** The rows of these events (none: of every event) of a collection kept by event. */
+  async rowsOfEvents<Name extends SyncCollectionName>(collection: Name, eventIds?: readonly string[]): Promise<SyncDocOf<Name>[]> {
+    const table = this.eventTable(collection);
+    const records = eventIds ? await table.bulkGet([...eventIds]) : await table.toArray();
+    return records.flatMap((record) => (record ? (Object.values(record.rows) as unknown as SyncDocOf<Name>[]) : []));
+  }
+
+  private byEvent(collection: string): boolean {
+    const declaration = this.declarations.get(collection);
+    return declaration !== undefined && keptByEvent(declaration);
+  }
+
+  private eventTable(collection: string): Table<EventRows, string> {
+    if (!this.byEvent(collection)) throw new Error(`${collection} is not stored by event`);
     return this.dexie.table(collection);
   }
 
@@ -149,11 +191,51 @@ export class DocStore {
   /** Writes documents in a transaction of the caller's: tombstones delete, the rest are put; a document's latest state wins. */
   private async apply(collection: string, documents: readonly PulledDoc[]): Promise<void> {
     const latest = [...new Map(documents.map((doc) => [doc.id, doc])).values()];
+    if (this.byEvent(collection)) return this.applyByEvent(collection, latest);
     const gone = latest.filter((doc) => doc._deleted).map((doc) => doc.id);
     const live = latest.filter((doc) => !doc._deleted).map(({ _deleted, ...doc }) => doc);
     const table = this.dexie.table(collection);
     if (gone.length > 0) await table.bulkDelete(gone);
     if (live.length > 0) await table.bulkPut(live);
+  }
+
+  /** `apply` for a collection kept by event: each event's record is read, changed and written once. */
+  private async applyByEvent(collection: string, latest: readonly PulledDoc[]): Promise<void> {
+    const table = this.eventTable(collection);
+    const byEvent = new Map<string, PulledDoc[]>();
+    const add = (eventId: string, doc: PulledDoc) => {
+      const docs = byEvent.get(eventId);
+      if (docs) docs.push(doc);
+      else byEvent.set(eventId, [doc]);
+    };
+    const unplaced: PulledDoc[] = [];
+    for (const doc of latest) {
+      const eventId = eventOf(doc);
+      if (eventId === undefined) unplaced.push(doc);
+      else add(eventId, doc);
+    }
+    // A tombstone without its event (the server sends it with one): looked for in every event's rows.
+    if (unplaced.length > 0)
+      for (const record of await table.toArray())
+        for (const doc of unplaced) if (record.rows[doc.id]) add(record.event_id, doc);
+    const eventIds = [...byEvent.keys()];
+    const records = await table.bulkGet(eventIds);
+    const changed: EventRows[] = [];
+    const emptied: string[] = [];
+    eventIds.forEach((eventId, i) => {
+      const rows = { ...records[i]?.rows };
+      for (const doc of byEvent.get(eventId)!) {
+        if (doc._deleted) delete rows[doc.id];
+        else {
+          const { _deleted, ...row } = doc;
+          rows[doc.id] = row;
+        }
+      }
+      if (Object.keys(rows).length > 0) changed.push({ event_id: eventId, rows });
+      else if (records[i]) emptied.push(eventId);
+    });
+    if (emptied.length > 0) await table.bulkDelete(emptied);
+    if (changed.length > 0) await table.bulkPut(changed);
   }
 
   private versionOf(collection: string): number {

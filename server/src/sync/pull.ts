@@ -6,9 +6,17 @@ import { requireEventRecord } from '../domain/events/events.js';
 import type { MasterDocument, PullContext, SyncCollection } from './collection.js';
 import type { Checkpoint, SyncDocument } from './protocol.js';
 
-/** A pulled document as it goes to a device: a tombstone carries only id, seq and `_deleted`. */
-export function toWire(doc: MasterDocument): SyncDocument {
-  return doc._deleted ? { id: doc.id, seq: doc.seq, _deleted: true } : (doc as SyncDocument);
+/**
+ * A pulled document as it goes to a device: a tombstone carries only id, seq and `_deleted`, and in a
+ * collection kept by event its `event_id` too, by which a device that stores the rows by event finds
+ * the row to drop (docs/architecture.md, Client data layer).
+ */
+export function toWire(doc: MasterDocument, collection: SyncCollection): SyncDocument {
+  if (!doc._deleted) return doc as SyncDocument;
+  const tombstone: SyncDocument = { id: doc.id, seq: doc.seq, _deleted: true };
+  const eventId = (doc as { event_id?: unknown }).event_id;
+  if (collection.declaration.keptByEvent && typeof eventId === 'string') tombstone.event_id = eventId;
+  return tombstone;
 }
 
 /**
@@ -41,7 +49,7 @@ export async function pullBatch(
   const context = pullContext(store, collection, scope);
   const docs = await collection.pull(store.db, actor, checkpoint?.seq ?? 0, limit, context);
   const last = docs.at(-1);
-  return { documents: docs.map(toWire), checkpoint: last ? { seq: last.seq } : checkpoint };
+  return { documents: docs.map((doc) => toWire(doc, collection)), checkpoint: last ? { seq: last.seq } : checkpoint };
 }
 
 /**
@@ -62,5 +70,5 @@ export async function pullEventDocuments(
   pullContext(store, collection, scope);
   await requireEventRecord(store.db, eventId);
   const docs = await collection.pullEvent(store.db, actor, eventId, scope);
-  return { documents: docs.map(toWire) };
+  return { documents: docs.map((doc) => toWire(doc, collection)) };
 }

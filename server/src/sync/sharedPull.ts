@@ -113,7 +113,7 @@ class SharedList {
           previous.replaced = true;
           replaced += 1;
         }
-        const entry: Entry = { seq: doc.seq, doc, json: JSON.stringify(toWire(doc)), replaced: false };
+        const entry: Entry = { seq: doc.seq, doc, json: JSON.stringify(toWire(doc, this.collection)), replaced: false };
         this.entries.push(entry);
         this.byId.set(doc.id, entry);
         this.highSeq = doc.seq;
@@ -149,7 +149,7 @@ class SharedList {
       const more = extras[extraIndex];
       if (!entry && !more) break;
       if (more && (!entry || more.seq < entry.seq)) {
-        parts.push(JSON.stringify(toWire(more)));
+        parts.push(JSON.stringify(toWire(more, this.collection)));
         last = more.seq;
         extraIndex += 1;
         continue;

@@ -65,8 +65,9 @@ export interface SyncDeclaration<Doc extends SyncedDoc = SyncedDoc, Action exten
    */
   splitByOwner?: boolean;
   /**
-   * Tombstones travel as only `id`, `seq` and `_deleted`; the device fills in these schema-valid
-   * blanks, so nothing of a deleted document (a title, a guest's name) stays on the wire.
+   * Tombstones travel as only `id`, `seq` and `_deleted` (and `event_id` in a collection kept by
+   * event); the device fills in these schema-valid blanks, so nothing of a deleted document (a
+   * title, a guest's name) stays on the wire.
    */
   tombstone: Omit<Doc, 'id' | 'seq'>;
 }

@@ -39,8 +39,7 @@ const throttled = <T>() => throttleTime<T>(ALL_ROWS_THROTTLE_MS, asyncScheduler,
 export function rowsOfEvents$(db: FankurveDatabase, docs: DocStore, eventIds?: readonly string[]): Observable<AttendeeDoc[]> {
   const ids = eventIds && [...eventIds];
   const own$ = db.attendees.find(ids ? { selector: { event_id: { $in: ids } } } : {}).$.pipe(plainDocs<AttendeeDoc>());
-  const table = docs.has('attendees') ? docs.table('attendees') : null;
-  const others$ = table ? docs.live(() => (ids ? table.where('event_id').anyOf(ids) : table).toArray()) : of([]);
+  const others$ = docs.has('attendees') ? docs.live(() => docs.rowsOfEvents('attendees', ids)) : of([]);
   return combineLatest([own$, others$]).pipe(
     map(([own, others]) => {
       if (others.length === 0) return own;
@@ -69,9 +68,9 @@ export function useAttendees(eventId?: string, { enabled = true }: { enabled?: b
 
 /**
  * The attendee rows of the given events (the events list's shown events), at most every 250 ms like
- * all rows. Reads through the event_id index between the smallest and largest id, so a season's list
- * does not turn every row of five seasons into documents on the main thread
- * (docs/architecture.md, Client data layer). undefined while `eventIds` is.
+ * all rows. Reads only those events' records, so a season's list does not turn every row of five
+ * seasons into documents on the main thread (docs/architecture.md, Client data layer). undefined
+ * while `eventIds` is.
  */
 export function useAttendeesOfEvents(eventIds: readonly string[] | undefined): AttendeeDoc[] | undefined {
   const key = eventIds?.join(',');
