@@ -139,11 +139,11 @@ describe('sync push: three-way field merge', () => {
     expect(notices.at(-1)).toMatchObject({ code: 'attendanceNotFound', event_id: eventId, action: 'attendance.change' });
   });
 
-  it('sends tombstones as id, seq and _deleted only', async () => {
+  it('sends tombstones as id, seq, event and _deleted only', async () => {
     const base = await attendingRow();
     await pushAttendees(mia.token, [{ assumedMasterState: base, newDocumentState: { ...base, _deleted: true } }]);
     const tombstone = await serverRow(base.id);
-    expect(tombstone).toEqual({ id: base.id, seq: expect.any(Number), _deleted: true });
+    expect(tombstone).toEqual({ id: base.id, seq: expect.any(Number), event_id: base.event_id, _deleted: true });
   });
 
   it('answers the refusal with a notice naming the event and the change, which the member marks read', async () => {
