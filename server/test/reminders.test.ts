@@ -159,8 +159,13 @@ async function ranAfter(t: TestApp, since: string): Promise<void> {
   await t.runtime.deps.push.idle();
 }
 
-/** Makes the job look now and waits for the run and its pushes. */
+/**
+ * Makes the job look now and waits for the run and its pushes. A run under way (one a configuration
+ * change asked for) ends first: its end sets the job's next due time, which would replace the one set
+ * here, and its run time could come before `since`. No run starts between the look and `since`.
+ */
 async function runJobNow(t: TestApp): Promise<void> {
+  await t.runtime.jobs.tick();
   const since = new Date().toISOString();
   await scheduleJobBy(t.db, REMINDER_JOB, since);
   t.runtime.jobs.wake(new Date());
