@@ -73,6 +73,18 @@ const IDB_HELPERS = `
     };
   });
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  /** Walks a store's records with a cursor and hands \`done\` the sum of \`weigh(record)\` (null on an error). */
+  const sumOver = (store, weigh, done) => {
+    let sum = 0;
+    const cursor = store.openCursor();
+    cursor.onerror = () => done(null);
+    cursor.onsuccess = () => {
+      const c = cursor.result;
+      if (!c) return done(sum);
+      sum += weigh(c.value);
+      c.continue();
+    };
+  };
   /** A document store table kept by event: one record per event, its rows by id (client/src/data/docStore.ts). */
   const byEvent = (store) => store.keyPath === 'event_id';
   const rowCounts = new Map();
@@ -88,17 +100,7 @@ const IDB_HELPERS = `
     const key = place.name + '/' + place.store;
     const known = rowCounts.get(key);
     if (known && known.seq === seq) return known.count;
-    return withDocs(place, (store, done) => {
-      let count = 0;
-      const cursor = store.openCursor();
-      cursor.onerror = () => done(null);
-      cursor.onsuccess = () => {
-        const c = cursor.result;
-        if (!c) return done(count);
-        count += Object.keys(c.value.rows).length;
-        c.continue();
-      };
-    }).then((count) => {
+    return withDocs(place, (store, done) => sumOver(store, (record) => Object.keys(record.rows).length, done)).then((count) => {
       if (count !== null) rowCounts.set(key, { seq, count });
       return count;
     });
@@ -131,17 +133,11 @@ export const WAIT_FULLY_SYNCED = `async ({ expected, timeoutMs }) => {
         const keptByEvent = !place.rx && (await withDocs(place, (store, done) => done(byEvent(store))));
         const n = keptByEvent ? await countRowsByEvent(place) : await withDocs(place, (store, done) => {
           if (!(split && place.rx) && !place.kind) { const r = store.count(); r.onsuccess = () => done(r.result); r.onerror = () => done(null); return; }
-          let kept = 0;
-          const cursor = store.openCursor();
-          cursor.onerror = () => done(null);
-          cursor.onsuccess = () => {
-            const c = cursor.result;
-            if (!c) return done(kept);
-            const deleted = c.value._deleted === true || c.value._deleted === 1 || c.value._deleted === '1';
+          sumOver(store, (doc) => {
+            const deleted = doc._deleted === true || doc._deleted === 1 || doc._deleted === '1';
             // A kind of the group counts its documents with their tombstones, like a collection of its own.
-            if (place.kind ? c.value.kind === place.kind : !deleted) kept += 1;
-            c.continue();
-          };
+            return (place.kind ? doc.kind === place.kind : !deleted) ? 1 : 0;
+          }, done);
         });
         if (n !== null) count = (count ?? 0) + n;
       }

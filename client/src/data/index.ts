@@ -75,8 +75,9 @@ export function openDeviceDatabase(): Promise<number> {
  * without events (a first sign-in) has nothing to paint before its first pull.
  */
 export async function startSync(session: SyncSession): Promise<void> {
-  const events = await openDeviceDatabase().catch(() => 1);
-  await (await loadSync()).startSync(session, { waitForPaint: events > 0 });
+  // Unknown when opening failed (the sync's own start tries again): wait for the paint then.
+  const events = await openDeviceDatabase().catch(() => null);
+  await (await loadSync()).startSync(session, { waitForPaint: events !== 0 });
 }
 
 export async function stopSync(): Promise<void> {
