@@ -384,7 +384,8 @@ function rushRows(r: RushFigures): Row[] {
       figure: 'pull request (opening and after a change)',
       measured:
         `${p(r.pulls)} (${r.pulls.count.toLocaleString('en')} pulls, ${r.pulls.documents.toLocaleString('en')} documents` +
-        `${r.pulls.shed ? `; ${r.pulls.shed.toLocaleString('en')} times shed and asked again` : ''})`,
+        `${r.pulls.shed ? `; ${r.pulls.shed.toLocaleString('en')} times shed and asked again` : ''}` +
+        `${r.carried ? `; ${r.carried.toLocaleString('en')} documents carried by the change stream` : ''})`,
       target: `p99 < ${TARGETS.rushPullP99Ms} ms`,
       met: r.pulls.p99Ms !== null && r.pulls.p99Ms < TARGETS.rushPullP99Ms,
     },

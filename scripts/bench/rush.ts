@@ -148,7 +148,10 @@ export async function benchRush(options: RushInputOptions): Promise<RushFigures>
       collections: SYNC_COLLECTIONS.map((name) => ({
         name,
         version: SYNC_DECLARATIONS[name].schema.version,
-        ...(SYNC_DECLARATIONS[name].splitByOwner ? { scopes: ['own' as const, 'others' as const] } : {}),
+        // Pulled in two parts, as the app does: split by owner, or kept by event.
+        ...(SYNC_DECLARATIONS[name].splitByOwner || SYNC_DECLARATIONS[name].keptByEvent
+          ? { scopes: ['own' as const, 'others' as const] }
+          : {}),
       })),
       openSeconds: OPEN_SECONDS,
       answersPerSecond: ANSWERS_PER_SECOND,

@@ -2,8 +2,8 @@
  * The devices of the match-day rush (rush.ts), in a process of their own so that the server's
  * process is measured alone: every device opens its change stream and pulls every collection in
  * full, the devices starting evenly over RUSH_OPEN_S seconds; then members answer RUSH_RATE times a
- * second for RUSH_ANSWER_S seconds (POST /api/attendance/{eventId}), and every device pulls again
- * what its stream names, as the app does. Reads RUSH_INPUT (a JSON file: base URL, devices with
+ * second for RUSH_ANSWER_S seconds (POST /api/attendance/{eventId}), and every device takes what its
+ * stream carries and pulls the rest of what it names, as the app does. Reads RUSH_INPUT (a JSON file: base URL, devices with
  * their tokens, the events to answer, the collections with their schema versions) and prints one
  * JSON line of figures at the end.
  *
@@ -23,7 +23,7 @@ export interface RushInput {
   /** Each device with the server (instance) it talks to. */
   devices: { token: string; userId: string; baseUrl: string }[];
   events: string[];
-  /** Each collection with its schema version; one split by owner is pulled in its two scopes, as the app does. */
+  /** Each collection with its schema version; one split by owner or kept by event is pulled in its two scopes, as the app does. */
   collections: { name: string; version: number; scopes?: ('own' | 'others')[] }[];
   openSeconds: number;
   answersPerSecond: number;
@@ -43,6 +43,10 @@ export interface RushDeviceFigures {
   streams: { opened: number; failed: number; dropped: number };
   /** Every pull request: the opening full pulls and the pulls a stream's change asked for. */
   pulls: Distribution & { failed: number; shed?: number; documents: number };
+  /** Documents the change events carried to devices that took them without a pull. */
+  carried?: number;
+  /** The pull requests answered once the answers began, by sync state (collection, or collection/scope). */
+  changePulls?: Record<string, number>;
   /** The first full pull of every collection, per device: from the device's start to its last answer. */
   opening: Distribution & { incomplete: number };
   writes: Distribution & { failed: number; refused: number };
@@ -164,7 +168,36 @@ function readPage(text: string): { count: number; checkpoint: { seq: number } | 
   return { count, checkpoint };
 }
 
+/** A change event's data (shared/src/schemas/answers/sync.ts, SyncChangeEvent). */
+interface ChangeEvent {
+  collections: string[];
+  lists?: Record<string, { from: number; to: number; documents: unknown[] }>;
+  unchanged?: string[];
+}
+
+/**
+ * The change events read lately, by their text: every device of a kind gets the same text, and each
+ * phone would decode it on its own processor, not on the two cores this process shares with the server.
+ */
+const readChanges = new Map<string, ChangeEvent>();
+
+function changeOf(data: string): ChangeEvent {
+  let change = readChanges.get(data);
+  if (!change) {
+    change = JSON.parse(data || '{"collections":[]}') as ChangeEvent;
+    readChanges.set(data, change);
+    if (readChanges.size > 16) readChanges.delete(readChanges.keys().next().value!);
+  }
+  return change;
+}
+
 const pullTimes: number[] = [];
+/** Documents the change events carried to devices that stored them without a pull. */
+let carriedDocuments = 0;
+/** The pull requests answered once the answers began (mostly what the change stream did not carry), by sync state. */
+const changePulls: Record<string, number> = {};
+/** The answers have begun: pulls from now on count in changePulls. */
+let answering = false;
 let pullFailures = 0;
 /** Pulls the server shed (503) and the device asked again. */
 let shedPulls = 0;
@@ -203,11 +236,68 @@ class Slots {
   }
 }
 
+type ListTail = { from: number; to: number; documents: unknown[] };
+
+/**
+ * One sync state of a device (a collection, or a collection in one scope), as the app's store pull
+ * runs it (client/src/data/storePull.ts): pulls and carried tails one after the other, a tail stored
+ * when the checkpoint reaches its start, else a pull; pulls asked for meanwhile are made once.
+ */
+class StateSync {
+  private again = false;
+  private readonly tails: ListTail[] = [];
+  private running: Promise<void> | null = null;
+  /** A request of the last pull failed. */
+  failed = false;
+
+  constructor(
+    private readonly pull: () => Promise<boolean>,
+    private readonly checkpoint: { get(): number; set(seq: number): void },
+  ) {}
+
+  reSync(): Promise<void> {
+    this.again = true;
+    return this.start();
+  }
+
+  offer(tail: ListTail): void {
+    this.tails.push(tail);
+    void this.start();
+  }
+
+  /** Runs what waits, unless a run is under way (a run that ends at once is forgotten after it ends, not before). */
+  private start(): Promise<void> {
+    this.running ??= this.run().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  get idle(): boolean {
+    return this.running === null;
+  }
+
+  private async run(): Promise<void> {
+    while ((this.again || this.tails.length > 0) && !stopping) {
+      if (this.again) {
+        this.again = false;
+        this.failed = !(await this.pull());
+        continue;
+      }
+      const tail = this.tails.shift()!;
+      const seq = this.checkpoint.get();
+      if (seq >= tail.from) {
+        this.checkpoint.set(Math.max(seq, tail.to));
+        carriedDocuments += tail.documents.length;
+      } else this.again = true;
+    }
+  }
+}
+
 class Device {
   private readonly slots = new Slots(REQUESTS_PER_DEVICE);
   private readonly checkpoints = new Map<string, number>();
-  private readonly wanted = new Set<string>();
-  private pulling: Promise<void> | null = null;
+  private readonly states = new Map<string, StateSync>();
   /** How many answers this device's stream has told so far. */
   private seen = 0;
   private request: http.ClientRequest | null = null;
@@ -217,18 +307,29 @@ class Device {
     private readonly baseUrl: string,
   ) {}
 
+  /** The device's sync state of a collection in a scope, made on first use. */
+  private state(name: string, scope?: 'own' | 'others'): StateSync {
+    const key = scope ? `${name}/${scope}` : name;
+    let state = this.states.get(key);
+    if (!state) {
+      state = new StateSync(() => this.pullAll(name, scope), {
+        get: () => this.checkpoints.get(key) ?? 0,
+        set: (seq) => this.checkpoints.set(key, seq),
+      });
+      this.states.set(key, state);
+    }
+    return state;
+  }
+
   async start(): Promise<void> {
     const started = performance.now();
     this.openStream();
-    const pulled = await Promise.all(input.collections.map((collection) => this.pullCollection(collection.name)));
-    if (pulled.every(Boolean)) openingTimes.push(performance.now() - started);
+    const states = input.collections.flatMap((collection) =>
+      (collection.scopes ?? [undefined]).map((scope) => this.state(collection.name, scope)),
+    );
+    await Promise.all(states.map((state) => state.reSync()));
+    if (states.every((state) => !state.failed)) openingTimes.push(performance.now() - started);
     else openingIncomplete += 1;
-  }
-
-  /** Pulls a collection in each of its scopes; false when a request failed. */
-  private async pullCollection(name: string): Promise<boolean> {
-    const scopes = input.collections.find((collection) => collection.name === name)!.scopes ?? [undefined];
-    return (await Promise.all(scopes.map((scope) => this.pullAll(name, scope)))).every(Boolean);
   }
 
   /** Pulls a collection (in one scope) until a page is not full; false when a request failed. */
@@ -260,6 +361,7 @@ class Device {
           return false;
         }
         pullTimes.push(performance.now() - sent);
+        if (answering) changePulls[key] = (changePulls[key] ?? 0) + 1;
         const page = await pageOf(answer);
         pulledDocuments += page.count;
         if (page.checkpoint) this.checkpoints.set(key, page.checkpoint.seq);
@@ -272,28 +374,30 @@ class Device {
     }
   }
 
-  /** What the stream named is pulled once more after the pull under way, as the app's RESYNC does. */
-  private pullAgain(collections: string[]): void {
-    for (const name of collections) this.wanted.add(name);
-    this.pulling ??= (async () => {
-      while (this.wanted.size > 0 && !stopping) {
-        const names = [...this.wanted];
-        this.wanted.clear();
-        await Promise.all(names.map((name) => this.pullCollection(name)));
-      }
-      this.pulling = null;
-    })();
-  }
-
-  private onChange(collections: string[]): void {
+  /**
+   * As the app does: of each named collection, a state the batch carries the tail of is stored
+   * without a request when the device's checkpoint reaches the tail's start; a state the batch says
+   * is unchanged for this member is left; the rest is pulled.
+   */
+  private onChange(change: ChangeEvent): void {
     const at = performance.now();
-    if (collections.includes('attendees')) {
+    if (change.collections.includes('attendees')) {
       while (this.seen < answeredAt.length && answeredAt[this.seen]! <= at) {
         fanOutTimes.push(at - answeredAt[this.seen]!);
         this.seen += 1;
       }
     }
-    this.pullAgain(collections.filter((name) => input.collections.some((collection) => collection.name === name)));
+    for (const name of change.collections) {
+      const collection = input.collections.find((candidate) => candidate.name === name);
+      if (!collection) continue;
+      for (const scope of collection.scopes ?? [undefined]) {
+        const key = scope ? `${name}/${scope}` : name;
+        if (change.unchanged?.includes(key)) continue;
+        const tail = change.lists?.[key];
+        if (tail) this.state(name, scope).offer(tail);
+        else void this.state(name, scope).reSync();
+      }
+    }
   }
 
   private openStream(): void {
@@ -316,7 +420,7 @@ class Device {
               ready = true;
               streams.opened += 1;
             } else if (event === 'change') {
-              this.onChange((JSON.parse(data || '{}') as { collections?: string[] }).collections ?? []);
+              this.onChange(changeOf(data));
             }
           }),
         );
@@ -343,7 +447,7 @@ class Device {
   }
 
   get idle(): boolean {
-    return this.pulling === null;
+    return [...this.states.values()].every((state) => state.idle);
   }
 
   close(): void {
@@ -389,6 +493,7 @@ async function main(): Promise<void> {
   const writes: Promise<void>[] = [];
   const total = input.answersPerSecond * input.answerSeconds;
   const answersBegin = performance.now();
+  answering = true;
   let random = 20_261_128;
   const next = () => {
     random = (random * 1_103_515_245 + 12_345) % 2_147_483_648;
@@ -422,6 +527,8 @@ async function main(): Promise<void> {
     devices: devices.length,
     streams,
     pulls: { ...distribution(pullTimes), failed: pullFailures, shed: shedPulls, documents: pulledDocuments },
+    carried: carriedDocuments,
+    changePulls,
     opening: { ...distribution(openingTimes), incomplete: openingIncomplete },
     writes: { ...distribution(writeTimes), failed: writeFailures, refused: writeRefusals },
     fanOut: { ...distribution(fanOutTimes), missing },

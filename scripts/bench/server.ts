@@ -117,7 +117,9 @@ export async function startAppServer(options: {
     // The hardening phase sends sign-ins from many client addresses through X-Forwarded-For.
     TRUST_PROXY: '1',
   };
-  const child = spawnNode(options.command.args, path.join(REPO_ROOT, 'server'), env, logFile);
+  // BENCH_SERVER_PROFILE=<folder>: the server's CPU profile, written when it stops.
+  const profile = process.env.BENCH_SERVER_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`] : [];
+  const child = spawnNode([...profile, ...options.command.args], path.join(REPO_ROOT, 'server'), env, logFile);
   const baseUrl = `http://127.0.0.1:${port}`;
   const stop = stopper(child);
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changeBatchMs } from '../src/sync/stream.js';
+import { changeBatchMs } from '../src/sync/changeBatch.js';
 
 /* How long a change stream gathers changes (docs/architecture.md, The match-day rush on one server). */
 describe('change batching', () => {

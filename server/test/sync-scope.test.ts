@@ -170,7 +170,7 @@ describe('the attendee pull split by owner (docs/architecture.md, Client data la
     }
   });
 
-  it("takes the scope for an event's rows too, and refuses a scope on a collection not split, or an unknown one", async () => {
+  it("takes the scope for an event's rows too, and refuses a scope on a collection neither split nor kept by event, or an unknown one", async () => {
     const own = await t.call('GET', `${eventPath('attendees', events.old)}?scope=own`, { token: mia.token });
     expect(ids(own.body.documents as Doc[])).toEqual([rows[events.old]!.mia!, rows[events.old]!['Gustav old']!].sort());
     const others = await t.call('GET', `${eventPath('attendees', events.old)}?scope=others`, { token: mia.token });
@@ -180,8 +180,8 @@ describe('the attendee pull split by owner (docs/architecture.md, Client data la
         .sort(),
     );
     for (const [collection, body] of [
-      ['comments', { checkpoint: null, scope: 'own' }],
       ['events', { checkpoint: null, scope: 'others' }],
+      ['members', { checkpoint: null, scope: 'own' }],
       ['attendees', { checkpoint: null, scope: 'mine' }],
     ] as const) {
       const res = await t.call('POST', `/api/sync/${collection}/${version(collection)}/pull`, { token: mia.token, body });
@@ -191,6 +191,22 @@ describe('the attendee pull split by owner (docs/architecture.md, Client data la
     expect(unknownScope).toMatchObject({ status: 400, body: { code: 'invalidInput' } });
     const pull = `/api/sync/attendees/${version('attendees')}/pull`;
     expect((await t.call('POST', pull, { body: { scope: 'own' } })).status).toBe(401);
+  });
+});
+
+describe('the comment pull in two parts (docs/architecture.md, What a device keeps)', () => {
+  it("'others' carries every comment of the kept events, the same for everyone; 'own' the member's own and those naming them of an old season", async () => {
+    const kept = [events.current, events.upcoming].flatMap((id) => Object.values(comments[id]!));
+    const old = comments[events.old]!;
+    const expectedOwn = { mia: [old.mia!, old.ottoNamingMia!], otto: [old.otto!, old.ottoNamingMia!], admin: [] as string[] };
+    for (const person of [mia, otto, admin]) {
+      const others = await pullAll('comments', person.token, 2, 'others');
+      expect(ids(others), person.name).toEqual([...kept].sort());
+      const own = await pullAll('comments', person.token, 1, 'own');
+      expect(ids(own), person.name).toEqual(expectedOwn[person.name as keyof typeof expectedOwn].sort());
+      // Together exactly what the whole pull carries.
+      expect([...ids(own), ...ids(others)].sort()).toEqual(ids(await pullAll('comments', person.token)));
+    }
   });
 });
 

@@ -31,8 +31,10 @@ const collections = syncCollectionsWith(COLLECTION_MODULES.map((module) => modul
 const shared = [...collections.values()].filter((collection) => collection.shared);
 const today = () => todayIn(t.runtime.deps.config.clubTimeZone);
 const actorOf = (person: Person): Actor => ({ id: person.id, username: person.name, scope: person.scope });
-const scopesOf = (name: string): PullScope[] =>
-  collections.get(name)!.declaration.splitByOwner ? ['all', 'own', 'others'] : ['all'];
+const scopesOf = (name: string): PullScope[] => {
+  const { splitByOwner, keptByEvent } = collections.get(name)!.declaration;
+  return splitByOwner || keptByEvent ? ['all', 'own', 'others'] : ['all'];
+};
 
 /** Every page of a pull through the route (the shared list where there is one), `limit` a page. */
 async function pulledPages(name: string, person: Person, scope: PullScope, limit: number): Promise<Doc[][]> {

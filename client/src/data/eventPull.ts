@@ -72,8 +72,9 @@ export class EventPulls {
   }
 }
 
-function newestOf(docs: Doc[]): Doc[] {
-  const byId = new Map<string, Doc>();
+/** Each document once, in its newest state (by seq). */
+export function newestOf<D extends Doc>(docs: D[]): D[] {
+  const byId = new Map<string, D>();
   for (const doc of docs) {
     const known = byId.get(doc.id);
     if (!known || doc.seq >= known.seq) byId.set(doc.id, doc);

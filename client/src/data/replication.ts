@@ -12,7 +12,7 @@ import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/rep
 import type { FankurveDatabase } from './database.js';
 import type { DocStore, PulledDoc } from './docStore.js';
 import type { Outbox } from './outbox.js';
-import { EventPulls } from './eventPull.js';
+import { EventPulls, newestOf } from './eventPull.js';
 import { GroupSync, type GroupCheckpoint } from './groupSync.js';
 import { GROUPED_COLLECTIONS, PUSHED_GROUP, type GroupedCollectionName } from './pushedGroup.js';
 import { PushRebaser } from './rebase.js';
@@ -60,7 +60,8 @@ export interface SyncOptions {
   userId?: string;
 }
 
-type Checkpoint = { seq: number };
+/** Where a pull stands: the seq, and of a collection pulled in two parts, the own part's seq (`own`). */
+type Checkpoint = { seq: number; own?: number };
 type ReplicationState = RxReplicationState<unknown, Checkpoint>;
 
 /**
@@ -245,7 +246,12 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
     return replication;
   }
 
-  /** A pushed collection with an RxDB collection of its own (attendees, comments). */
+  /**
+   * A pushed collection with an RxDB collection of its own (attendees, comments). One kept by event
+   * and not split into the document store is pulled in its two parts (docs/architecture.md, What a
+   * device keeps): the kept events' documents, one shared list whose pages are the same bytes for
+   * everyone, and the member's own beside them, each part from its own seq.
+   */
   function replicate(name: SyncCollectionName): ReplicationState {
     const declaration = SYNC_DECLARATIONS[name];
     const version = declaration.schema.version;
@@ -254,6 +260,21 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
     pullStreams.set(name, stream$);
     // Split by owner: RxDB holds what the device pushes, the document store the rest (pullIntoStore).
     const scope: PullScope | undefined = splitHere(name) ? 'own' : undefined;
+    const inParts = scope === undefined && declaration.keptByEvent === true;
+    type Page = { documents: never[]; checkpoint: Checkpoint | null };
+    const pullPage = (afterSeq: number, limit: number, part?: PullScope) =>
+      post(`${base}/pull`, { checkpoint: afterSeq === 0 ? null : { seq: afterSeq }, limit, scope: part }) as Promise<Page>;
+    async function pullParts(checkpoint: Checkpoint | undefined, batchSize: number) {
+      const othersAfter = checkpoint?.seq ?? 0;
+      // A checkpoint of the whole pull (before the parts) is where both parts stand.
+      const ownAfter = checkpoint?.own ?? othersAfter;
+      const [others, own] = await Promise.all([pullPage(othersAfter, batchSize, 'others'), pullPage(ownAfter, batchSize, 'own')]);
+      return {
+        // A document of both parts (the member's own of a kept event) comes once.
+        documents: newestOf([...others.documents, ...own.documents] as { id: string; seq: number }[]) as never[],
+        checkpoint: { seq: others.checkpoint?.seq ?? othersAfter, own: own.checkpoint?.seq ?? ownAfter },
+      };
+    }
     return rxReplication<Checkpoint>({
       stateName: name,
       collection: rxCollection(name)!,
@@ -266,10 +287,8 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
           name,
           async (eventId) => ((await get(`${base}/events/${encodeURIComponent(eventId)}`)) as { documents: never[] }).documents,
           async () => {
-            const answer = (await post(`${base}/pull`, { checkpoint: checkpoint ?? null, limit: batchSize, scope })) as {
-              documents: never[];
-              checkpoint: Checkpoint | null;
-            };
+            if (inParts) return pullParts(checkpoint, batchSize);
+            const answer = await pullPage(checkpoint?.seq ?? 0, batchSize, scope);
             // Never null: an event's documents may come with an empty first pull, and RxDB stores the checkpoint then.
             return { ...answer, checkpoint: answer.checkpoint ?? { seq: checkpoint?.seq ?? 0 } };
           },
@@ -429,13 +448,17 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
       fetch: fetchImpl,
       minDelayMs: options.streamMinDelayMs,
       onConnect: reSync,
-      onChange: (collections) => {
-        for (const name of collections as SyncCollectionName[]) {
+      onChange: (change) => {
+        for (const name of change.collections as SyncCollectionName[]) {
           if (isGrouped(name)) groupSync.changed(name as GroupedCollectionName);
-          pullStreams.get(syncStateOf(name))?.next('RESYNC');
-          storePulls.get(name)?.reSync();
+          // The member's own part of a split collection, in which the batch says nothing changed, is not pulled.
+          if (!(splitHere(name) && change.unchanged?.includes(`${name}/own`))) pullStreams.get(syncStateOf(name))?.next('RESYNC');
+          const storePull = storePulls.get(name);
+          const tail = change.lists?.[splitHere(name) ? `${name}/others` : name];
+          if (tail) storePull?.offer(tail);
+          else storePull?.reSync();
         }
-        options.onServerChange?.(collections);
+        options.onServerChange?.(change.collections);
       },
       onUnauthorized: options.onUnauthorized,
     });

@@ -1,4 +1,4 @@
-import { SYNC_PULL_LIMIT } from '@fankurve/shared';
+import { SYNC_PULL_LIMIT, type SyncListTail } from '@fankurve/shared';
 import { BehaviorSubject, filter, firstValueFrom, Subject, type Observable } from 'rxjs';
 import type { DocStore, PulledDoc } from './docStore.js';
 import { yieldToMain } from './yieldToMain.js';
@@ -30,6 +30,8 @@ export class StorePull implements CollectionSync {
   readonly error$ = new Subject<Error>();
   readonly canceled$ = new BehaviorSubject(false);
   private again = false;
+  /** Tails of the shared list carried by the change stream, in the order told. */
+  private readonly tails: SyncListTail[] = [];
   private running: Promise<void> | null = null;
   private retry: ReturnType<typeof setTimeout> | undefined;
   private readonly pulledOnce: Promise<void>;
@@ -57,14 +59,30 @@ export class StorePull implements CollectionSync {
     this.running ??= this.run();
   }
 
+  /**
+   * The new documents of the collection's shared list, carried by a change batch (docs/architecture.md,
+   * "The match-day rush on one server"): stored without a request when the device's checkpoint
+   * reaches the tail's start, else pulled.
+   */
+  offer(tail: SyncListTail): void {
+    if (this.canceled$.value) return;
+    this.tails.push(tail);
+    this.running ??= this.run();
+  }
+
   private async run(): Promise<void> {
     this.active$.next(true);
     try {
-      while (this.again && !this.canceled$.value) {
-        this.again = false;
+      while ((this.again || this.tails.length > 0) && !this.canceled$.value) {
         try {
-          await this.pullAll();
-          this.markPulled();
+          if (this.again) {
+            this.again = false;
+            await this.pullAll();
+            this.markPulled();
+          } else if (!(await this.storeTail(this.tails.shift()!))) {
+            // A pull sent after the tail came answers at least what the tail carried.
+            this.again = true;
+          }
         } catch (error) {
           if (this.canceled$.value) break;
           this.error$.next(error instanceof Error ? error : new Error(String(error)));
@@ -76,6 +94,20 @@ export class StorePull implements CollectionSync {
       this.running = null;
       this.active$.next(false);
     }
+  }
+
+  /** Stores a tail whose start the device's checkpoint reaches; false when it does not (a gap: pull). */
+  private async storeTail(tail: SyncListTail): Promise<boolean> {
+    const seq = await this.store.checkpoint(this.collection);
+    if (seq < tail.from) return false;
+    if (tail.to > seq) await this.store.store(this.collection, this.kept(tail.documents.filter((doc) => doc.seq > seq)), tail.to);
+    return true;
+  }
+
+  /** The documents of a page or tail the store keeps; tombstones always apply. */
+  private kept(documents: PulledDoc[]): PulledDoc[] {
+    const keeps = this.keeps;
+    return keeps ? documents.filter((doc) => doc._deleted === true || keeps(doc)) : documents;
   }
 
   /**
@@ -96,9 +128,7 @@ export class StorePull implements CollectionSync {
         // Should storing fail first, the retry asks again; this answer is not waited for.
         next.catch(() => undefined);
       }
-      const keeps = this.keeps;
-      const documents = keeps ? answer.documents.filter((doc) => doc._deleted === true || keeps(doc)) : answer.documents;
-      await this.store.store(this.collection, documents, seq);
+      await this.store.store(this.collection, this.kept(answer.documents), seq);
       if (!full) return;
       await yieldToMain();
     }
@@ -110,7 +140,9 @@ export class StorePull implements CollectionSync {
 
   async awaitInSync(): Promise<true> {
     await this.pulledOnce;
-    await firstValueFrom(this.active$.pipe(filter((active) => !active && this.retry === undefined && !this.again)));
+    await firstValueFrom(
+      this.active$.pipe(filter((active) => !active && this.retry === undefined && !this.again && this.tails.length === 0)),
+    );
     return true;
   }
 

@@ -1,14 +1,18 @@
+import type { SyncChangeEvent } from '@fankurve/shared';
+
 /**
  * Reads the server's one multiplexed change stream with fetch (the token goes in the Authorization
  * header, which EventSource cannot send) and reconnects with back-off. Each `change` event names the
- * changed collections; every (re)connect is reported, so the caller re-syncs what it may have missed.
+ * changed collections and may carry the new documents of shared lists (docs/architecture.md, "The
+ * match-day rush on one server"); every (re)connect is reported, so the caller re-syncs what it may
+ * have missed.
  */
 export interface ChangeStreamOptions {
   url: string;
   token: string;
   fetch: typeof fetch;
   onConnect(): void;
-  onChange(collections: string[]): void;
+  onChange(change: SyncChangeEvent): void;
   onUnauthorized(): void;
   /** First reconnect delay; doubles up to maxDelayMs. */
   minDelayMs?: number;
@@ -78,8 +82,8 @@ export function connectChangeStream(options: ChangeStreamOptions): ChangeStream 
       delay = minDelay;
       options.onConnect();
     } else if (event === 'change') {
-      const parsed = JSON.parse(data || '{}') as { collections?: string[] };
-      options.onChange(parsed.collections ?? []);
+      const parsed = JSON.parse(data || '{}') as Partial<SyncChangeEvent>;
+      options.onChange({ ...parsed, collections: parsed.collections ?? [] });
     } else if (event === 'unauthorized' || event === 'superseded') {
       return event;
     }

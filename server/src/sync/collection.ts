@@ -69,6 +69,8 @@ export interface SyncCollection<Doc extends SyncedDoc = SyncedDoc> {
     ): Promise<MasterDocument<Doc>[]>;
     /** The list's documents this actor does not get in this scope. */
     skip?(doc: MasterDocument<Doc>, actor: Actor, scope: PullScope): boolean;
+    /** The scopes `extra` adds to (absent: every scope). */
+    extraIn?: readonly PullScope[];
     /** What the actor sees besides the list (never a document of it), with seq > afterSeq, ascending, at most limit. */
     extra?(
       db: Kysely<Database>,
@@ -78,6 +80,12 @@ export interface SyncCollection<Doc extends SyncedDoc = SyncedDoc> {
       context: PullContext,
     ): Promise<MasterDocument<Doc>[]>;
   };
+  /**
+   * Present exactly when the declaration says `splitByOwner`: the owners (`ownerOf`) of the documents
+   * changed after `afterSeq`, and the highest seq read; owners null when unknown (no `afterSeq`, or
+   * too many changed). A change batch tells a device whether its own part changed (sync/changeBatch.ts).
+   */
+  ownersSince?(db: Kysely<Database>, afterSeq: number | null): Promise<{ owners: ReadonlySet<string> | null; seq: number }>;
   /** Present exactly when the declaration has push rules. */
   push?: {
     /** The server's current document of an id as the actor sees it (a tombstone included), if any. */
@@ -95,6 +103,9 @@ export function defineServerCollection<Doc extends SyncedDoc>(collection: SyncCo
   }
   if (collection.declaration.splitByOwner && !collection.push) {
     throw new Error(`Sync collection ${collection.declaration.name}: splitByOwner needs push rules`);
+  }
+  if ((collection.declaration.splitByOwner === true) !== (collection.ownersSince !== undefined)) {
+    throw new Error(`Sync collection ${collection.declaration.name}: ownersSince goes with splitByOwner`);
   }
   return collection as unknown as SyncCollection;
 }

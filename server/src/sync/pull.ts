@@ -30,10 +30,11 @@ export function toConflictAnswer(collection: SyncCollection, id: string, doc: Ma
 
 /**
  * The club's calendar day, read once per pull: it decides the events a device keeps (docs/architecture.md,
- * What a device keeps); and the pull's scope, which only a collection split by owner takes.
+ * What a device keeps); and the pull's scope, which only a collection split by owner or kept by event takes.
  */
 export function pullContext(store: Store, collection: SyncCollection, scope: PullScope = 'all'): PullContext {
-  if (scope !== 'all' && !collection.declaration.splitByOwner) throw badInput();
+  const { splitByOwner, keptByEvent } = collection.declaration;
+  if (scope !== 'all' && !splitByOwner && !keptByEvent) throw badInput();
   return { today: todayIn(store.clubTimeZone ?? DEFAULT_TIME_ZONE), scope };
 }
 

@@ -11,6 +11,7 @@ import { pullBatch, pullContext, pullEventDocuments } from './pull.js';
 import { SharedPulls } from './sharedPull.js';
 import { applyPush } from './push.js';
 import { openChangeStream } from './stream.js';
+import { ChangeBatcher } from './changeBatch.js';
 
 const tag = 'Sync';
 const collectionParams = z.object({ collection: z.string().max(40), version: z.coerce.number().int().min(0) });
@@ -31,6 +32,10 @@ export function syncRoutes(app: Api, deps: AppDeps, collections: Collections): v
   // Every commit here and on other instances marks the shared lists of its collections stale.
   const sharedPulls = new SharedPulls(deps.store);
   deps.store.commits.subscribe(sharedPulls.onCommit, { remote: true });
+  // One batch of changes for every stream, carrying the shared lists' new documents (sync/changeBatch.ts).
+  const batches = new ChangeBatcher(deps.store, sharedPulls, collections);
+  deps.changeStreams.subscribe(batches.onCommit, { remote: true });
+  deps.changeStreams.onClose(() => batches.close());
 
   app.openapi(
     apiRoute({
@@ -111,8 +116,8 @@ export function syncRoutes(app: Api, deps: AppDeps, collections: Collections): v
       answers: { 200: { schema: syncStreamAnswer, mediaType: 'text/event-stream' } },
     }),
     (c) => {
-      requireActor(c);
-      return openChangeStream(c, deps, deps.syncHeartbeatMs ?? SYNC_HEARTBEAT_MS);
+      const actor = requireActor(c);
+      return openChangeStream(c, deps, batches, actor, deps.syncHeartbeatMs ?? SYNC_HEARTBEAT_MS);
     },
   );
 }

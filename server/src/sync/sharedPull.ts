@@ -60,7 +60,7 @@ export class PullAnswer {
   }
 }
 
-class SharedList {
+export class SharedList {
   private entries: Entry[] = [];
   private readonly byId = new Map<string, Entry>();
   /** The highest seq read so far. */
@@ -70,6 +70,8 @@ class SharedList {
   private current: { generation: number; counter: number | null } | null = null;
   private refreshing: Promise<void> | null = null;
   readonly pages = new Map<string, PullAnswer>();
+  /** Counts the times the list was read afresh (a new club day): a seq of one epoch means nothing in another. */
+  epoch = 0;
 
   constructor(
     private readonly collection: SyncCollection,
@@ -102,6 +104,7 @@ class SharedList {
       this.byId.clear();
       this.highSeq = 0;
       this.today = context.today;
+      this.epoch += 1;
     }
     const shared = this.collection.shared!;
     let replaced = 0;
@@ -123,6 +126,16 @@ class SharedList {
     if (replaced > 0) this.entries = this.entries.filter((entry) => !entry.replaced);
     this.pages.clear();
     this.current = { generation, counter };
+  }
+
+  /** The highest seq read so far. */
+  get seq(): number {
+    return this.highSeq;
+  }
+
+  /** The list's documents after `afterSeq` as they go on the wire (JSON), ascending by seq. */
+  tail(afterSeq: number): string[] {
+    return this.entries.slice(this.firstAfter(afterSeq)).map((entry) => entry.json);
   }
 
   /**
@@ -219,6 +232,18 @@ export class SharedPulls {
     const shared = collection.shared;
     const variant = shared?.variantOf(actor, context.scope) ?? null;
     if (!shared || variant === null) return null;
+    const extra = shared.extra ? await shared.extra(this.store.db, actor, checkpoint?.seq ?? 0, limit, context) : null;
+    const list = await this.current(collection, variant, context);
+    return list.page(actor, context.scope, checkpoint, limit, extra);
+  }
+
+  /** The collection's list of `variant` as it is, if made: not brought up to date. */
+  peek(collection: SyncCollection, variant: string): SharedList | undefined {
+    return this.lists.get(`${collection.declaration.name}\n${variant}`);
+  }
+
+  /** The collection's list of `variant`, brought up to date with every commit seen so far. */
+  async current(collection: SyncCollection, variant: string, context: PullContext): Promise<SharedList> {
     const name = collection.declaration.name;
     const key = `${name}\n${variant}`;
     let list = this.lists.get(key);
@@ -228,8 +253,7 @@ export class SharedPulls {
     }
     const generation = this.everything + (this.generations.get(name) ?? 0);
     const counter = this.checksCounter ? await readWriteCounter(this.store) : null;
-    const extra = shared.extra ? await shared.extra(this.store.db, actor, checkpoint?.seq ?? 0, limit, context) : null;
     await list.ensure(this.store, generation, counter, context);
-    return list.page(actor, context.scope, checkpoint, limit, extra);
+    return list;
   }
 }

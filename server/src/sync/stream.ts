@@ -6,6 +6,8 @@ import { STREAMS_PER_USER } from '@fankurve/shared';
 import type { Commit } from '../db/store.js';
 import { endsSession } from '../domain/domainEvents.js';
 import type { AppDeps, AppEnv } from '../http/context.js';
+import type { Actor } from '../domain/actor.js';
+import type { ChangeBatcher } from './changeBatch.js';
 
 /** The open streams of each user, oldest first: a user gets at most STREAMS_PER_USER. */
 const openStreams = new Map<string, Array<{ supersede: () => void }>>();
@@ -18,21 +20,6 @@ interface Sink {
   end(): void;
 }
 
-/** How long changes gather before a stream tells them, with few streams open. */
-const CHANGE_BATCH_MS = 100;
-/** The longest gathering, with many streams open: a change still reaches every device within a second. */
-const CHANGE_BATCH_MAX_MS = 500;
-/** Open streams of this server, all users. */
-let streamCount = 0;
-
-/**
- * Every told change makes each device pull: with thousands of devices, a longer gathering turns a
- * burst of answers into fewer, larger pulls instead of a queue of them (docs/architecture.md, The
- * match-day rush on one server). 100 ms up to 400 streams, then growing to 500 ms at 2,000.
- */
-export const changeBatchMs = (streams: number): number =>
-  Math.min(CHANGE_BATCH_MAX_MS, Math.max(CHANGE_BATCH_MS, Math.round(streams / 4)));
-
 const sse = (event: string, data: string) => `event: ${event}\ndata: ${data}\n\n`;
 
 /** After a `reconnect` (the instance stops), how soon a client should connect again, to whichever instance answers. */
@@ -40,8 +27,8 @@ const RECONNECT_RETRY_MS = 1000;
 
 /**
  * One multiplexed server-sent-events stream per client. The stream is a subscriber of committed
- * writes (docs/architecture.md, domain events): after every commit it names the changed
- * collections, and a commit that ends its session (sign-out, other devices signed out, password
+ * writes (docs/architecture.md, domain events): the server's change batches (sync/changeBatch.ts)
+ * name the changed collections and carry what is the same for many devices, and a commit that ends its session (sign-out, other devices signed out, password
  * changed, account deleted or declined) ends the stream at once with an `unauthorized` event — no
  * database query per stream per change. A user has at most STREAMS_PER_USER streams: a further one
  * ends the oldest with `superseded` (the client then waits before it connects again). When the
@@ -52,7 +39,7 @@ const RECONNECT_RETRY_MS = 1000;
  * write cost ~80 µs), and changes go out in batches (changeBatchMs): with 500 open streams a
  * write took 47 ms instead of 5 before both (`npm run bench`).
  */
-export function openChangeStream(c: Context<AppEnv>, deps: AppDeps, heartbeatMs: number) {
+export function openChangeStream(c: Context<AppEnv>, deps: AppDeps, batches: ChangeBatcher, actor: Actor, heartbeatMs: number) {
   const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
   if (outgoing) {
     outgoing.writeHead(200, {
@@ -60,7 +47,7 @@ export function openChangeStream(c: Context<AppEnv>, deps: AppDeps, heartbeatMs:
       'cache-control': 'no-cache, no-transform',
       'x-accel-buffering': 'no',
     });
-    run(c, deps, heartbeatMs, nodeSink(outgoing));
+    run(c, deps, { batches, actor, heartbeatMs }, nodeSink(outgoing));
     return RESPONSE_ALREADY_SENT;
   }
   return streamSSE(c, async (stream) => {
@@ -81,7 +68,7 @@ export function openChangeStream(c: Context<AppEnv>, deps: AppDeps, heartbeatMs:
       },
     };
     stream.onAbort(() => sink.end());
-    run(c, deps, heartbeatMs, sink);
+    run(c, deps, { batches, actor, heartbeatMs }, sink);
     await done;
   });
 }
@@ -110,7 +97,13 @@ function nodeSink(response: ServerResponse): Sink {
   };
 }
 
-function run(c: Context<AppEnv>, deps: AppDeps, heartbeatMs: number, sink: Sink): void {
+interface StreamOptions {
+  batches: ChangeBatcher;
+  actor: Actor;
+  heartbeatMs: number;
+}
+
+function run(c: Context<AppEnv>, deps: AppDeps, { batches, actor, heartbeatMs }: StreamOptions, sink: Sink): void {
   const user = c.get('user')!;
   const sessionId = c.get('sessionId')!;
   let open = true;
@@ -119,27 +112,20 @@ function run(c: Context<AppEnv>, deps: AppDeps, heartbeatMs: number, sink: Sink)
     sink.end();
   };
 
-  // Changes are told in batches: the first commit after a quiet spell starts a short wait, and
-  // everything committed meanwhile goes out as one event. Under a burst of writes each stream is
-  // written once per batch, not once per write, and the writer's answer never waits for the fan-out.
-  let pending: Set<string> | null = null;
-  const flush = () => {
-    const collections = pending!;
-    pending = null;
-    if (open) sink.write(sse('change', JSON.stringify({ collections: [...collections] })));
-  };
+  // Changes are told in batches for all streams at once (sync/changeBatch.ts): under a burst of
+  // writes each stream is written once per batch, and the writer's answer never waits for the fan-out.
+  const unlisten = batches.listen({
+    actor,
+    tell: (text) => {
+      if (open) sink.write(text);
+    },
+  });
   // Other instances' commits too (docs/architecture.md, "Several instances"); after missed ones the
   // session is checked at once instead of at the next beat.
   const unsubscribe = deps.changeStreams.subscribe(
     (commit: Commit) => {
       if (commit.events.some((event) => endsSession(event, sessionId, user.id))) return endWith('unauthorized');
       if (commit.missed) checkSession();
-      if (commit.collections.size === 0) return;
-      if (!pending) {
-        pending = new Set();
-        setTimeout(flush, changeBatchMs(streamCount));
-      }
-      for (const collection of commit.collections) pending.add(collection);
     },
     { remote: true },
   );
@@ -163,6 +149,7 @@ function run(c: Context<AppEnv>, deps: AppDeps, heartbeatMs: number, sink: Sink)
   sink.onClose(() => {
     open = false;
     clearInterval(beat);
+    unlisten();
     unsubscribe();
     unClose();
     unStop();
@@ -173,13 +160,11 @@ function run(c: Context<AppEnv>, deps: AppDeps, heartbeatMs: number, sink: Sink)
 
 function register(userId: string, supersede: () => void): () => void {
   const entry = { supersede };
-  streamCount += 1;
   const streams = openStreams.get(userId) ?? [];
   streams.push(entry);
   openStreams.set(userId, streams);
   while (streams.length > STREAMS_PER_USER) streams.shift()!.supersede();
   return () => {
-    streamCount -= 1;
     const index = streams.indexOf(entry);
     if (index >= 0) streams.splice(index, 1);
     if (streams.length === 0 && openStreams.get(userId) === streams) openStreams.delete(userId);

@@ -73,8 +73,11 @@ export interface SyncDeclaration<Doc extends SyncedDoc = SyncedDoc, Action exten
 }
 
 /**
- * Which documents of a collection a pull answers: all the actor may see, only those the actor may
- * push (`own`), or the rest (`others`); the last two only for a collection `splitByOwner`.
+ * Which documents of a collection a pull answers: all the actor may see (`all`), or one of two parts
+ * that together make `all`, only for a collection `splitByOwner` or `keptByEvent`: `others`, the
+ * documents of the kept events, everyone's and the same for every member (one shared list answers
+ * it), and `own`, the actor's own beside them (of a collection split by owner: those the actor may
+ * push, of every event; of comments: the actor's own and those naming them, of older events).
  */
 export type PullScope = 'all' | 'own' | 'others';
 export const PULL_SCOPES: readonly PullScope[] = ['all', 'own', 'others'];

@@ -90,6 +90,36 @@ async function rowsOf(
   return rows.map(toAttendeeDoc);
 }
 
+/** Changed rows read at most for one change batch; beyond, every device pulls its own part. */
+const OWNERS_READ_MAX = 5000;
+
+/** The owners of the rows changed after `afterSeq` (a row's member, else whoever brought the guest). */
+async function rowOwnersSince(
+  db: Kysely<Database>,
+  afterSeq: number | null,
+): Promise<{ owners: ReadonlySet<string> | null; seq: number }> {
+  const highest = async () =>
+    Number(
+      (
+        await db
+          .selectFrom('attendees')
+          .select((eb) => eb.fn.max('seq').as('seq'))
+          .executeTakeFirst()
+      )?.seq ?? 0,
+    );
+  if (afterSeq === null) return { owners: null, seq: await highest() };
+  const rows = await db
+    .selectFrom('attendees')
+    .select(['user_id', 'brought_by', 'seq'])
+    .where('seq', '>', afterSeq)
+    .orderBy('seq')
+    .limit(OWNERS_READ_MAX + 1)
+    .execute();
+  if (rows.length > OWNERS_READ_MAX) return { owners: null, seq: await highest() };
+  const owners = new Set(rows.map((row) => row.user_id ?? row.brought_by).filter((owner) => owner !== null));
+  return { owners, seq: rows.length > 0 ? Number(rows.at(-1)!.seq) : afterSeq };
+}
+
 /**
  * Every attendance row of the events a device keeps, and the actor's own rows and their guests' of
  * any event (their tickets and debts); the rest of an event's rows when the device asks for it
@@ -105,9 +135,11 @@ export const attendeesCollection = defineServerCollection<AttendeeDoc>({
   shared: {
     variantOf: (_actor, scope) => (scope === 'own' ? null : 'kept'),
     pull: (db, _variant, afterSeq, limit, { today }) => rowsOf(db, 'kept', afterSeq, limit, today),
+    extraIn: ['all'],
     extra: async (db, actor, afterSeq, limit, { today, scope }) =>
       scope === 'all' ? rowsOf(db, { olderOwn: actor.id }, afterSeq, limit, today) : [],
   },
+  ownersSince: rowOwnersSince,
   async pullEvent(db, actor, eventId, scope) {
     const rows = await attendeeRows(db)
       .where('a.event_id', '=', eventId)

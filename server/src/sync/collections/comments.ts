@@ -1,4 +1,4 @@
-import { commentsSync, keptOnDeviceSince, type CommentDoc, type NoticeAction } from '@fankurve/shared';
+import { commentsSync, keptOnDeviceSince, type CommentDoc, type NoticeAction, type PullScope } from '@fankurve/shared';
 import type { Kysely } from 'kysely';
 import { RateLimit } from '../../auth/throttle.js';
 import type { Database } from '../../db/schema.js';
@@ -115,6 +115,16 @@ function actionOf(change: Change): NoticeAction {
  */
 type Which = { pull: string } | 'kept' | { olderOwn: string };
 
+/**
+ * A pull in parts (docs/architecture.md, What a device keeps): `others` is the kept events' comments,
+ * the same for everyone; `own` the member's own and those naming them of older events; `all` both.
+ */
+function whichOf(actor: Actor, scope: PullScope): Which {
+  if (scope === 'others') return 'kept';
+  if (scope === 'own') return { olderOwn: actor.id };
+  return { pull: actor.id };
+}
+
 async function commentsOf(db: Kysely<Database>, which: Which, afterSeq: number, limit: number, today: string) {
   const since = keptOnDeviceSince(today);
   const rows = await commentsWithEvent(db)
@@ -147,11 +157,13 @@ async function commentsOf(db: Kysely<Database>, which: Which, afterSeq: number, 
  */
 export const commentsCollection = defineServerCollection<CommentDoc>({
   declaration: commentsSync,
-  pull: (db, actor, afterSeq, limit, { today }) => commentsOf(db, { pull: actor.id }, afterSeq, limit, today),
+  pull: (db, actor, afterSeq, limit, { today, scope }) => commentsOf(db, whichOf(actor, scope), afterSeq, limit, today),
   shared: {
-    variantOf: () => 'kept',
+    variantOf: (_actor, scope) => (scope === 'own' ? null : 'kept'),
     pull: (db, _variant, afterSeq, limit, { today }) => commentsOf(db, 'kept', afterSeq, limit, today),
-    extra: (db, actor, afterSeq, limit, { today }) => commentsOf(db, { olderOwn: actor.id }, afterSeq, limit, today),
+    extraIn: ['all'],
+    extra: (db, actor, afterSeq, limit, { today, scope }) =>
+      scope === 'all' ? commentsOf(db, { olderOwn: actor.id }, afterSeq, limit, today) : Promise.resolve([]),
   },
   async pullEvent(db, _actor, eventId) {
     const rows = await commentsWithEvent(db).where('c.event_id', '=', eventId).orderBy('c.seq').execute();

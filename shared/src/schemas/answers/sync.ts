@@ -25,5 +25,28 @@ export type SyncEventAnswer = z.infer<typeof syncEventAnswer>;
 export const syncPushAnswer = z.array(syncDocument);
 export type SyncPushAnswer = z.infer<typeof syncPushAnswer>;
 
-/** GET /api/sync/stream: server-sent events (`ready`, `change`, `unauthorized`, `superseded`). */
+/**
+ * The new documents of a shared list since the batch before (docs/architecture.md, "The match-day
+ * rush on one server"): exactly what a pull of the list after `from` answers, up to `to`.
+ */
+export const syncListTail = z.strictObject({
+  from: z.number().int(),
+  to: z.number().int(),
+  documents: z.array(syncDocument),
+});
+export type SyncListTail = z.infer<typeof syncListTail>;
+
+/**
+ * A `change` event's data: the changed collections; the tails of the shared lists the device keeps,
+ * by sync state (`events`, `attendees/others`); the device's own parts (`attendees/own`) in which
+ * nothing changed. A device pulls what is named and neither carried nor unchanged.
+ */
+export const syncChangeEvent = z.looseObject({
+  collections: z.array(z.string()),
+  lists: z.record(z.string(), syncListTail).optional(),
+  unchanged: z.array(z.string()).optional(),
+});
+export type SyncChangeEvent = z.infer<typeof syncChangeEvent>;
+
+/** GET /api/sync/stream: server-sent events (`ready`, `change` with a SyncChangeEvent, `unauthorized`, `superseded`). */
 export const syncStreamAnswer = z.string().meta({ description: 'text/event-stream' });
