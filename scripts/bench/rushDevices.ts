@@ -47,6 +47,8 @@ export interface RushDeviceFigures {
   carried?: number;
   /** The pull requests answered once the answers began, by sync state (collection, or collection/scope). */
   changePulls?: Record<string, number>;
+  /** The times of those pulls. */
+  answeringPulls?: Distribution;
   /** The first full pull of every collection, per device: from the device's start to its last answer. */
   opening: Distribution & { incomplete: number };
   writes: Distribution & { failed: number; refused: number };
@@ -83,7 +85,23 @@ interface Answer {
   headers: http.IncomingHttpHeaders;
 }
 
-function post(baseUrl: string, path: string, token: string, body: unknown): Promise<Answer> {
+/**
+ * A request on a kept-alive connection that the server closed just as the request went out fails
+ * before any answer: a browser sends it again on a new connection (Chromium does so for a reused
+ * connection that fails before the response headers, whatever the method), and so does a device
+ * here, once (Node's documentation of `request.reusedSocket`).
+ */
+async function post(baseUrl: string, path: string, token: string, body: unknown): Promise<Answer> {
+  try {
+    return await postOnce(baseUrl, path, token, body);
+  } catch (error) {
+    if ((error as { reusedSocket?: boolean }).reusedSocket && (error as { code?: string }).code === 'ECONNRESET')
+      return postOnce(baseUrl, path, token, body);
+    throw error;
+  }
+}
+
+function postOnce(baseUrl: string, path: string, token: string, body: unknown): Promise<Answer> {
   const payload = Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -113,7 +131,7 @@ function post(baseUrl: string, path: string, token: string, body: unknown): Prom
         );
       },
     );
-    req.on('error', reject);
+    req.on('error', (error) => reject(Object.assign(error, { reusedSocket: req.reusedSocket })));
     req.end(payload);
   });
 }
@@ -194,6 +212,8 @@ function changeOf(data: string): ChangeEvent {
 const pullTimes: number[] = [];
 /** Documents the change events carried to devices that stored them without a pull. */
 let carriedDocuments = 0;
+/** The pull requests answered once the answers began. */
+const answeringPullTimes: number[] = [];
 /** The pull requests answered once the answers began (mostly what the change stream did not carry), by sync state. */
 const changePulls: Record<string, number> = {};
 /** The answers have begun: pulls from now on count in changePulls. */
@@ -361,7 +381,10 @@ class Device {
           return false;
         }
         pullTimes.push(performance.now() - sent);
-        if (answering) changePulls[key] = (changePulls[key] ?? 0) + 1;
+        if (answering) {
+          changePulls[key] = (changePulls[key] ?? 0) + 1;
+          answeringPullTimes.push(performance.now() - sent);
+        }
         const page = await pageOf(answer);
         pulledDocuments += page.count;
         if (page.checkpoint) this.checkpoints.set(key, page.checkpoint.seq);
@@ -529,6 +552,7 @@ async function main(): Promise<void> {
     pulls: { ...distribution(pullTimes), failed: pullFailures, shed: shedPulls, documents: pulledDocuments },
     carried: carriedDocuments,
     changePulls,
+    answeringPulls: distribution(answeringPullTimes),
     opening: { ...distribution(openingTimes), incomplete: openingIncomplete },
     writes: { ...distribution(writeTimes), failed: writeFailures, refused: writeRefusals },
     fanOut: { ...distribution(fanOutTimes), missing },

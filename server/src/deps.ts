@@ -107,6 +107,7 @@ export async function prepareRuntime(config: Config): Promise<Runtime> {
     eventsList,
     changeStreams,
     version: readVersion(),
+    warmUps: [],
   };
   // The optional daily fixture import (setting auto_import_matches), a job like the admins' digest.
   DailyMatchImport.start(store, config, jobs);

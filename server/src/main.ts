@@ -24,6 +24,10 @@ if (runtime.bootstrapAdmin) {
   console.log('──────────────────────────────────────────────────────────');
 }
 
+// The shared lists are read before the first phone asks (docs/architecture.md, "The match-day rush on one server").
+await Promise.all(runtime.deps.warmUps.map((warmUp) => warmUp())).catch((error: unknown) =>
+  console.error('Warming up failed (the server starts cold):', error),
+);
 const running = startServer(runtime, app.fetch, { port: config.port, hostname: config.host });
 void running.listening.then((info) => {
   const database = runtime.connection.dialect === 'sqlite' ? `SQLite in ${config.dataDir}` : 'PostgreSQL';

@@ -76,11 +76,11 @@ describe('a kept page of a shared pull', () => {
     const json = Buffer.from(
       JSON.stringify({ documents: Array.from({ length: 50 }, (_, i) => ({ id: `d${i}`, seq: i })), checkpoint: null }),
     );
-    const kept = new PullAnswer(json, true);
+    const kept = new PullAnswer(json, true, 50, null);
     const gzip = kept.encoded('gzip');
     expect(kept.encoded('gzip')).toBe(gzip);
     expect(gunzipSync(await gzip!).equals(json)).toBe(true);
-    expect(new PullAnswer(json, false).encoded('gzip')).toBeNull();
-    expect(new PullAnswer(Buffer.from('{"documents":[],"checkpoint":null}'), true).encoded('br')).toBeNull();
+    expect(new PullAnswer(json, false, 50, null).encoded('gzip')).toBeNull();
+    expect(new PullAnswer(Buffer.from('{"documents":[],"checkpoint":null}'), true, 0, null).encoded('br')).toBeNull();
   });
 });

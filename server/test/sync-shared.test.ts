@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLLECTION_MODULES } from '../src/collections/index.js';
 import type { Actor } from '../src/domain/actor.js';
 import { pullBatch } from '../src/sync/pull.js';
+import { SharedPulls, sharedScopeOf } from '../src/sync/sharedPull.js';
 import { syncCollectionsWith } from '../src/sync/registry.js';
 import { writeComment, writeMention } from './comment-fixtures.js';
 import { createEventVia, createTestApp, type TestApp } from './helpers.js';
@@ -142,5 +143,26 @@ describe('shared pulls', () => {
     await writeComment(t, otto, 'otto', events.old, { text: 'Damals' });
     await t.member('neu');
     await expectSameAnswers();
+  });
+
+  it('are read and kept page by page, compressed, before the first device asks when the server warms up', async () => {
+    const sharedPulls = new SharedPulls(t.runtime.deps.store);
+    await sharedPulls.warm(collections.values(), 2);
+    const warmed = shared.filter((collection) => sharedScopeOf(collection) !== null);
+    expect(warmed.map((collection) => collection.declaration.name).sort()).toEqual(
+      ['announcements', 'attendees', 'comments', 'events', 'members', 'rides', 'transports'].sort(),
+    );
+    for (const collection of warmed) {
+      const scope = sharedScopeOf(collection)!;
+      for (const person of [admin, mia]) {
+        const variant = collection.shared!.variantOf(actorOf(person), scope)!;
+        const list = sharedPulls.peek(collection, variant);
+        const name = `${collection.declaration.name} ${variant}`;
+        expect(list, name).toBeDefined();
+        // Every page of 2 of the list and the empty one after it, as a device's first pull asks for them.
+        const documents = (await queriedPages(collection.declaration.name, person, scope, 1000)).flat().length;
+        expect(list!.pages.size, name).toBe(Math.floor(documents / 2) + 1);
+      }
+    }
   });
 });

@@ -51,6 +51,11 @@ export interface AppDeps {
   /** Reset mails per address and email, token attempts per address. */
   passwordResets: PasswordResetLimits;
   version: string;
+  /**
+   * Work done before the server takes requests (main.ts awaits it): the sync routes read the shared
+   * lists and compress their pages, so a server started on match day meets the phones ready.
+   */
+  warmUps: Array<() => Promise<void>>;
   /** Interval of the sync stream's keep-alive comment (tests shorten it). */
   syncHeartbeatMs?: number;
 }

@@ -3,7 +3,7 @@ import type { Commit, Store } from '../db/store.js';
 import type { Actor } from '../domain/actor.js';
 import type { SyncCollection } from './collection.js';
 import { pullContext } from './pull.js';
-import type { SharedList, SharedPulls } from './sharedPull.js';
+import { sharedScopeOf, type SharedList, type SharedPulls } from './sharedPull.js';
 
 /*
  * The change batches of one server (docs/architecture.md, "The match-day rush on one server"). Every
@@ -37,18 +37,15 @@ export interface BatchListener {
 }
 
 /**
- * The sync state a device keeps a collection's shared list in, and the scope it pulls it with: the
- * `others` part of a collection split by owner, or a collection no device pushes (docs/architecture.md,
- * Client data layer). A pushed collection lives in RxDB, which pulls on its own.
+ * The scope of the collection's shared list a device keeps in its document store: the `others` part
+ * of a collection split by owner, or a collection no device pushes (docs/architecture.md, Client data
+ * layer). A pushed collection lives in RxDB, which pulls on its own.
  */
 function carriedScope(collection: SyncCollection): PullScope | null {
-  const { declaration, shared } = collection;
-  if (!shared || shared.skip) return null;
-  const scope: PullScope | null = declaration.splitByOwner ? 'others' : declaration.push ? null : 'all';
+  const scope = sharedScopeOf(collection);
   if (scope === null) return null;
-  // What an actor gets besides the list is the actor's own: such a pull is not the same for everyone.
-  if (shared.extra && (shared.extraIn?.includes(scope) ?? true)) return null;
-  return scope;
+  const { splitByOwner, push } = collection.declaration;
+  return splitByOwner || !push ? scope : null;
 }
 
 const stateOf = (name: string, scope: PullScope) => (scope === 'all' ? name : `${name}/${scope}`);

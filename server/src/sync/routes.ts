@@ -1,5 +1,12 @@
 import { negotiateEncoding } from '../http/compress.js';
-import { SYNC_HEARTBEAT_MS, syncEventAnswer, syncPullAnswer, syncPushAnswer, syncStreamAnswer } from '@fankurve/shared';
+import {
+  SYNC_HEARTBEAT_MS,
+  SYNC_PULL_LIMIT,
+  syncEventAnswer,
+  syncPullAnswer,
+  syncPushAnswer,
+  syncStreamAnswer,
+} from '@fankurve/shared';
 import { write } from '../db/store.js';
 import { badInput, DomainError } from '../domain/errors.js';
 import type { Api, AppDeps } from '../http/context.js';
@@ -36,6 +43,7 @@ export function syncRoutes(app: Api, deps: AppDeps, collections: Collections): v
   const batches = new ChangeBatcher(deps.store, sharedPulls, collections);
   deps.changeStreams.subscribe(batches.onCommit, { remote: true });
   deps.changeStreams.onClose(() => batches.close());
+  deps.warmUps.push(() => sharedPulls.warm(collections.values(), SYNC_PULL_LIMIT));
 
   app.openapi(
     apiRoute({

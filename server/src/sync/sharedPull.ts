@@ -5,7 +5,7 @@ import { COMPRESS_MIN_BYTES, compressBytes } from '../http/compress.js';
 import { readWriteCounter } from '../http/eventsListCache.js';
 import type { MasterDocument, PullContext, SyncCollection } from './collection.js';
 import type { Checkpoint } from './protocol.js';
-import { toWire } from './pull.js';
+import { pullContext, toWire } from './pull.js';
 
 /*
  * Shared pulls (docs/architecture.md, "The match-day rush on one server"): most of what a device pulls
@@ -44,6 +44,9 @@ export class PullAnswer {
     readonly json: Buffer,
     /** Kept for everyone who pulls this page. */
     readonly kept: boolean,
+    /** Its documents, and the checkpoint the next page starts from. */
+    readonly count: number,
+    readonly next: Checkpoint,
   ) {}
 
   /** The kept page in the coding, compressed once; null for an answer of one actor or too small to gain. */
@@ -176,6 +179,8 @@ export class SharedList {
     const body = new PullAnswer(
       Buffer.from(`{"documents":[${parts.join(',')}],"checkpoint":${JSON.stringify(next)}}`),
       shareable,
+      parts.length,
+      next,
     );
     if (shareable) {
       if (this.pages.size >= PAGES_PER_LIST) this.pages.delete(this.pages.keys().next().value!);
@@ -195,6 +200,19 @@ export class SharedList {
     }
     return low;
   }
+}
+
+/**
+ * The scope in which a device pulls the collection's shared list as it is, the same bytes for every
+ * member of a variant: the `others` part of a collection pulled in parts, else the whole pull; null
+ * when such pulls differ by actor (no list, documents left out, or documents added).
+ */
+export function sharedScopeOf(collection: SyncCollection): PullScope | null {
+  const { declaration, shared } = collection;
+  if (!shared || shared.skip) return null;
+  const scope: PullScope = declaration.splitByOwner || declaration.keptByEvent ? 'others' : 'all';
+  if (shared.extra && (shared.extraIn?.includes(scope) ?? true)) return null;
+  return scope;
 }
 
 /**
@@ -235,6 +253,34 @@ export class SharedPulls {
     const extra = shared.extra ? await shared.extra(this.store.db, actor, checkpoint?.seq ?? 0, limit, context) : null;
     const list = await this.current(collection, variant, context);
     return list.page(actor, context.scope, checkpoint, limit, extra);
+  }
+
+  /**
+   * Reads the lists devices open the app with and keeps their pages, compressed as browsers ask,
+   * before the first device asks: a server started on match day (a restart, an update) has every
+   * phone reconnect at once, and the first ones would otherwise wait while the lists are read.
+   */
+  async warm(collections: Iterable<SyncCollection>, limit: number): Promise<void> {
+    const actors: Actor[] = [
+      { id: '', username: '', scope: 'user' },
+      { id: '', username: '', scope: 'admin' },
+    ];
+    for (const collection of collections) {
+      const scope = sharedScopeOf(collection);
+      if (scope === null) continue;
+      const variants = new Set(actors.map((actor) => collection.shared!.variantOf(actor, scope)));
+      for (const variant of variants) {
+        if (variant === null) continue;
+        const list = await this.current(collection, variant, pullContext(this.store, collection, scope));
+        let checkpoint: Checkpoint = null;
+        for (;;) {
+          const page = list.page(actors[0]!, scope, checkpoint, limit, null);
+          await page.encoded('br');
+          if (page.count < limit) break;
+          checkpoint = page.next;
+        }
+      }
+    }
   }
 
   /** The collection's list of `variant` as it is, if made: not brought up to date. */
