@@ -30,6 +30,9 @@ const WRITE_POOL_SIZE = 3;
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 
+/** SQLite's page cache per connection, KiB. */
+const SQLITE_CACHE_KIB = 4096;
+
 export function openConnection(options: {
   databaseUrl: string | null;
   dataDir: string;
@@ -54,6 +57,10 @@ export function openConnection(options: {
   // FULL: a commit is on disk before the write is acknowledged, so a power loss loses nothing that
   // a device was told is saved (NORMAL in WAL mode may lose the last commits). `npm run bench` shows the cost.
   file.pragma(`synchronous = ${options.sqliteSynchronous ?? 'FULL'}`);
+  // SQLite's own page cache (better-sqlite3 builds it with 16 MiB) keeps what the system's file cache
+  // holds as well: 4 MiB keeps the hot pages without the memory of a copy of most of the file
+  // (docs/architecture.md, Memory).
+  file.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }

@@ -18,13 +18,14 @@ import { pullContext, toWire } from './pull.js';
  */
 
 /** Documents read per query while a list catches up. */
-const REFRESH_BATCH = 5000;
+const REFRESH_BATCH = 1000;
 /** Pages kept as bytes per list (a device's first pull, page by page, and the pulls at the head). */
 const PAGES_PER_LIST = 64;
 
 interface Entry {
   seq: number;
-  doc: MasterDocument;
+  /** The document itself, kept only where `skip` reads it (the JSON is what goes out). */
+  doc?: MasterDocument;
   /** The document as it goes on the wire. */
   json: string;
   /** A newer version of the document came after this one. */
@@ -119,7 +120,12 @@ export class SharedList {
           previous.replaced = true;
           replaced += 1;
         }
-        const entry: Entry = { seq: doc.seq, doc, json: JSON.stringify(toWire(doc, this.collection)), replaced: false };
+        const entry: Entry = {
+          seq: doc.seq,
+          ...(shared.skip ? { doc } : {}),
+          json: JSON.stringify(toWire(doc, this.collection)),
+          replaced: false,
+        };
         this.entries.push(entry);
         this.byId.set(doc.id, entry);
         this.highSeq = doc.seq;
@@ -171,7 +177,7 @@ export class SharedList {
         continue;
       }
       index += 1;
-      if (skips(entry!.doc)) continue;
+      if (skips(entry!.doc!)) continue;
       parts.push(entry!.json);
       last = entry!.seq;
     }
