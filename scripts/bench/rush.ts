@@ -1,9 +1,11 @@
 /**
  * The match-day rush on one server (SQLite): the 5-season club with BENCH_RUSH_MEMBERS members
  * (1,000), each signed in on two devices (a session each, tokens made with the server's own token
- * service), in a folder and on a server of its own. The devices (rushDevices.ts, a process of their
- * own) open the app within 30 s, each with its change stream and full pulls of every collection,
- * then members answer 50 times a second for 20 s, and every device pulls what its stream names. The
+ * service), in a folder and on a server of its own. The devices (rushDevices.ts, in one process of
+ * their own, or several when their connections need more file descriptors than one may open) open
+ * the app within 30 s, each with its change stream and full pulls of every collection, then members
+ * answer 50 times a second for 20 s, and every device takes what its stream carries and pulls the
+ * rest of what it names. The
  * server's RSS is sampled meanwhile. Reports errors, pull, write and fan-out times and the RSS.
  */
 import { spawn } from 'node:child_process';
@@ -13,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { SYNC_COLLECTIONS, SYNC_DECLARATIONS, SYNC_PULL_LIMIT } from '@fankurve/shared';
 import { TokenService } from '../../server/src/auth/tokens.js';
 import { openConnection } from '../../server/src/db/connection.js';
+import { distribution } from './distribution.js';
 import type { RushDeviceFigures, RushInput } from './rushDevices.js';
 import { CLUBS, seedClub } from './seed.js';
 import { freshDatabase } from './instances.js';
@@ -82,12 +85,12 @@ async function deviceTokens(
   }
 }
 
-/** Runs the devices' process to its end; its last line is the figures. */
-function runDevices(inputFile: string, logFile: string): Promise<RushDeviceFigures> {
+/** Runs one devices' process to its end; its last line is the figures. */
+function runDevicesPart(inputFile: string, logFile: string, part: string, begin: number): Promise<RushDeviceFigures> {
   return new Promise((resolve, reject) => {
     const out = fs.openSync(logFile, 'w');
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'rushDevices.ts')], {
-      env: { ...process.env, RUSH_INPUT: inputFile },
+      env: { ...process.env, RUSH_INPUT: inputFile, RUSH_PART: part, RUSH_BEGIN: String(begin) },
       stdio: ['ignore', 'pipe', out],
     });
     let stdout = '';
@@ -100,6 +103,57 @@ function runDevices(inputFile: string, logFile: string): Promise<RushDeviceFigur
       else reject(new Error(`the rush's devices ended with ${code}: ${fs.readFileSync(logFile, 'utf8').slice(-1500)}`));
     });
   });
+}
+
+/** Connections one devices' process holds at most: a process may open 20,000 files here, each device six. */
+const CONNECTIONS_PER_PROCESS = 15_000;
+const CONNECTIONS_PER_DEVICE = 6;
+
+/**
+ * Runs the devices, in as many processes as their connections need (each has its own file
+ * descriptors), all starting at the same moment, and merges their figures.
+ */
+async function runDevices(inputFile: string, logFile: string, devices: number): Promise<RushDeviceFigures> {
+  const parts = Math.max(1, Math.ceil((devices * CONNECTIONS_PER_DEVICE) / CONNECTIONS_PER_PROCESS));
+  const begin = Date.now() + 3000;
+  const all = await Promise.all(
+    Array.from({ length: parts }, (_, i) =>
+      runDevicesPart(inputFile, parts === 1 ? logFile : `${logFile}.${i + 1}`, `${i}/${parts}`, begin),
+    ),
+  );
+  return parts === 1 ? all[0]! : mergeFigures(all);
+}
+
+function mergeFigures(all: RushDeviceFigures[]): RushDeviceFigures {
+  const sum = (of: (figures: RushDeviceFigures) => number) => all.reduce((total, figures) => total + of(figures), 0);
+  const merged = (key: keyof NonNullable<RushDeviceFigures['samples']>) =>
+    distribution(all.flatMap((figures) => figures.samples![key]));
+  const changePulls: Record<string, number> = {};
+  for (const figures of all)
+    for (const [state, count] of Object.entries(figures.changePulls ?? {}))
+      changePulls[state] = (changePulls[state] ?? 0) + count;
+  return {
+    devices: sum((f) => f.devices),
+    streams: {
+      opened: sum((f) => f.streams.opened),
+      failed: sum((f) => f.streams.failed),
+      dropped: sum((f) => f.streams.dropped),
+    },
+    pulls: {
+      ...merged('pulls'),
+      failed: sum((f) => f.pulls.failed),
+      shed: sum((f) => f.pulls.shed ?? 0),
+      documents: sum((f) => f.pulls.documents),
+    },
+    carried: sum((f) => f.carried ?? 0),
+    changePulls,
+    answeringPulls: merged('answeringPulls'),
+    opening: { ...merged('opening'), incomplete: sum((f) => f.opening.incomplete) },
+    writes: { ...merged('writes'), failed: sum((f) => f.writes.failed), refused: sum((f) => f.writes.refused) },
+    fanOut: { ...merged('fanOut'), missing: sum((f) => f.fanOut.missing) },
+    errors: sum((f) => f.errors),
+    firstErrors: all.flatMap((f) => f.firstErrors).slice(0, 10),
+  };
 }
 
 export async function benchRush(options: RushInputOptions): Promise<RushFigures> {
@@ -163,7 +217,7 @@ export async function benchRush(options: RushInputOptions): Promise<RushFigures>
     options.log(
       `  rush: ${tokens.length} devices open within ${OPEN_SECONDS} s, then ${ANSWERS_PER_SECOND} answers/s for ${ANSWER_SECONDS} s…`,
     );
-    const figures = await runDevices(inputFile, path.join(options.workDir, 'rush', 'devices.log'));
+    const figures = await runDevices(inputFile, path.join(options.workDir, 'rush', 'devices.log'), tokens.length);
     clearInterval(sampler);
     const died = servers.findIndex((server) => server.process.exitCode !== null || server.process.signalCode !== null);
     if (died !== -1) {

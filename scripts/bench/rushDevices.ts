@@ -1,6 +1,6 @@
 /**
- * The devices of the match-day rush (rush.ts), in a process of their own so that the server's
- * process is measured alone: every device opens its change stream and pulls every collection in
+ * The devices of the match-day rush (rush.ts), in a process of their own (or a share of them in
+ * each of several: RUSH_PART) so that the server's process is measured alone: every device opens its change stream and pulls every collection in
  * full, the devices starting evenly over RUSH_OPEN_S seconds; then members answer RUSH_RATE times a
  * second for RUSH_ANSWER_S seconds (POST /api/attendance/{eventId}), and every device takes what its
  * stream carries and pulls the rest of what it names, as the app does. Reads RUSH_INPUT (a JSON file: base URL, devices with
@@ -17,6 +17,7 @@ import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { distribution, type Distribution } from './distribution.js';
 import { onServerSentEvents } from './sse.js';
 
 export interface RushInput {
@@ -31,12 +32,7 @@ export interface RushInput {
   pullLimit: number;
 }
 
-export interface Distribution {
-  count: number;
-  p50Ms: number | null;
-  p99Ms: number | null;
-  maxMs: number | null;
-}
+export type { Distribution };
 
 export interface RushDeviceFigures {
   devices: number;
@@ -49,6 +45,8 @@ export interface RushDeviceFigures {
   changePulls?: Record<string, number>;
   /** The times of those pulls. */
   answeringPulls?: Distribution;
+  /** With the devices spread over several processes: each distribution's times, to be merged. */
+  samples?: Record<'pulls' | 'opening' | 'writes' | 'fanOut' | 'answeringPulls', number[]>;
   /** The first full pull of every collection, per device: from the device's start to its last answer. */
   opening: Distribution & { incomplete: number };
   writes: Distribution & { failed: number; refused: number };
@@ -69,13 +67,6 @@ const firstErrors: string[] = [];
 const noteError = (what: string) => {
   if (firstErrors.length < 10) firstErrors.push(what);
 };
-
-function distribution(values: number[]): Distribution {
-  if (values.length === 0) return { count: 0, p50Ms: null, p99Ms: null, maxMs: null };
-  const sorted = Float64Array.from(values).sort();
-  const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! * 10) / 10;
-  return { count: values.length, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1) };
-}
 
 interface Answer {
   status: number;
@@ -500,16 +491,29 @@ async function answer(device: { token: string; baseUrl: string }, eventId: strin
   }
 }
 
+/**
+ * This process's share when the devices are spread over several processes (`RUSH_PART=i/n`: each
+ * process has its own file descriptors, and 4,000 devices hold ~24,000 connections): every n-th
+ * device from the i-th, and every n-th answer, all on the same schedule from `RUSH_BEGIN` (epoch ms).
+ */
+const [PART, PARTS] = (process.env.RUSH_PART ?? '0/1').split('/').map(Number) as [number, number];
+const mine = (index: number) => index % PARTS === PART;
+
 async function main(): Promise<void> {
-  const devices = input.devices.map((device) => new Device(device.token, device.baseUrl));
   const openMs = input.openSeconds * 1000;
+  const startAt = Number(process.env.RUSH_BEGIN ?? Date.now());
+  await sleep(Math.max(0, startAt - Date.now()));
+  const devices: Device[] = [];
   const begin = performance.now();
   const starts: Promise<void>[] = [];
-  for (let i = 0; i < devices.length; i++) {
-    const due = begin + (openMs * i) / devices.length;
+  for (let i = 0; i < input.devices.length; i++) {
+    if (!mine(i)) continue;
+    const due = begin + (openMs * i) / input.devices.length;
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
-    starts.push(devices[i]!.start());
+    const device = new Device(input.devices[i]!.token, input.devices[i]!.baseUrl);
+    devices.push(device);
+    starts.push(device.start());
   }
   await sleep(Math.max(0, begin + openMs - performance.now()));
 
@@ -523,11 +527,13 @@ async function main(): Promise<void> {
     return random / 2_147_483_648;
   };
   for (let i = 0; i < total; i++) {
-    const wait = answersBegin + (i * 1000) / input.answersPerSecond - performance.now();
-    if (wait > 0) await sleep(wait);
     const member = input.devices[Math.floor(next() * input.devices.length)]!;
     const eventId = input.events[Math.floor(next() * input.events.length)]!;
-    writes.push(answer(member, eventId, next() < 0.5 ? 'going' : 'maybe'));
+    const status = next() < 0.5 ? 'going' : 'maybe';
+    if (!mine(i)) continue;
+    const wait = answersBegin + (i * 1000) / input.answersPerSecond - performance.now();
+    if (wait > 0) await sleep(wait);
+    writes.push(answer(member, eventId, status));
   }
   await Promise.all(writes);
   // A write's change can reach a stream before its writer has the answer; such a write is counted at
@@ -548,6 +554,17 @@ async function main(): Promise<void> {
 
   const figures: RushDeviceFigures = {
     devices: devices.length,
+    ...(PARTS > 1
+      ? {
+          samples: {
+            pulls: pullTimes,
+            opening: openingTimes,
+            writes: writeTimes,
+            fanOut: fanOutTimes,
+            answeringPulls: answeringPullTimes,
+          },
+        }
+      : {}),
     streams,
     pulls: { ...distribution(pullTimes), failed: pullFailures, shed: shedPulls, documents: pulledDocuments },
     carried: carriedDocuments,
