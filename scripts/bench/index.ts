@@ -28,7 +28,8 @@
  * BENCH_LIGHTHOUSE_REPORTS=<folder> (keep each Lighthouse report), BENCH_SKIP_LIGHTHOUSE=1 (a default
  * run without its 17 minutes of Lighthouse), BENCH_USER_SERVER=0 (no user's server), BENCH_RUSH_INSTANCES=2 (the rush
  * over two server instances on one PostgreSQL, the devices spread over them), BENCH_DEVICE_PROFILE=<folder> (the member's first sign-in
- * as a CPU profile of the page, for DevTools), CHROMIUM_PATH.
+ * as a CPU profile of the page, for DevTools), BENCH_SERVER_PROFILE=<folder> (every server's CPU profile, written
+ * when it stops), CHROMIUM_PATH.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
