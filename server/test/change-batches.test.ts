@@ -28,13 +28,21 @@ async function pull(name: 'attendees' | 'events' | 'members', token: string, aft
   return res.body as { documents: Doc[]; checkpoint: { seq: number } | null };
 }
 
-/** The data of the stream's next change event after `from` characters of its text. */
-async function nextChange(stream: Stream, from: number): Promise<{ change: SyncChangeEvent; at: number }> {
-  const text = await stream.read(new RegExp(`^[\\s\\S]{${from}}[\\s\\S]*?event: change\\ndata: .*\\n\\n`), 5000);
-  const rest = text.slice(from);
-  const match = /event: change\ndata: (.*)\n\n/.exec(rest);
-  if (!match) throw new Error(`no change event after ${from} characters: ${rest}`);
-  return { change: JSON.parse(match[1]!) as SyncChangeEvent, at: from + match.index + match[0].length };
+/**
+ * The data of the stream's first change event after `from` characters of its text that names
+ * `collection` (a batch of the writes before, still gathering when the stream opened, may come first).
+ */
+async function nextChange(stream: Stream, from: number, collection: string): Promise<{ change: SyncChangeEvent; at: number }> {
+  let at = from;
+  for (;;) {
+    const text = await stream.read(new RegExp(`^[\\s\\S]{${at}}[\\s\\S]*?event: change\\ndata: .*\\n\\n`), 5000);
+    const rest = text.slice(at);
+    const match = /event: change\ndata: (.*)\n\n/.exec(rest);
+    if (!match) throw new Error(`no change event naming ${collection} after ${from} characters: ${text.slice(from)}`);
+    at += match.index + match[0].length;
+    const change = JSON.parse(match[1]!) as SyncChangeEvent;
+    if (change.collections.includes(collection)) return { change, at };
+  }
 }
 
 beforeAll(async () => {
@@ -66,7 +74,7 @@ describe('change batches', () => {
     const answer = await t.call('POST', `/api/attendance/${eventId}`, { token: people.mia.token, body: { status: 'going' } });
     expect(answer.status).toBe(200);
 
-    const { change } = await nextChange(otto, readyAt);
+    const { change } = await nextChange(otto, readyAt, 'attendees');
     expect(change.collections).toEqual(expect.arrayContaining(['attendees', 'events']));
     const others = change.lists!['attendees/others']!;
     expect(others.from).toBeLessThanOrEqual(othersBefore.checkpoint?.seq ?? 0);
@@ -80,7 +88,7 @@ describe('change batches', () => {
     expect(events.documents).toEqual([expect.objectContaining({ id: eventId, going_count: 1 })]);
     // Otto's own rows did not change; Mia's did, so her device pulls them.
     expect(change.unchanged).toEqual(['attendees/own']);
-    const miaChange = (await nextChange(mia, miaReadyAt)).change;
+    const miaChange = (await nextChange(mia, miaReadyAt, 'attendees')).change;
     expect(miaChange.unchanged).toEqual([]);
     expect(miaChange.lists).toEqual(change.lists);
     mia.close();
@@ -96,8 +104,8 @@ describe('change batches', () => {
 
     const newcomer = await t.member('batch-newcomer');
 
-    const forAdmin = (await nextChange(admin, adminReadyAt)).change.lists!.members!;
-    const forOtto = (await nextChange(otto, ottoReadyAt)).change.lists!.members!;
+    const forAdmin = (await nextChange(admin, adminReadyAt, 'members')).change.lists!.members!;
+    const forOtto = (await nextChange(otto, ottoReadyAt, 'members')).change.lists!.members!;
     expect(forAdmin.documents).toEqual([expect.objectContaining({ id: newcomer.id, email: expect.any(String) })]);
     expect(forOtto.documents).toEqual([expect.not.objectContaining({ email: expect.anything() })]);
     expect(forAdmin.documents).toEqual((await pull('members', people.admin.token, forAdmin.from)).documents);
