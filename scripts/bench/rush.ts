@@ -96,7 +96,8 @@ function runDevicesPart(inputFile: string, logFile: string, part: string, begin:
     let stdout = '';
     child.stdout!.setEncoding('utf8');
     child.stdout!.on('data', (chunk: string) => (stdout += chunk));
-    child.on('exit', (code) => {
+    // 'close', not 'exit': a long last line may still be in the pipe when the process exits.
+    child.on('close', (code) => {
       fs.closeSync(out);
       const line = stdout.trim().split('\n').at(-1) ?? '';
       if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line) as RushDeviceFigures);

@@ -576,7 +576,8 @@ async function main(): Promise<void> {
     errors: pullFailures + writeFailures + streams.failed + streams.dropped,
     firstErrors,
   };
-  process.stdout.write(`${JSON.stringify(figures)}\n`);
+  // To a pipe the write is asynchronous: exiting before it is done would cut a long line.
+  await new Promise<void>((resolve) => process.stdout.write(`${JSON.stringify(figures)}\n`, () => resolve()));
 }
 
 await main();
