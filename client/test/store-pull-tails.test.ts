@@ -10,7 +10,7 @@ import { StorePull } from '../src/data/storePull.js';
  * pulls, and a tail that came during a pull waits for that pull.
  */
 
-type Doc = PulledDoc & { title: string };
+type Doc = PulledDoc & { title: string; _deleted: boolean };
 
 /** A server's events: pulls answer them by seq and count the requests. */
 function server() {
@@ -32,7 +32,7 @@ function server() {
       };
     },
     write(id: string, title: string): Doc {
-      const doc = { id, seq: (docs.at(-1)?.seq ?? 0) + 1, title };
+      const doc = { id, seq: (docs.at(-1)?.seq ?? 0) + 1, title, _deleted: false };
       docs.push(doc);
       return doc;
     },
