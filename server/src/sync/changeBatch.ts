@@ -48,7 +48,25 @@ function carriedScope(collection: SyncCollection): PullScope | null {
   return splitByOwner || !push ? scope : null;
 }
 
+/**
+ * The collections a stream is told of a batch: those of its commits after the stream listened
+ * (`joined` commits seen then). A stream re-syncs everything on `ready`, so earlier ones are not its news.
+ */
+function namesAfter(pending: Pending, all: string[], joined: number): string[] {
+  if (pending.commits[0]!.number > joined) return all;
+  const names = new Set<string>();
+  for (const commit of pending.commits) if (commit.number > joined) for (const name of commit.collections) names.add(name);
+  return all.filter((name) => names.has(name));
+}
+
 const stateOf = (name: string, scope: PullScope) => (scope === 'all' ? name : `${name}/${scope}`);
+
+/** A batch gathering commits, each with its number among all commits seen. */
+interface Pending {
+  collections: Set<string>;
+  missed: boolean;
+  commits: Array<{ number: number; collections: ReadonlySet<string> }>;
+}
 
 /** What one batch tells: the changed collections, the carried tails by list, and the owners whose rows changed. */
 interface Batch {
@@ -60,8 +78,11 @@ interface Batch {
 }
 
 export class ChangeBatcher {
-  private readonly listeners = new Set<BatchListener>();
-  private pending: { collections: Set<string>; missed: boolean } | null = null;
+  /** Each stream with the number of commits seen before it listened. */
+  private readonly listeners = new Map<BatchListener, number>();
+  /** Commits seen so far (that name a collection). */
+  private commits = 0;
+  private pending: Pending | null = null;
   /** The batch being read and told: the next one waits for it, so batches go out in order. */
   private telling: Promise<void> = Promise.resolve();
   /** Per list: the seq (and the list's epoch) the last batch told up to. */
@@ -95,26 +116,28 @@ export class ChangeBatcher {
   listen(listener: BatchListener): () => void {
     // Where the owners' reading starts: from the first stream on, a batch knows whose rows changed.
     this.ownersStart ??= this.readOwnersStart();
-    this.listeners.add(listener);
+    this.listeners.set(listener, this.commits);
     return () => this.listeners.delete(listener);
   }
 
   /** A subscriber of every commit, here and on other instances. */
   readonly onCommit = (commit: Commit): void => {
     if (commit.collections.size === 0 && !commit.missed) return;
+    this.commits += 1;
     if (!this.pending) {
-      const pending = { collections: new Set<string>(), missed: false };
+      const pending: Pending = { collections: new Set<string>(), missed: false, commits: [] };
       this.pending = pending;
       setTimeout(() => {
         if (this.pending === pending) this.pending = null;
         this.telling = this.telling.then(() => this.tellBatch(pending));
       }, changeBatchMs(this.listeners.size));
     }
+    this.pending.commits.push({ number: this.commits, collections: commit.collections });
     for (const collection of commit.collections) this.pending.collections.add(collection);
     if (commit.missed) this.pending.missed = true;
   };
 
-  private async tellBatch(pending: { collections: Set<string>; missed: boolean }): Promise<void> {
+  private async tellBatch(pending: Pending): Promise<void> {
     const batch: Batch = { collections: [...pending.collections], tails: new Map(), owners: new Map() };
     if (batch.collections.length === 0 || this.listeners.size === 0 || this.closed) return;
     await this.ownersStart;
@@ -122,11 +145,13 @@ export class ChangeBatcher {
     if (!pending.missed)
       await this.read(batch).catch((error: unknown) => console.error('A change batch could not be read:', error));
     const texts = new Map<string, string>();
-    for (const listener of this.listeners) {
-      const { key, parts } = this.partsFor(batch, listener.actor);
+    for (const [listener, joined] of this.listeners) {
+      const names = namesAfter(pending, batch.collections, joined);
+      if (names.length === 0) continue;
+      const { key, parts } = this.partsFor(batch, names, listener.actor);
       let text = texts.get(key);
       if (text === undefined) {
-        text = `event: change\ndata: {"collections":${JSON.stringify(batch.collections)},${parts}}\n\n`;
+        text = `event: change\ndata: {"collections":${JSON.stringify(names)}${parts}}\n\n`;
         texts.set(key, text);
       }
       listener.tell(text);
@@ -141,7 +166,7 @@ export class ChangeBatcher {
       const scope = carriedScope(collection);
       if (scope !== null) {
         const variants = new Set<string>();
-        for (const listener of this.listeners) {
+        for (const listener of this.listeners.keys()) {
           const variant = collection.shared!.variantOf(listener.actor, scope);
           if (variant !== null) variants.add(variant);
         }
@@ -173,11 +198,11 @@ export class ChangeBatcher {
   }
 
   /** The listener's part of the batch's text: the tails of its variants, and its own states with nothing new. */
-  private partsFor(batch: Batch, actor: Actor): { key: string; parts: string } {
+  private partsFor(batch: Batch, names: string[], actor: Actor): { key: string; parts: string } {
     const tails: string[] = [];
     const keys: string[] = [];
     const unchanged: string[] = [];
-    for (const name of batch.collections) {
+    for (const name of names) {
       const collection = this.collections.get(name);
       if (!collection) continue;
       const scope = carriedScope(collection);
@@ -191,8 +216,11 @@ export class ChangeBatcher {
       if (owners && !owners.has(actor.id)) unchanged.push(stateOf(name, 'own'));
     }
     return {
-      key: `${keys.join('\t')}|${unchanged.join('\t')}`,
-      parts: `"lists":{${tails.join(',')}},"unchanged":${JSON.stringify(unchanged)}`,
+      key: `${names.join('\t')}|${keys.join('\t')}|${unchanged.join('\t')}`,
+      // Each part only where it says something: a change event of names alone is as it always was.
+      parts:
+        (tails.length > 0 ? `,"lists":{${tails.join(',')}}` : '') +
+        (unchanged.length > 0 ? `,"unchanged":${JSON.stringify(unchanged)}` : ''),
     };
   }
 }
