@@ -276,17 +276,24 @@ describe('team configuration', () => {
     try {
       expect(stream.status).toBe(200);
       await stream.read(/event: ready/);
+      // A write before: once its change arrives, a batch of the writes of earlier tests has gone by
+      // (batches are told in order, to every open stream).
+      await createEventVia(t, admin, { title: 'Before the refusals (H)' });
+      const before = (await stream.read(/event: change\ndata: .*"events"/)).length;
       expect((await t.call('PUT', '/api/config', { token: admin, body: { ...VALID, theme_color: 'blue' } })).status).toBe(400);
       expect((await t.call('PUT', '/api/config', { token: member, body: VALID })).status).toBe(403);
       // A later write of another collection: once its change arrives, a change of the refused writes
       // would have come before it or in the same batch (docs/architecture.md, "Change stream").
       await createEventVia(t, admin, { title: 'After the refusals (H)' });
-      const later = await stream.read(/event: change\ndata: .*"events"/);
+      const later = (await stream.read(new RegExp(`^[\\s\\S]{${before}}[\\s\\S]*event: change\\ndata: .*"events"`))).slice(
+        before,
+      );
       expect(later).toMatch(/"events"/);
       expect(later).not.toMatch(/"config"/);
 
+      const seen = before + later.length;
       await t.call('PUT', '/api/config', { token: admin, body: { ...VALID, theme_color: '#0000AA' } });
-      const text = await stream.read(/event: change\ndata: .*"config"/);
+      const text = (await stream.read(new RegExp(`^[\\s\\S]{${seen}}[\\s\\S]*event: change\\ndata: .*"config"`))).slice(seen);
       expect(text).toMatch(/event: change\ndata: \{"collections":\["config"\]\}/);
 
       const logo = await openStream(server.url, member);

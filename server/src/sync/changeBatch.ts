@@ -48,24 +48,12 @@ function carriedScope(collection: SyncCollection): PullScope | null {
   return splitByOwner || !push ? scope : null;
 }
 
-/**
- * The collections a stream is told of a batch: those of its commits after the stream listened
- * (`joined` commits seen then). A stream re-syncs everything on `ready`, so earlier ones are not its news.
- */
-function namesAfter(pending: Pending, all: string[], joined: number): string[] {
-  if (pending.commits[0]!.number > joined) return all;
-  const names = new Set<string>();
-  for (const commit of pending.commits) if (commit.number > joined) for (const name of commit.collections) names.add(name);
-  return all.filter((name) => names.has(name));
-}
-
 const stateOf = (name: string, scope: PullScope) => (scope === 'all' ? name : `${name}/${scope}`);
 
-/** A batch gathering commits, each with its number among all commits seen. */
+/** A batch gathering commits. */
 interface Pending {
   collections: Set<string>;
   missed: boolean;
-  commits: Array<{ number: number; collections: ReadonlySet<string> }>;
 }
 
 /** What one batch tells: the changed collections, the carried tails by list, and the owners whose rows changed. */
@@ -78,10 +66,7 @@ interface Batch {
 }
 
 export class ChangeBatcher {
-  /** Each stream with the number of commits seen before it listened. */
-  private readonly listeners = new Map<BatchListener, number>();
-  /** Commits seen so far (that name a collection). */
-  private commits = 0;
+  private readonly listeners = new Set<BatchListener>();
   private pending: Pending | null = null;
   /** The batch being read and told: the next one waits for it, so batches go out in order. */
   private telling: Promise<void> = Promise.resolve();
@@ -116,23 +101,21 @@ export class ChangeBatcher {
   listen(listener: BatchListener): () => void {
     // Where the owners' reading starts: from the first stream on, a batch knows whose rows changed.
     this.ownersStart ??= this.readOwnersStart();
-    this.listeners.set(listener, this.commits);
+    this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
   /** A subscriber of every commit, here and on other instances. */
   readonly onCommit = (commit: Commit): void => {
     if (commit.collections.size === 0 && !commit.missed) return;
-    this.commits += 1;
     if (!this.pending) {
-      const pending: Pending = { collections: new Set<string>(), missed: false, commits: [] };
+      const pending: Pending = { collections: new Set<string>(), missed: false };
       this.pending = pending;
       setTimeout(() => {
         if (this.pending === pending) this.pending = null;
         this.telling = this.telling.then(() => this.tellBatch(pending));
       }, changeBatchMs(this.listeners.size));
     }
-    this.pending.commits.push({ number: this.commits, collections: commit.collections });
     for (const collection of commit.collections) this.pending.collections.add(collection);
     if (commit.missed) this.pending.missed = true;
   };
@@ -145,9 +128,8 @@ export class ChangeBatcher {
     if (!pending.missed)
       await this.read(batch).catch((error: unknown) => console.error('A change batch could not be read:', error));
     const texts = new Map<string, string>();
-    for (const [listener, joined] of this.listeners) {
-      const names = namesAfter(pending, batch.collections, joined);
-      if (names.length === 0) continue;
+    const names = batch.collections;
+    for (const listener of this.listeners) {
       const { key, parts } = this.partsFor(batch, names, listener.actor);
       let text = texts.get(key);
       if (text === undefined) {
@@ -166,7 +148,7 @@ export class ChangeBatcher {
       const scope = carriedScope(collection);
       if (scope !== null) {
         const variants = new Set<string>();
-        for (const listener of this.listeners.keys()) {
+        for (const listener of this.listeners) {
           const variant = collection.shared!.variantOf(listener.actor, scope);
           if (variant !== null) variants.add(variant);
         }
@@ -216,7 +198,7 @@ export class ChangeBatcher {
       if (owners && !owners.has(actor.id)) unchanged.push(stateOf(name, 'own'));
     }
     return {
-      key: `${names.join('\t')}|${keys.join('\t')}|${unchanged.join('\t')}`,
+      key: `${keys.join('\t')}|${unchanged.join('\t')}`,
       // Each part only where it says something: a change event of names alone is as it always was.
       parts:
         (tails.length > 0 ? `,"lists":{${tails.join(',')}}` : '') +
