@@ -113,7 +113,10 @@ export class ChangeBatcher {
       this.pending = pending;
       setTimeout(() => {
         if (this.pending === pending) this.pending = null;
-        this.telling = this.telling.then(() => this.tellBatch(pending));
+        // A batch that fails is logged; the batches after it still go out.
+        this.telling = this.telling
+          .then(() => this.tellBatch(pending))
+          .catch((error: unknown) => console.error('A change batch could not be told:', error));
       }, changeBatchMs(this.listeners.size));
     }
     for (const collection of commit.collections) this.pending.collections.add(collection);
