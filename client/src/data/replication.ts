@@ -397,7 +397,8 @@ export function startReplication(db: FankurveDatabase, options: SyncOptions): Sy
   );
   /** Split by owner on this device: in RxDB and in the document store. */
   function splitHere(name: SyncCollectionName): boolean {
-    return SYNC_DECLARATIONS[name].splitByOwner === true && docs?.has(name) === true && rxCollection(name) !== undefined;
+    // A name the stream tells that is no synced collection ('config') is split nowhere.
+    return SYNC_DECLARATIONS[name]?.splitByOwner === true && docs?.has(name) === true && rxCollection(name) !== undefined;
   }
   const priorities = [...new Set(present.map((name) => SYNC_DECLARATIONS[name].priority))].sort((a, b) => a - b);
   let allStarted = false;
