@@ -131,12 +131,11 @@ export class ChangeBatcher {
     if (!pending.missed)
       await this.read(batch).catch((error: unknown) => console.error('A change batch could not be read:', error));
     const texts = new Map<string, string>();
-    const names = batch.collections;
     for (const listener of this.listeners) {
-      const { key, parts } = this.partsFor(batch, names, listener.actor);
+      const { key, parts } = this.partsFor(batch, listener.actor);
       let text = texts.get(key);
       if (text === undefined) {
-        text = `event: change\ndata: {"collections":${JSON.stringify(names)}${parts}}\n\n`;
+        text = `event: change\ndata: {"collections":${JSON.stringify(batch.collections)}${parts}}\n\n`;
         texts.set(key, text);
       }
       listener.tell(text);
@@ -183,11 +182,11 @@ export class ChangeBatcher {
   }
 
   /** The listener's part of the batch's text: the tails of its variants, and its own states with nothing new. */
-  private partsFor(batch: Batch, names: string[], actor: Actor): { key: string; parts: string } {
+  private partsFor(batch: Batch, actor: Actor): { key: string; parts: string } {
     const tails: string[] = [];
     const keys: string[] = [];
     const unchanged: string[] = [];
-    for (const name of names) {
+    for (const name of batch.collections) {
       const collection = this.collections.get(name);
       if (!collection) continue;
       const scope = carriedScope(collection);
