@@ -412,8 +412,20 @@ function rushRows(r: RushFigures): Row[] {
       met: r.rss.maxMiB <= TARGETS.rushRssMiB,
     },
   ];
+  if (r.cpu) rows.push(info('CPU while the devices ran', cpuText(r.cpu)));
   if (before) rows.push(info('the same rush before', before));
   return rows;
+}
+
+/** Busy core-seconds by who used them, and the share of all the cores' time. */
+function cpuText(cpu: NonNullable<RushFigures['cpu']>): string {
+  const s = (seconds: number) => `${seconds.toFixed(0)} s`;
+  const servers = cpu.serverSeconds.map(s).join(' + ');
+  const share = (100 * cpu.machineSeconds) / (cpu.wallSeconds * cpu.cores);
+  return (
+    `${s(cpu.machineSeconds)} busy of ${s(cpu.wallSeconds * cpu.cores)} (${cpu.cores} cores × ${s(cpu.wallSeconds)}, ${share.toFixed(0)} %): ` +
+    `server${cpu.serverSeconds.length > 1 ? 's' : ''} ${servers}, PostgreSQL ${s(cpu.postgresSeconds)}, devices ${s(cpu.devicesSeconds)}`
+  );
 }
 
 function userServerRows(u: UserServerFigures): Row[] {

@@ -19,7 +19,15 @@ import { distribution } from './distribution.js';
 import type { RushDeviceFigures, RushInput } from './rushDevices.js';
 import { CLUBS, seedClub } from './seed.js';
 import { freshDatabase } from './instances.js';
-import { memoryOf, startAppServer, type Child, type ServerCommand } from './server.js';
+import {
+  cpuSecondsOf,
+  cpuSecondsOfCommand,
+  machineCpuSeconds,
+  memoryOf,
+  startAppServer,
+  type Child,
+  type ServerCommand,
+} from './server.js';
 
 export interface RushFigures extends RushDeviceFigures {
   members: number;
@@ -29,6 +37,43 @@ export interface RushFigures extends RushDeviceFigures {
   answersPerSecond: number;
   answerSeconds: number;
   rss: { startMiB: number; maxMiB: number; endMiB: number };
+  /** Where the machine's cores went while the devices ran: CPU seconds, summed over the cores. */
+  cpu?: RushCpu;
+}
+
+export interface RushCpu {
+  wallSeconds: number;
+  cores: number;
+  /** Everything the machine did, busy seconds of all cores. */
+  machineSeconds: number;
+  /** Each server instance's. */
+  serverSeconds: number[];
+  /** PostgreSQL's processes' (0 on SQLite). */
+  postgresSeconds: number;
+  /** The load generator's processes'. */
+  devicesSeconds: number;
+}
+
+/** CPU seconds so far of the machine, each server and PostgreSQL. */
+function cpuNow(servers: Child[]) {
+  return {
+    at: Date.now(),
+    machine: machineCpuSeconds(),
+    servers: servers.map((server) => cpuSecondsOf(server.pid)),
+    postgres: cpuSecondsOfCommand('postgres'),
+  };
+}
+
+function cpuBetween(before: ReturnType<typeof cpuNow>, after: ReturnType<typeof cpuNow>, devicesSeconds: number): RushCpu {
+  const wallSeconds = (after.at - before.at) / 1000;
+  return {
+    wallSeconds,
+    cores: Math.round((after.machine.total - before.machine.total) / wallSeconds),
+    machineSeconds: after.machine.busy - before.machine.busy,
+    serverSeconds: after.servers.map((seconds, i) => seconds - before.servers[i]!),
+    postgresSeconds: after.postgres - before.postgres,
+    devicesSeconds,
+  };
 }
 
 export interface RushInputOptions {
@@ -153,6 +198,7 @@ function mergeFigures(all: RushDeviceFigures[]): RushDeviceFigures {
     writes: { ...merged('writes'), failed: sum((f) => f.writes.failed), refused: sum((f) => f.writes.refused) },
     fanOut: { ...merged('fanOut'), missing: sum((f) => f.fanOut.missing) },
     errors: sum((f) => f.errors),
+    cpuSeconds: sum((f) => f.cpuSeconds ?? 0),
     firstErrors: all.flatMap((f) => f.firstErrors).slice(0, 10),
   };
 }
@@ -218,7 +264,9 @@ export async function benchRush(options: RushInputOptions): Promise<RushFigures>
     options.log(
       `  rush: ${tokens.length} devices open within ${OPEN_SECONDS} s, then ${ANSWERS_PER_SECOND} answers/s for ${ANSWER_SECONDS} s…`,
     );
+    const cpuBefore = cpuNow(servers);
     const figures = await runDevices(inputFile, path.join(options.workDir, 'rush', 'devices.log'), tokens.length);
+    const cpu = cpuBetween(cpuBefore, cpuNow(servers), figures.cpuSeconds ?? 0);
     clearInterval(sampler);
     const died = servers.findIndex((server) => server.process.exitCode !== null || server.process.signalCode !== null);
     if (died !== -1) {
@@ -234,6 +282,7 @@ export async function benchRush(options: RushInputOptions): Promise<RushFigures>
       answersPerSecond: ANSWERS_PER_SECOND,
       answerSeconds: ANSWER_SECONDS,
       rss: { startMiB, maxMiB: Math.max(startMiB, endMiB, ...samples), endMiB },
+      cpu,
     };
   } finally {
     clearInterval(sampler);

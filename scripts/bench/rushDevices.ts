@@ -57,6 +57,8 @@ export interface RushDeviceFigures {
   fanOut: Distribution & { missing: number };
   /** Requests that failed (network, 5xx, 429) or streams that failed or dropped. */
   errors: number;
+  /** CPU seconds the devices' process used (the load generator's share of the machine). */
+  cpuSeconds?: number;
   firstErrors: string[];
 }
 
@@ -574,10 +576,16 @@ async function main(): Promise<void> {
     writes: { ...distribution(writeTimes), failed: writeFailures, refused: writeRefusals },
     fanOut: { ...distribution(fanOutTimes), missing },
     errors: pullFailures + writeFailures + streams.failed + streams.dropped,
+    cpuSeconds: cpuSecondsUsed(),
     firstErrors,
   };
   // To a pipe the write is asynchronous: exiting before it is done would cut a long line.
   await new Promise<void>((resolve) => process.stdout.write(`${JSON.stringify(figures)}\n`, () => resolve()));
+}
+
+function cpuSecondsUsed(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1e6;
 }
 
 await main();

@@ -191,6 +191,44 @@ export function serverNodePid(rootPid: number): number {
   return found;
 }
 
+/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** CPU seconds a process has used so far (user and system), or 0 once it is gone. */
+export function cpuSecondsOf(pid: number): number {
+  try {
+    // The command name may hold spaces and parentheses: the fields start after its last ')'.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds used so far by every process of one command name (e.g. PostgreSQL's backends). */
+export function cpuSecondsOfCommand(name: string): number {
+  let seconds = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name) seconds += cpuSecondsOf(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return seconds;
+}
+
+/** The machine's CPU seconds so far, busy and in all, summed over its cores (/proc/stat). */
+export function machineCpuSeconds(): { busy: number; total: number } {
+  const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+  const ticks = line.split(/\s+/).slice(1, 9).map(Number);
+  const total = ticks.reduce((sum, value) => sum + value, 0);
+  const idle = ticks[3]! + ticks[4]!; // idle and iowait
+  return { busy: (total - idle) / TICKS_PER_SECOND, total: total / TICKS_PER_SECOND };
+}
+
 /** VmRSS and VmHWM (peak) of a process, in MiB. */
 export function memoryOf(pid: number): { rssMiB: number; peakMiB: number; command: string } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');

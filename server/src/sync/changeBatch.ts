@@ -72,6 +72,8 @@ export class ChangeBatcher {
   private telling: Promise<void> = Promise.resolve();
   /** Per list: the seq (and the list's epoch) the last batch told up to. */
   private readonly told = new Map<string, { seq: number; epoch: number }>();
+  /** Every carried list a stream has opened with, by `collection\nvariant`. */
+  private readonly lists = new Map<string, { collection: SyncCollection; variant: string }>();
   /** Per collection split by owner: the seq up to which its owners were read. */
   private readonly ownersRead = new Map<string, number>();
 
@@ -101,6 +103,11 @@ export class ChangeBatcher {
   listen(listener: BatchListener): () => void {
     // Where the owners' reading starts: from the first stream on, a batch knows whose rows changed.
     this.ownersStart ??= this.readOwnersStart();
+    for (const collection of this.collections.values()) {
+      const scope = carriedScope(collection);
+      const variant = scope === null ? null : collection.shared!.variantOf(listener.actor, scope);
+      if (variant !== null) this.lists.set(`${collection.declaration.name}\n${variant}`, { collection, variant });
+    }
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -111,6 +118,7 @@ export class ChangeBatcher {
     if (!this.pending) {
       const pending: Pending = { collections: new Set<string>(), missed: false };
       this.pending = pending;
+      this.rememberListsBefore();
       setTimeout(() => {
         if (this.pending === pending) this.pending = null;
         // A batch that fails is logged; the batches after it still go out.
@@ -122,6 +130,18 @@ export class ChangeBatcher {
     for (const collection of commit.collections) this.pending.collections.add(collection);
     if (commit.missed) this.pending.missed = true;
   };
+
+  /**
+   * Where each list no batch has told yet stands as a batch begins: a pull that reads the list while
+   * the batch gathers would otherwise move its start past the batch's documents.
+   */
+  private rememberListsBefore(): void {
+    for (const [key, { collection, variant }] of this.lists) {
+      if (this.told.has(key)) continue;
+      const before = this.sharedPulls.peek(collection, variant);
+      if (before) this.told.set(key, { seq: before.seq, epoch: before.epoch });
+    }
+  }
 
   private async tellBatch(pending: Pending): Promise<void> {
     const batch: Batch = { collections: [...pending.collections], tails: new Map(), owners: new Map() };
@@ -163,7 +183,7 @@ export class ChangeBatcher {
   private async tail(collection: SyncCollection, variant: string, scope: PullScope): Promise<string | null> {
     const name = collection.declaration.name;
     const key = `${name}\n${variant}`;
-    // The first batch of a list starts where the list stood before it: what devices have pulled so far.
+    // A list first read during the batch starts where it stands: its devices pull what it lacks.
     const before = this.sharedPulls.peek(collection, variant);
     const told = this.told.get(key) ?? (before ? { seq: before.seq, epoch: before.epoch } : undefined);
     const list: SharedList = await this.sharedPulls.current(collection, variant, pullContext(this.store, collection, scope));
