@@ -203,6 +203,15 @@ function changeOf(data: string): ChangeEvent {
 }
 
 const pullTimes: number[] = [];
+/** Pulls slower than this are counted by when they were sent and what they pulled (in the devices' log). */
+const SLOW_PULL_MS = 1000;
+const slowPulls = { bySecond: {} as Record<number, number>, byState: {} as Record<string, number> };
+let rushBegin = 0;
+function noteSlowPull(state: string, sent: number): void {
+  const second = Math.floor((sent - rushBegin) / 1000);
+  slowPulls.bySecond[second] = (slowPulls.bySecond[second] ?? 0) + 1;
+  slowPulls.byState[state] = (slowPulls.byState[state] ?? 0) + 1;
+}
 /** Documents the change events carried to devices that stored them without a pull. */
 let carriedDocuments = 0;
 /** The pull requests answered once the answers began. */
@@ -374,6 +383,7 @@ class Device {
           return false;
         }
         pullTimes.push(performance.now() - sent);
+        if (performance.now() - sent > SLOW_PULL_MS) noteSlowPull(key, sent);
         if (answering) {
           changePulls[key] = (changePulls[key] ?? 0) + 1;
           answeringPullTimes.push(performance.now() - sent);
@@ -507,6 +517,7 @@ async function main(): Promise<void> {
   await sleep(Math.max(0, startAt - Date.now()));
   const devices: Device[] = [];
   const begin = performance.now();
+  rushBegin = begin;
   const starts: Promise<void>[] = [];
   for (let i = 0; i < input.devices.length; i++) {
     if (!mine(i)) continue;
@@ -579,6 +590,7 @@ async function main(): Promise<void> {
     cpuSeconds: cpuSecondsUsed(),
     firstErrors,
   };
+  console.error(`pulls over ${SLOW_PULL_MS} ms: ${JSON.stringify(slowPulls)}`);
   // To a pipe the write is asynchronous: exiting before it is done would cut a long line.
   await new Promise<void>((resolve) => process.stdout.write(`${JSON.stringify(figures)}\n`, () => resolve()));
 }

@@ -10,6 +10,7 @@ import { failure, handleError, validationFailure } from './http/errors.js';
 import { eventRoutes } from './http/events.js';
 import { guestRoutes } from './http/guests.js';
 import { healthRoutes } from './http/health.js';
+import { jsonBody } from './http/jsonBody.js';
 import { matchRoutes } from './http/matches.js';
 import { metaRoutes } from './http/meta.js';
 import { pushRoutes } from './http/push.js';
@@ -51,10 +52,12 @@ export function createApp(deps: AppDeps): Api {
   const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT_BYTES, onError: (c) => failure(c, 413, 'bodyTooLarge') });
   // On an upload path the body is the file: too large says so in the words of docs/product.md, Error texts.
   const uploadLimit = bodyLimit({ maxSize: IMAGE_MAX_BYTES + 64 * 1024, onError: (c) => failure(c, 413, 'fileTooLarge') });
+  // A JSON body is read from Node's request itself (http/jsonBody.ts); any other under the same limit.
+  const json = jsonBody({ maxSize: JSON_BODY_LIMIT_BYTES, tooLarge: (c) => failure(c, 413, 'bodyTooLarge'), fallback: jsonLimit });
   // GET and HEAD carry no body that anything reads: looking at one would cost every read request a full Request object.
   app.use('/api/*', (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
-    return isUpload(c.req.path) ? uploadLimit(c, next) : jsonLimit(c, next);
+    return isUpload(c.req.path) ? uploadLimit(c, next) : json(c, next);
   });
   app.use('/api/*', loadSession(deps));
 

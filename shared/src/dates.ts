@@ -107,9 +107,18 @@ export function clubFormatter(kind: keyof typeof FORMAT_OPTIONS, timeZone: strin
   return formatter;
 }
 
+/** Per time zone, the last second asked for and its date: formatting costs tens of microseconds, and a busy server asks on every pull. */
+const lastDays = new Map<string, { second: number; day: string }>();
+
 /** Today's date (`YYYY-MM-DD`) in a time zone. */
 export function todayIn(timeZone: string, now: Date = new Date()): string {
-  return clubFormatter('day', timeZone).format(now);
+  // No zone's offset has a fraction of a second, so a date changes only on a whole second.
+  const second = Math.floor(now.getTime() / 1000);
+  const last = lastDays.get(timeZone);
+  if (last?.second === second) return last.day;
+  const day = clubFormatter('day', timeZone).format(now);
+  lastDays.set(timeZone, { second, day });
+  return day;
 }
 
 /**

@@ -129,6 +129,30 @@ class AssetVariants {
   }
 }
 
+/**
+ * A JSON answer made whole here, on a hot path (the sync pulls): a small one goes with its
+ * Content-Length, which the middleware below leaves alone at a glance, and a large one compressed by
+ * the request's Accept-Encoding. Either way the middleware need not turn @hono/node-server's light
+ * response into a full one and read its body back as a stream.
+ */
+export async function jsonAnswer(c: Context, value: unknown): Promise<Response> {
+  const bytes = Buffer.from(JSON.stringify(value));
+  const coding = bytes.byteLength < COMPRESS_MIN_BYTES ? 'identity' : negotiateEncoding(c.req.header('Accept-Encoding'));
+  if (coding !== 'identity') {
+    const compressed = await compressBytes(bytes, coding);
+    if (compressed.byteLength < bytes.byteLength)
+      return c.body(compressed as Uint8Array<ArrayBuffer>, 200, {
+        'Content-Type': 'application/json',
+        'Content-Encoding': coding,
+        Vary: 'Accept-Encoding',
+      });
+  }
+  return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+    'Content-Type': 'application/json',
+    'Content-Length': String(bytes.byteLength),
+  });
+}
+
 /** Replaces the answer with the given bytes, keeping status and headers (Content-Length fixed). */
 function answerWith(c: Context, res: Response, body: Uint8Array, coding: 'br' | 'gzip' | null): void {
   const headers = new Headers(res.headers);

@@ -1,4 +1,4 @@
-import { negotiateEncoding } from '../http/compress.js';
+import { jsonAnswer, negotiateEncoding } from '../http/compress.js';
 import {
   SYNC_HEARTBEAT_MS,
   SYNC_PULL_LIMIT,
@@ -6,6 +6,7 @@ import {
   syncPullAnswer,
   syncPushAnswer,
   syncStreamAnswer,
+  type SyncPullAnswer,
 } from '@fankurve/shared';
 import { write } from '../db/store.js';
 import { badInput, DomainError } from '../domain/errors.js';
@@ -73,7 +74,9 @@ export function syncRoutes(app: Api, deps: AppDeps, collections: Collections): v
         const body = encoded ? await encoded : shared.json;
         return c.body(body as Uint8Array<ArrayBuffer>, 200, headers) as never;
       }
-      return c.json(await pullBatch(deps.store, actor, collection, checkpoint, limit, scope), 200);
+      // Made whole here (http/compress.ts, jsonAnswer): typed by the answer's schema instead of c.json.
+      const answer: SyncPullAnswer = await pullBatch(deps.store, actor, collection, checkpoint, limit, scope);
+      return jsonAnswer(c, answer) as never;
     },
   );
 

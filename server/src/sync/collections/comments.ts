@@ -133,11 +133,10 @@ async function commentsOf(db: Kysely<Database>, which: Which, afterSeq: number, 
       const kept = eb('e.date', '>=', since);
       if (which === 'kept') return kept;
       const userId = 'pull' in which ? which.pull : which.olderOwn;
+      // Two lookups by index (author, mention) rather than a walk over every comment by seq.
       const theirs = eb.or([
         eb('c.user_id', '=', userId),
-        eb.exists(
-          eb.selectFrom('mentions as m').select('m.id').whereRef('m.comment_id', '=', 'c.id').where('m.user_id', '=', userId),
-        ),
+        eb('c.id', 'in', eb.selectFrom('mentions as m').select('m.comment_id').where('m.user_id', '=', userId)),
       ]);
       return 'pull' in which ? eb.or([kept, theirs]) : eb.and([eb('e.date', '<', since), theirs]);
     })
