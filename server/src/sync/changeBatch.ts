@@ -19,6 +19,8 @@ import { sharedScopeOf, type SharedList, type SharedPulls } from './sharedPull.j
 const CHANGE_BATCH_MS = 100;
 /** The longest gathering, with many streams open: a change still reaches every device within a second. */
 const CHANGE_BATCH_MAX_MS = 500;
+/** Streams told between two turns of the event loop. */
+const TELL_SLICE = 200;
 /** A list's tail longer than this is not carried: the devices pull it in pages. */
 const TAIL_MAX = 1000;
 
@@ -33,7 +35,7 @@ export const changeBatchMs = (streams: number): number =>
 /** A stream of the batcher: its actor decides which lists it gets; `tell` writes the batch's text. */
 export interface BatchListener {
   actor: Actor;
-  tell(text: string): void;
+  tell(text: Uint8Array): void;
 }
 
 /**
@@ -150,15 +152,22 @@ export class ChangeBatcher {
     // After missed commits, nothing is carried: every device pulls what is named.
     if (!pending.missed)
       await this.read(batch).catch((error: unknown) => console.error('A change batch could not be read:', error));
-    const texts = new Map<string, string>();
-    for (const listener of this.listeners) {
+    // Encoded once per kind of text, not once per stream.
+    const texts = new Map<string, Uint8Array>();
+    let told = 0;
+    for (const listener of [...this.listeners]) {
       const { key, parts } = this.partsFor(batch, listener.actor);
       let text = texts.get(key);
       if (text === undefined) {
-        text = `event: change\ndata: {"collections":${JSON.stringify(batch.collections)}${parts}}\n\n`;
+        text = Buffer.from(`event: change\ndata: {"collections":${JSON.stringify(batch.collections)}${parts}}\n\n`);
         texts.set(key, text);
       }
       listener.tell(text);
+      // Thousands of streams are told in slices, so requests (an answer's write) are served between them.
+      if (++told % TELL_SLICE === 0) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (this.closed) return;
+      }
     }
   }
 

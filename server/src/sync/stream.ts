@@ -14,8 +14,8 @@ const openStreams = new Map<string, Array<{ supersede: () => void }>>();
 
 /** Where a stream's text goes: the node response itself, or Hono's stream where there is none. */
 interface Sink {
-  /** Writes text; false once the connection is gone. */
-  write(text: string): boolean;
+  /** Writes text (or its bytes); false once the connection is gone. */
+  write(text: string | Uint8Array): boolean;
   onClose(listener: () => void): void;
   end(): void;
 }
