@@ -10,6 +10,7 @@ import { TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
 import { openConnection, type Connection } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
+import { analyzeUnanalyzedTables } from './db/statistics.js';
 import { CommitSignal } from './db/commitSignal.js';
 import { CommitBus, write, type Store } from './db/store.js';
 import { recordTicketRequests } from './domain/tickets/contingentAllocation.js';
@@ -53,6 +54,7 @@ export interface Runtime {
 export async function prepareRuntime(config: Config): Promise<Runtime> {
   const connection = openConnection(config);
   await migrateToLatest(connection.db, connection.dialect);
+  if (connection.dialect === 'postgres') await analyzeUnanalyzedTables(connection.db);
   const store: Store = {
     db: connection.db,
     writer: connection.writer,
