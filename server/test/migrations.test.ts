@@ -37,6 +37,10 @@ describe('migrations', () => {
     expect(files).toContain('011_announcements');
     const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(t.db);
     expect(rows.map((row) => row.name)).toEqual(files);
+    // The number is the order: a second one with a number already taken would sort before a migration a
+    // running database has done (`022_b` before `022_rides`), and that database would refuse to start.
+    const numbers = files.map((file) => file.slice(0, 3));
+    expect(new Set(numbers).size).toBe(numbers.length);
   });
 });
 
