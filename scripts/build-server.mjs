@@ -1,7 +1,7 @@
 // Bundles the server (and the shared TypeScript it imports) into server/dist/main.mjs for `npm start`:
 // plain node runs it without a TypeScript loader, which saves the loader's worker thread (~55 MiB RSS)
 // and its start-up time. Packages from node_modules stay external (native addons among them).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -38,6 +38,8 @@ const migrationFolders = [
     .map((entry) => path.join(collections, entry.name, 'migrations'))
     .filter((folder) => existsSync(folder)),
 ];
+// Built afresh: a renamed or removed migration must not stay behind to be run.
+rmSync(path.join(root, 'server/dist/migrations'), { recursive: true, force: true });
 await build({
   ...common,
   // Named entry points: each comes out as <name>.mjs in the one folder, whichever folder it came from.
