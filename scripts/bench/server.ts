@@ -194,25 +194,29 @@ export function serverNodePid(rootPid: number): number {
 /** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
-/** CPU seconds a process has used so far (user and system), or 0 once it is gone. */
-export function cpuSecondsOf(pid: number): number {
+/**
+ * CPU seconds a process has used so far (user and system), or 0 once it is gone; with `children`,
+ * also those of its children that ended (PostgreSQL's backends come and go).
+ */
+export function cpuSecondsOf(pid: number, children = false): number {
   try {
     // The command name may hold spaces and parentheses: the fields start after its last ')'.
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    const own = Number(fields[11]) + Number(fields[12]);
+    return (children ? own + Number(fields[13]) + Number(fields[14]) : own) / TICKS_PER_SECOND;
   } catch {
     return 0;
   }
 }
 
-/** CPU seconds used so far by every process of one command name (e.g. PostgreSQL's backends). */
+/** CPU seconds used so far by every process of one command name and its ended children (PostgreSQL's). */
 export function cpuSecondsOfCommand(name: string): number {
   let seconds = 0;
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name) seconds += cpuSecondsOf(Number(entry));
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name) seconds += cpuSecondsOf(Number(entry), true);
     } catch {
       // gone meanwhile
     }

@@ -53,7 +53,11 @@ export function createApp(deps: AppDeps): Api {
   // On an upload path the body is the file: too large says so in the words of docs/product.md, Error texts.
   const uploadLimit = bodyLimit({ maxSize: IMAGE_MAX_BYTES + 64 * 1024, onError: (c) => failure(c, 413, 'fileTooLarge') });
   // A JSON body is read from Node's request itself (http/jsonBody.ts); any other under the same limit.
-  const json = jsonBody({ maxSize: JSON_BODY_LIMIT_BYTES, tooLarge: (c) => failure(c, 413, 'bodyTooLarge'), fallback: jsonLimit });
+  const json = jsonBody({
+    maxSize: JSON_BODY_LIMIT_BYTES,
+    tooLarge: (c) => failure(c, 413, 'bodyTooLarge'),
+    fallback: jsonLimit,
+  });
   // GET and HEAD carry no body that anything reads: looking at one would cost every read request a full Request object.
   app.use('/api/*', (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();

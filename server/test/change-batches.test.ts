@@ -47,7 +47,7 @@ async function nextChange(stream: Stream, from: number, collection: string): Pro
 
 /** The members' tail of the first change after `from` that carries document `id` at `seq`. */
 async function tailCarrying(stream: Stream, from: number, id: string, seq: number) {
-  for (let at = from; ; ) {
+  for (let at = from; ;) {
     const next = await nextChange(stream, at, 'members');
     const tail = next.change.lists?.members;
     if (tail?.documents.some((doc) => doc.id === id && doc.seq === seq)) return tail;

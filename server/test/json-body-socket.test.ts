@@ -97,7 +97,11 @@ describe('a JSON body read from the socket', () => {
 describe("a member's own pull answered whole", () => {
   it('goes small with its length and no compression, large compressed by Accept-Encoding, the same JSON either way', async () => {
     const body = JSON.stringify({ checkpoint: null, limit: 100 });
-    const small = await send('POST', pullPath('notices'), { token: member.token, raw: body, headers: { 'accept-encoding': 'br' } });
+    const small = await send('POST', pullPath('notices'), {
+      token: member.token,
+      raw: body,
+      headers: { 'accept-encoding': 'br' },
+    });
     expect(small.status).toBe(200);
     expect(small.headers['content-encoding']).toBeUndefined();
     expect(Number(small.headers['content-length'])).toBe(small.bytes.byteLength);
@@ -119,7 +123,11 @@ describe("a member's own pull answered whole", () => {
       ['br', zlib.brotliDecompressSync],
       ['gzip', zlib.gunzipSync],
     ] as const) {
-      const packed = await send('POST', pullPath('attendees'), { token: member.token, raw: pull, headers: { 'accept-encoding': coding } });
+      const packed = await send('POST', pullPath('attendees'), {
+        token: member.token,
+        raw: pull,
+        headers: { 'accept-encoding': coding },
+      });
       expect(packed.headers['content-encoding']).toBe(coding);
       expect(packed.headers.vary).toBe('Accept-Encoding');
       expect(packed.bytes.byteLength).toBeLessThan(plain.bytes.byteLength);

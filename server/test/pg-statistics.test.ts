@@ -10,7 +10,6 @@ import { isPostgres, testDatabase } from './helpers.js';
  */
 
 let database: Awaited<ReturnType<typeof testDatabase>>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a probe table outside the app's schema type
 let db: Kysely<any>;
 
 /** Resolves once PostgreSQL's statistics count the probe's rows as changed since any analyze. */
