@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { paymentCodeOf } from '@fankurve/shared/rules/paymentCode';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { ADMIN, Api, daysAhead, memberPage, uniqueName, untilServiceWorkerControls } from './support.js';
@@ -79,8 +80,10 @@ test.describe('GiroCode', () => {
       'DE89370400440532013000',
       'EUR23.4',
     ]);
-    // No purpose, no structured reference; the reference names the member and the ticket (day and month).
-    expect(lines.slice(8)).toEqual(['', '', `Fankurve ${member.username}: ${title} ${date.slice(8, 10)}.${date.slice(5, 7)}.`]);
+    // No purpose, no structured reference; the reference starts with the member's payment code and
+    // names them and the ticket (day and month).
+    const code = paymentCodeOf(member.id);
+    expect(lines.slice(8)).toEqual(['', '', `${code} ${member.username}: ${title} ${date.slice(8, 10)}.${date.slice(5, 7)}.`]);
     // Nothing overflows at 360 px.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 

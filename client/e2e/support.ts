@@ -48,12 +48,12 @@ export class Api {
   }
 
   /** Registers a member through the API and approves them as admin. */
-  async registeredMember(username: string, password = 'fan-pass'): Promise<{ username: string; password: string }> {
+  async registeredMember(username: string, password = 'fan-pass'): Promise<{ id: string; username: string; password: string }> {
     const registered = await json(
       await this.request.post('/api/auth/register', { data: { username, email: `${username}@example.org`, password } }),
     );
     await this.put(`/api/auth/users/${registered.user.id}/approve`);
-    return { username, password };
+    return { id: registered.user.id, username, password };
   }
 }
 

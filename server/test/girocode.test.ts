@@ -1,4 +1,5 @@
 import { EPC_PAYLOAD_MAX_BYTES, epcAmount, epcPayload, epcPayloadOf, paymentReference } from '@fankurve/shared/rules/girocode';
+import { paymentCodeOf } from '@fankurve/shared/rules/paymentCode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loyaltySeasons } from '../src/domain/tickets/loyalty.js';
 import { clubAccount } from '../src/domain/club/settings.js';
@@ -116,41 +117,59 @@ describe('the EPC payload (GiroCode)', () => {
 });
 
 describe('the payment reference', () => {
-  it('names the member and the tickets with day and month', () => {
+  const coco = { id: '01a1b2c3-0000-7000-8000-000000000001', username: 'coco' };
+  const code = paymentCodeOf(coco.id);
+  const sepa = /^[A-Za-z0-9/\-?:().,'+ ]*$/;
+
+  it("starts with the member's payment code and names them and the tickets with day and month, in SEPA characters", () => {
+    expect(code).toMatch(/^FK[0-9A-HJKMNP-TV-Z]{7}$/);
     expect(
-      paymentReference('coco', [
+      paymentReference(coco, [
         { event_title: 'Union – Bayern', event_date: '2025-03-14' },
         { event_title: 'Hertha – Union', event_date: '2025-04-02' },
       ]),
-    ).toBe('Fankurve coco: Union – Bayern 14.03., Hertha – Union 02.04.');
+    ).toBe(`${code} coco: Union - Bayern 14.03., Hertha - Union 02.04.`);
+  });
+
+  it('spells umlauts and other letters out, so banks keep them', () => {
+    const reference = paymentReference({ id: coco.id, username: 'Jürgen_Böß' }, [
+      { event_title: 'Fortuna Düsseldorf – Union (A) „Flutlicht“ ×', event_date: '2025-03-14' },
+    ]);
+    expect(reference).toBe(`${code} Juergen-Boess: Fortuna Duesseldorf - Union (A) 'Flutlicht' x 14.03.`);
+    expect(reference).toMatch(sepa);
   });
 
   it('counts several tickets of one event once, with their number', () => {
     const ticket = { event_title: 'Union – Bayern', event_date: '2025-03-14' };
-    expect(paymentReference('coco', [ticket, ticket, ticket])).toBe('Fankurve coco: 3× Union – Bayern 14.03.');
+    expect(paymentReference(coco, [ticket, ticket, ticket])).toBe(`${code} coco: 3x Union - Bayern 14.03.`);
   });
 
   it('without tickets is the member alone', () => {
-    expect(paymentReference('coco', [])).toBe('Fankurve coco');
+    expect(paymentReference(coco, [])).toBe(`${code} coco`);
   });
 
-  it('ends with … after the last ticket that fits in 140 characters', () => {
+  it('ends with ... after the last ticket that fits in 140 characters', () => {
     const tickets = Array.from({ length: 12 }, (_, i) => ({
       event_title: `Auswärtsspiel Nummer ${i + 1}`,
       event_date: `2025-05-${String(i + 1).padStart(2, '0')}`,
     }));
-    const reference = paymentReference('coco', tickets);
-    expect([...reference].length).toBeLessThanOrEqual(140);
-    expect(reference.startsWith('Fankurve coco: Auswärtsspiel Nummer 1 01.05., Auswärtsspiel Nummer 2 02.05.')).toBe(true);
-    expect(reference.endsWith(', …')).toBe(true);
+    const reference = paymentReference(coco, tickets);
+    expect(reference.length).toBeLessThanOrEqual(140);
+    expect(reference.startsWith(`${code} coco: Auswaertsspiel Nummer 1 01.05., Auswaertsspiel Nummer 2 02.05.`)).toBe(true);
+    expect(reference.endsWith(', ...')).toBe(true);
     expect(reference).not.toContain('Nummer 12');
+    expect(reference).toMatch(sepa);
   });
 
-  it('cuts a single overlong title without breaking a character', () => {
-    const reference = paymentReference('coco', [{ event_title: `${'😀'.repeat(200)}`, event_date: '2025-03-14' }]);
-    expect([...reference]).toHaveLength(140);
-    expect(reference.endsWith('…')).toBe(true);
-    expect(wellFormed(reference)).toBe(true);
+  it('cuts a single overlong title and keeps the code', () => {
+    const reference = paymentReference(coco, [{ event_title: `${'Ö'.repeat(200)}`, event_date: '2025-03-14' }]);
+    expect(reference).toHaveLength(140);
+    expect(reference.startsWith(`${code} coco: OeOe`)).toBe(true);
+    expect(reference.endsWith('...')).toBe(true);
+  });
+
+  it('drops what has no SEPA spelling (an emoji) instead of sending it', () => {
+    expect(paymentReference({ id: coco.id, username: 'coco😀' }, [])).toBe(`${code} coco`);
   });
 });
 

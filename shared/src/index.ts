@@ -18,6 +18,7 @@ export * from './rules/keptOnDevice.js';
 export * from './rules/allocation.js';
 export * from './rules/ledger.js';
 export * from './rules/girocode.js';
+export * from './rules/paymentCode.js';
 export * from './rules/polls.js';
 export * from './schemas/common.js';
 export * from './schemas/auth.js';

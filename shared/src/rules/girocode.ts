@@ -1,3 +1,5 @@
+import { paymentCodeOf, toSepaText } from './paymentCode.js';
+
 /*
  * The GiroCode (docs/architecture.md, Club account and GiroCode): the EPC QR code that banking apps
  * read to fill in a SEPA credit transfer. The payload is the European Payments Council's
@@ -137,36 +139,38 @@ function dayAndMonth(date: string): string {
   return match ? `${match[2]}.${match[1]}.` : date;
 }
 
-/** What the reference begins with, so the treasurer spots the app's transfers on the statement. */
-const REFERENCE_PREFIX = 'Fankurve';
-const ELLIPSIS = '…';
-/** `, …` closes a list that was cut. */
-const SEPARATOR_AND_ELLIPSIS = 3;
+const ELLIPSIS = '...';
+/** `, ...` closes a list that was cut. */
+const SEPARATOR_AND_ELLIPSIS = 5;
 
 /**
- * The transfer's reference: the member and the tickets they pay, e.g.
- * `Fankurve coco: Union – Bayern 14.03., 2× Hertha – Union 02.04.` (several tickets of one event,
- * e.g. for guests, are counted once with their number). At most 140 characters: when the tickets do
- * not fit, the list ends with `…` after the last one that does.
+ * The transfer's reference, all in the SEPA character set (rules/paymentCode.ts): the member's payment
+ * code, their name and the tickets they pay, e.g. `FK7Q3MK2W coco: Union - Bayern 14.03., 2x Hertha -
+ * Union 02.04.` (several tickets of one event, e.g. for guests, are counted once with their number).
+ * The code comes first, so that a bank that cuts the text keeps it. At most 140 characters: when the
+ * tickets do not fit, the list ends with `...` after the last one that does.
  */
-export function paymentReference(username: string, tickets: { event_title: string; event_date: string }[]): string {
-  const head = `${REFERENCE_PREFIX} ${oneLine(username)}`;
+export function paymentReference(
+  member: { id: string; username: string },
+  tickets: { event_title: string; event_date: string }[],
+): string {
+  const head = `${paymentCodeOf(member.id)} ${toSepaText(oneLine(member.username))}`.trim();
   const counted = new Map<string, number>();
   for (const ticket of tickets) {
-    const label = `${oneLine(ticket.event_title)} ${dayAndMonth(ticket.event_date)}`;
+    const label = toSepaText(`${oneLine(ticket.event_title)} ${dayAndMonth(ticket.event_date)}`);
     counted.set(label, (counted.get(label) ?? 0) + 1);
   }
-  const parts = [...counted].map(([label, count]) => (count > 1 ? `${count}× ${label}` : label));
-  if (parts.length === 0) return cutToCharacters(head, EPC_REMITTANCE_MAX_LENGTH);
+  const parts = [...counted].map(([label, count]) => (count > 1 ? `${count}x ${label}` : label));
+  if (parts.length === 0) return head.slice(0, EPC_REMITTANCE_MAX_LENGTH);
   const full = `${head}: ${parts.join(', ')}`;
-  if ([...full].length <= EPC_REMITTANCE_MAX_LENGTH) return full;
+  if (full.length <= EPC_REMITTANCE_MAX_LENGTH) return full;
   let text = '';
   for (const part of parts) {
     const next = text ? `${text}, ${part}` : `${head}: ${part}`;
-    if ([...next].length + SEPARATOR_AND_ELLIPSIS > EPC_REMITTANCE_MAX_LENGTH) break;
+    if (next.length + SEPARATOR_AND_ELLIPSIS > EPC_REMITTANCE_MAX_LENGTH) break;
     text = next;
   }
   // Not even the first ticket fits (a very long name or title): the text itself is cut.
-  if (!text) return `${cutToCharacters(full, EPC_REMITTANCE_MAX_LENGTH - 1)}${ELLIPSIS}`;
+  if (!text) return `${full.slice(0, EPC_REMITTANCE_MAX_LENGTH - ELLIPSIS.length)}${ELLIPSIS}`;
   return `${text}, ${ELLIPSIS}`;
 }

@@ -56,7 +56,7 @@ export function MyTicketsPage() {
       >
         <span>{t('tickets.unpaidTotal')}</span> <strong>{debtText(owed.owedCents, owed.openPriceCount, language, t)}</strong>
       </p>
-      <LedgerBalance ledger={ledger} tickets={tickets} username={user.username} />
+      <LedgerBalance ledger={ledger} tickets={tickets} member={user} />
       <MyOffers userId={user.id} />
       {lists.map(([list, items]) => (
         <section key={list} className="ticket-list" aria-labelledby={`${titleId}-${list}`} data-list={list}>
@@ -86,17 +86,25 @@ export function MyTicketsPage() {
 
 /**
  * The member's balance from the ledger and, while they owe something, the GiroCode for that amount:
- * its reference names them and their unpaid tickets with a known price (the shared rule
+ * its reference starts with their payment code and names their unpaid tickets with a known price (the shared rule
  * `paymentReference`, as GET /api/ledger/my/payment), drawn on the device so it works offline.
  */
-function LedgerBalance({ ledger, tickets, username }: { ledger: MyLedger; tickets: MyTickets; username: string }) {
+function LedgerBalance({
+  ledger,
+  tickets,
+  member,
+}: {
+  ledger: MyLedger;
+  tickets: MyTickets;
+  member: { id: string; username: string };
+}) {
   const { t } = useTranslation();
   const owed = myOwedFigures(ledger, tickets.unpaid);
   const payable = tickets.unpaid.filter(
     (ticket) => ticket.event_title !== null && ticketChargeCents({ ...ticket, bought: true }) > 0,
   );
   const reference = paymentReference(
-    username,
+    member,
     payable.map((ticket) => ({ event_title: ticket.event_title ?? '', event_date: ticket.event_date ?? '' })),
   );
   return (

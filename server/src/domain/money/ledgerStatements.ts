@@ -110,7 +110,7 @@ export async function paymentRequestOf(db: Db, actor: Actor) {
   if (!isPayableByGiroCode(owed)) throw conflict('ledgerAmountTooLarge');
   const account = await clubAccount(db);
   if (!account) throw conflict('ledgerNoClubAccount');
-  const reference = paymentReference(actor.username, unpaidTickets);
+  const reference = paymentReference(actor, unpaidTickets);
   const epc = epcPayload({ bic: account.bic, name: account.holder, iban: account.iban, amountCents: owed, reference });
   return { amountCents: owed, reference, epc };
 }
