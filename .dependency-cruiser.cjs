@@ -36,6 +36,7 @@ const SERVER_LAYERS = [
   ['notify', ['^server/src/notify/', `${SERVER_COLLECTION}notify\\.ts$`]],
   ['mail', '^server/src/mail/'],
   ['matches', '^server/src/matches/'],
+  ['bankStatements', '^server/src/bankStatements/'],
   ['http', ['^server/src/http/', `${SERVER_COLLECTION}routes\\.ts$`]],
   ['sync', ['^server/src/sync/', `${SERVER_COLLECTION}sync\\.ts$`]],
   [
