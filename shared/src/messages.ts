@@ -193,6 +193,10 @@ export const CORE_MESSAGES = {
   ledgerNothingOwed: 'Nothing is owed at the moment',
   ledgerNoClubAccount: 'The club has not configured a bank account yet',
   ledgerAmountTooLarge: 'The amount is too large for a GiroCode (at most 999,999,999.99 €); please ask the treasurer',
+  statementNotFound: 'This bank statement is no longer there (it is kept for a day); please import it again',
+  statementLineUnknown: 'This statement has no such line',
+  statementLineTwice: 'A line of the statement was chosen twice',
+  statementForeignCurrency: 'Only payments in euros can be booked',
   idempotencyKeyInvalid: 'The Idempotency-Key header must be 1 to 100 visible characters',
   idempotencyKeyReused: 'This Idempotency-Key was already used for a different booking',
   // ── contingent messages ──

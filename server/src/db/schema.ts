@@ -301,6 +301,27 @@ export interface CalendarTokensTable {
 }
 
 /** The first answer to a request with an Idempotency-Key (migration 020; docs/architecture.md, Ledger). Not replicated. */
+/** A parsed bank statement kept a day for booking (migration 024; docs/architecture.md, Bank statements). */
+export interface BankStatementsTable {
+  id: string;
+  format: string;
+  /** The credits as JSON (`KeptStatementLine[]` of domain/money/bankStatements.ts). */
+  lines: string;
+  created_by: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** A booked credit of a statement, by its bank reference: never booked twice; its IBAN is learned. */
+export interface BankPaymentsTable {
+  bank_ref: string;
+  user_id: string;
+  iban: string;
+  ledger_id: string;
+  statement_id: string;
+  booked_at: string;
+}
+
 export interface IdempotencyKeysTable {
   user_id: string;
   scope: string;
@@ -443,6 +464,8 @@ export interface Database {
   loyalty_adjustments: LoyaltyAdjustmentsTable;
   calendar_tokens: CalendarTokensTable;
   idempotency_keys: IdempotencyKeysTable;
+  bank_statements: BankStatementsTable;
+  bank_payments: BankPaymentsTable;
   event_reminders: EventRemindersTable;
   reminder_waivers: ReminderWaiversTable;
   ledger: LedgerTable;

@@ -1,0 +1,200 @@
+import { createHash } from 'node:crypto';
+import { newId } from '@fankurve/shared';
+import type { WriteContext } from '../../db/store.js';
+import { requireAdmin, type Actor } from '../actor.js';
+import { badInput, conflict, notFound } from '../errors.js';
+import { bookEntry } from './ledgerBookings.js';
+import { owedFiguresByMember, type Db } from './ledgerEntries.js';
+import { matchLine, type MatchDirectory, type MatchedLine } from './statementMatching.js';
+
+/*
+ * A bank statement's credits, kept a day for booking, and their booking as payments
+ * (docs/architecture.md, "Bank statements"). A credit's bank reference (or, without one, a hash of
+ * its date, amount, IBAN and purpose) is booked at most once: `bank_payments` holds it under a
+ * unique key, and the write lock every write takes serialises two admins booking the same line.
+ */
+
+/** How long a parsed statement is kept for booking. */
+const STATEMENT_KEEP_MS = 24 * 60 * 60 * 1000;
+/** The text of a booked payment's ledger entry, at most (the ledger's note limit). */
+const PAYMENT_NOTE_MAX = 200;
+
+/** A credit as the parsers give it (server/src/bankStatements). */
+export interface CreditLine {
+  booked_on: string;
+  amount_cents: number;
+  currency: string;
+  name: string;
+  iban: string;
+  purpose: string;
+  bank_ref: string;
+}
+
+/** A kept line: its number in the statement and its key against booking twice. */
+interface KeptLine extends CreditLine {
+  line_id: string;
+  key: string;
+}
+
+export interface StatementLineView {
+  line_id: string;
+  booked_on: string;
+  amount_cents: number;
+  currency: string;
+  name: string;
+  iban: string;
+  purpose: string;
+  bank_ref: string;
+  duplicate: boolean;
+  match: MatchedLine | null;
+}
+
+/** The key against booking twice: the bank's reference, else a hash of what the line says. */
+export function lineKey(line: CreditLine): string {
+  if (line.bank_ref) return line.bank_ref;
+  const said = [line.booked_on, line.amount_cents, line.iban, line.purpose].join('\n');
+  return `H:${createHash('sha256').update(said).digest('hex').slice(0, 40)}`;
+}
+
+/** The members that can pay (active accounts) with what they owe, and the IBANs learned from their booked payments. */
+async function directoryOf(db: Db): Promise<MatchDirectory> {
+  const users = await db
+    .selectFrom('users')
+    .select(['id', 'username'])
+    .where('status', '=', 'active')
+    .where('deleted', '=', 0)
+    .execute();
+  const owed = await owedFiguresByMember(db);
+  const learned = new Map<string, string[]>();
+  for (const row of await db.selectFrom('bank_payments').select(['iban', 'user_id']).where('iban', '!=', '').execute()) {
+    const ids = learned.get(row.iban) ?? [];
+    if (!ids.includes(row.user_id)) learned.set(row.iban, [...ids, row.user_id]);
+  }
+  return {
+    members: users.map((user) => ({ id: user.id, username: user.username, owedCents: owed.get(user.id)?.owedCents ?? 0 })),
+    learnedIbans: learned,
+  };
+}
+
+/** The keys among `keys` that were booked before. */
+async function bookedKeys(db: Db, keys: readonly string[]): Promise<Set<string>> {
+  const booked = new Set<string>();
+  for (let i = 0; i < keys.length; i += 500) {
+    const part = keys.slice(i, i + 500);
+    for (const row of await db.selectFrom('bank_payments').select('bank_ref').where('bank_ref', 'in', part).execute()) {
+      booked.add(row.bank_ref);
+    }
+  }
+  return booked;
+}
+
+/**
+ * POST /api/ledger/statements (admin): keeps a parsed statement's credits for a day and answers each
+ * with whether it was booked before and whom it matches. Statements older than a day are dropped.
+ */
+export async function keepStatement(
+  w: WriteContext,
+  actor: Actor,
+  statement: { format: string; lines: readonly CreditLine[] },
+): Promise<{ id: string; format: string; lines: StatementLineView[] }> {
+  requireAdmin(actor);
+  await w.db.deleteFrom('bank_statements').where('expires_at', '<', w.now).execute();
+  const kept: KeptLine[] = statement.lines.map((line, i) => ({ ...line, line_id: String(i + 1), key: lineKey(line) }));
+  const id = newId();
+  await w.db
+    .insertInto('bank_statements')
+    .values({
+      id,
+      format: statement.format,
+      lines: JSON.stringify(kept),
+      created_by: actor.id,
+      created_at: w.now,
+      expires_at: new Date(Date.parse(w.now) + STATEMENT_KEEP_MS).toISOString(),
+    })
+    .execute();
+  return { id, format: statement.format, lines: await viewsOf(w.db, kept) };
+}
+
+async function viewsOf(db: Db, lines: readonly KeptLine[]): Promise<StatementLineView[]> {
+  const directory = await directoryOf(db);
+  const booked = await bookedKeys(
+    db,
+    lines.map((line) => line.key),
+  );
+  // Two lines of one statement with one key: the first counts, the second is its duplicate.
+  const seen = new Set<string>();
+  return lines.map(({ key, ...line }) => {
+    const duplicate = booked.has(key) || seen.has(key);
+    seen.add(key);
+    return { ...line, duplicate, match: matchLine(line, directory) };
+  });
+}
+
+/**
+ * POST /api/ledger/statements/{id}/book (admin): books each chosen line as a payment of the chosen
+ * member (the payment rule then pays their oldest tickets first). A line booked before (by this or
+ * another statement, or by another admin a moment ago) is counted as a duplicate and not booked.
+ * 404 for a statement that is unknown or older than a day; 400 for a line it does not have or one
+ * named twice; 409 for a line in another currency.
+ */
+export async function bookStatementLines(
+  w: WriteContext,
+  actor: Actor,
+  statementId: string,
+  picks: readonly { line_id: string; user_id: string }[],
+): Promise<{ booked: number; duplicates: number }> {
+  requireAdmin(actor);
+  const row = await w.db
+    .selectFrom('bank_statements')
+    .select(['lines', 'expires_at'])
+    .where('id', '=', statementId)
+    .executeTakeFirst();
+  if (!row || row.expires_at < w.now) throw notFound('statementNotFound');
+  const lines = new Map((JSON.parse(row.lines) as KeptLine[]).map((line) => [line.line_id, line]));
+  const chosen = picks.map((pick) => {
+    const line = lines.get(pick.line_id);
+    if (!line) throw badInput('statementLineUnknown');
+    if (line.currency !== 'EUR') throw conflict('statementForeignCurrency');
+    return { line, userId: pick.user_id };
+  });
+  if (new Set(picks.map((pick) => pick.line_id)).size !== picks.length) throw badInput('statementLineTwice');
+  const booked = await bookedKeys(
+    w.db,
+    chosen.map(({ line }) => line.key),
+  );
+  let bookedCount = 0;
+  let duplicates = 0;
+  for (const { line, userId } of chosen) {
+    if (booked.has(line.key)) {
+      duplicates += 1;
+      continue;
+    }
+    const entry = await bookEntry(w, actor, {
+      user_id: userId,
+      kind: 'payment',
+      amount: line.amount_cents / 100,
+      date: line.booked_on,
+      note: noteOf(line),
+    });
+    await w.db
+      .insertInto('bank_payments')
+      .values({
+        bank_ref: line.key,
+        user_id: userId,
+        iban: line.iban,
+        ledger_id: entry.id,
+        statement_id: statementId,
+        booked_at: w.now,
+      })
+      .execute();
+    booked.add(line.key);
+    bookedCount += 1;
+  }
+  return { booked: bookedCount, duplicates };
+}
+
+/** The payment's text in the member's statement: the payer and the purpose, as the bank said them. */
+function noteOf(line: CreditLine): string {
+  const text = [line.name, line.purpose].filter(Boolean).join(': ').replace(/\s+/g, ' ').trim();
+  return [...text].slice(0, PAYMENT_NOTE_MAX).join('');
+}
