@@ -1,5 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { JSON_BODY_LIMIT_BYTES, IMAGE_MAX_BYTES } from '@fankurve/shared';
+import { JSON_BODY_LIMIT_BYTES, IMAGE_MAX_BYTES, STATEMENT_MAX_BYTES } from '@fankurve/shared';
 import { bodyLimit } from 'hono/body-limit';
 import { attendanceRoutes } from './http/attendance.js';
 import { attendeeRoutes } from './http/attendees.js';
@@ -23,6 +23,7 @@ import { staticRoutes } from './http/static.js';
 import { ticketRoutes } from './http/tickets.js';
 import { contingentRoutes } from './http/contingents.js';
 import { ledgerRoutes } from './http/ledger.js';
+import { bankStatementRoutes } from './http/bankStatements.js';
 import { transportRoutes } from './http/transports.js';
 import { pollRoutes } from './http/polls.js';
 import { loyaltyRoutes } from './http/loyalty.js';
@@ -40,6 +41,8 @@ import { syncRoutes } from './sync/routes.js';
 
 /** Uploads (multipart) get the image limit plus room for the form framing; everything else the JSON limit. */
 const isUpload = (path: string) => /\/(image|logo)$/.test(path);
+/** A bank statement file: its own, larger limit (docs/architecture.md, Bank statements). */
+const isStatementUpload = (path: string) => path === '/api/ledger/statements';
 
 export function createApp(deps: AppDeps): Api {
   const app = new OpenAPIHono<AppEnv>({
@@ -52,6 +55,10 @@ export function createApp(deps: AppDeps): Api {
   const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT_BYTES, onError: (c) => failure(c, 413, 'bodyTooLarge') });
   // On an upload path the body is the file: too large says so in the words of docs/product.md, Error texts.
   const uploadLimit = bodyLimit({ maxSize: IMAGE_MAX_BYTES + 64 * 1024, onError: (c) => failure(c, 413, 'fileTooLarge') });
+  const statementLimit = bodyLimit({
+    maxSize: STATEMENT_MAX_BYTES + 64 * 1024,
+    onError: (c) => failure(c, 413, 'statementTooLarge'),
+  });
   // A JSON body is read from Node's request itself (http/jsonBody.ts); any other under the same limit.
   const json = jsonBody({
     maxSize: JSON_BODY_LIMIT_BYTES,
@@ -61,6 +68,7 @@ export function createApp(deps: AppDeps): Api {
   // GET and HEAD carry no body that anything reads: looking at one would cost every read request a full Request object.
   app.use('/api/*', (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    if (isStatementUpload(c.req.path)) return statementLimit(c, next);
     return isUpload(c.req.path) ? uploadLimit(c, next) : json(c, next);
   });
   app.use('/api/*', loadSession(deps));
@@ -76,6 +84,7 @@ export function createApp(deps: AppDeps): Api {
   ticketRoutes(app, deps);
   contingentRoutes(app, deps);
   ledgerRoutes(app, deps);
+  bankStatementRoutes(app, deps);
   transportRoutes(app, deps);
   exportRoutes(app, deps);
   calendarRoutes(app, deps);

@@ -132,6 +132,17 @@ async function ledgerCharge(f: Fixtures, role: Exclude<Role, 'anonymous'>): Prom
   return res.body.entry.id;
 }
 
+/** A CAMT.053 statement with one credit of 12.50 € under the bank reference `ref`. */
+function statementFile(ref: string) {
+  const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><Stmt>
+<Ntry><Amt Ccy="EUR">12.50</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts>BOOK</Sts><BookgDt><Dt>2030-01-02</Dt></BookgDt>
+<AcctSvcrRef>${ref}</AcctSvcrRef><NtryDtls><TxDtls><RltdPties><Dbtr><Nm>Matrix</Nm></Dbtr></RltdPties>
+<RmtInf><Ustrd>Beitrag</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>
+</Stmt></BkToCstmrStmt></Document>`;
+  return { field: 'file', bytes: new TextEncoder().encode(xml), filename: 'statement.xml', type: 'application/xml' };
+}
+
 /** The club's bank account in the settings (the GiroCode's beneficiary). */
 async function clubAccountSet(f: Fixtures): Promise<void> {
   const db = f.t.runtime.deps.store.db;
@@ -825,6 +836,46 @@ export const ROUTES: RouteCase[] = [
         .execute();
       expect(reversals).toHaveLength(role === 'admin' ? 1 : 0);
       if (role === 'admin') expect(body.entry.reverses_id).toBe(params.id);
+    },
+  },
+  // bank statements
+  {
+    method: 'POST',
+    path: '/api/ledger/statements',
+    uploadFile: () => statementFile(unique('MATRIX-IMPORT-')),
+    adminOnly: true,
+    plainAnswer: true,
+    expect: ADMIN_ONLY,
+    after: async (f, role, body) => {
+      if (role === 'admin')
+        expect(body.statement).toMatchObject({ format: 'camt.053', lines: [expect.objectContaining({ amount: 12.5 })] });
+      else expect(body.statement).toBeUndefined();
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/ledger/statements/{id}/book',
+    params: async (f) => {
+      const kept = await uploadFile(f.t, '/api/ledger/statements', {
+        token: f.admin.token,
+        ...statementFile(unique('MATRIX-BOOK-')),
+      });
+      expect(kept.status).toBe(200);
+      return { id: kept.body.statement.id };
+    },
+    body: (f) => ({ lines: [{ line_id: '1', user_id: f.member.id }] }),
+    adminOnly: true,
+    plainAnswer: true,
+    expect: ADMIN_ONLY,
+    after: async (f, role, body, { params }) => {
+      const booked = await f.t.runtime.deps.store.db
+        .selectFrom('bank_payments')
+        .select('bank_ref')
+        .where('statement_id', '=', params.id!)
+        .execute();
+      // Only an admin's call books the line.
+      expect(booked).toHaveLength(role === 'admin' ? 1 : 0);
+      if (role === 'admin') expect(body).toEqual({ booked: 1, duplicates: 0 });
     },
   },
   // stadiums and ticket prices

@@ -44,6 +44,8 @@ export interface RouteCase {
   adminOnly?: boolean;
   /** A multipart upload of a small PNG in the field `image` instead of a JSON body. */
   upload?: boolean;
+  /** A multipart upload of this file instead (e.g. a bank statement in the field `file`). */
+  uploadFile?: () => { field: string; bytes: Uint8Array; filename: string; type: string };
   /** A server-sent-events stream: the call checks status and content type, then aborts. */
   stream?: boolean;
   /** A successful answer is not the `{ success: true, … }` envelope (the document, sync answers, a stream). */

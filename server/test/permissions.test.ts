@@ -45,6 +45,7 @@ async function send(
   body: unknown,
 ): Promise<{ status: number; body: any; contentType: string | null }> {
   if (route.upload) return { ...(await uploadFile(t, url, { token, bytes: IMAGES.png })), contentType: null };
+  if (route.uploadFile) return { ...(await uploadFile(t, url, { token, ...route.uploadFile() })), contentType: null };
   if (!route.stream) return { ...(await t.call(route.method, url, { token, body })), contentType: null };
   const controller = new AbortController();
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};

@@ -5,6 +5,10 @@ export const TOAST_DURATION_MS = 3_000;
 export const INSTALL_PROMPT_DELAY_MS = 1_000;
 export const PUSH_PROMPT_DELAY_MS = 3_000;
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+/** A bank statement file (docs/architecture.md, Bank statements): 10,000 CAMT entries take ~4 MB. */
+export const STATEMENT_MAX_BYTES = 16 * 1024 * 1024;
+/** Lines booked from one statement in one request. */
+export const STATEMENT_BOOK_MAX_LINES = 10_000;
 export const TIME_STEP_MINUTES = 15;
 export const DEFAULT_EVENT_TIME = '15:00';
 export const MIN_PASSWORD_LENGTH = 4;

@@ -197,6 +197,10 @@ export const CORE_MESSAGES = {
   statementLineUnknown: 'This statement has no such line',
   statementLineTwice: 'A line of the statement was chosen twice',
   statementForeignCurrency: 'Only payments in euros can be booked',
+  statementUnreadable: 'This file is no bank statement that can be read (CAMT.053, CAMT.052, MT940 or CSV)',
+  statementFileMissing: 'Please choose a bank statement file',
+  statementTooLarge: 'The statement file is too large (at most 16 MB)',
+  statementLinesInvalid: 'Please choose the lines to book (at most 10,000), each with a member',
   idempotencyKeyInvalid: 'The Idempotency-Key header must be 1 to 100 visible characters',
   idempotencyKeyReused: 'This Idempotency-Key was already used for a different booking',
   // ── contingent messages ──

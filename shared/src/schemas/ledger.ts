@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { STATEMENT_BOOK_MAX_LINES } from '../constants.js';
 import { checkLedgerDate, LEDGER_NOTE_MAX_LENGTH, MANUAL_LEDGER_KINDS } from '../rules/ledger.js';
 import { hasWholeCents } from '../rules/money.js';
 import { lineText, msg } from './common.js';
@@ -26,3 +27,28 @@ export const ledgerEntryInput = z
   })
   .strict();
 export type LedgerEntryInput = z.infer<typeof ledgerEntryInput>;
+
+/**
+ * POST /api/ledger/statements/{id}/book (admin; docs/architecture.md, Bank statements): the lines of
+ * a kept statement to book, each with the member it pays for.
+ */
+export const statementBookInput = z
+  .object({
+    lines: z
+      .array(
+        z
+          .object({
+            line_id: z
+              .string(msg('statementLinesInvalid'))
+              .min(1, msg('statementLinesInvalid'))
+              .max(12, msg('statementLineUnknown')),
+            user_id: z.string(msg('userNotFound')).min(1, msg('userNotFound')).max(64, msg('userNotFound')),
+          })
+          .strict(),
+        msg('statementLinesInvalid'),
+      )
+      .min(1, msg('statementLinesInvalid'))
+      .max(STATEMENT_BOOK_MAX_LINES, msg('statementLinesInvalid')),
+  })
+  .strict();
+export type StatementBookInput = z.infer<typeof statementBookInput>;

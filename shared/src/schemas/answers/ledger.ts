@@ -73,3 +73,37 @@ export type LedgerEntryAnswer = z.infer<typeof ledgerEntryAnswer>;
 /** GET /api/ledger/my/payment: what to transfer, the reference and the GiroCode's EPC payload. */
 export const ledgerPaymentAnswer = successAnswer({ amount: z.number(), reference: z.string(), epc: z.string() });
 export type LedgerPaymentAnswer = z.infer<typeof ledgerPaymentAnswer>;
+
+/** A credit of an imported bank statement: whether it was booked before and whom it matches (docs/architecture.md, Bank statements). */
+export const statementLineView = z
+  .strictObject({
+    line_id: z.string(),
+    booked_on: z.string(),
+    /** Euros. */
+    amount: z.number(),
+    /** Lines in another currency than EUR are listed, never booked. */
+    currency: z.string(),
+    name: z.string(),
+    iban: z.string(),
+    purpose: z.string(),
+    bank_ref: z.string(),
+    duplicate: z.boolean(),
+    match: z
+      .strictObject({ user_id: z.string(), username: z.string(), reason: z.enum(['reference', 'iban', 'name_amount']) })
+      .nullable(),
+  })
+  .meta({ id: 'StatementLineView' });
+
+/** POST /api/ledger/statements: the statement kept a day for booking. */
+export const statementImportAnswer = z.strictObject({
+  statement: z.strictObject({
+    id: z.string(),
+    format: z.enum(['camt.053', 'camt.052', 'mt940', 'csv']),
+    lines: z.array(statementLineView),
+  }),
+});
+export type StatementImportAnswer = z.infer<typeof statementImportAnswer>;
+
+/** POST /api/ledger/statements/{id}/book: lines booked, and lines booked before (not again). */
+export const statementBookAnswer = z.strictObject({ booked: z.number().int(), duplicates: z.number().int() });
+export type StatementBookAnswer = z.infer<typeof statementBookAnswer>;
