@@ -4,6 +4,8 @@ import {
   type LedgerEntryInput,
   type LedgerMembersAnswer,
   type LedgerStatementAnswer,
+  type StatementBookAnswer,
+  type StatementImportAnswer,
 } from '@fankurve/shared';
 import { api } from './client.js';
 
@@ -68,3 +70,18 @@ export const bookLedgerEntry = (body: LedgerEntryInput, idempotencyKey: string) 
 
 export const reverseLedgerEntry = (entryId: string) =>
   api<LedgerEntryAnswer>(`/api/ledger/entries/${id(entryId)}/reverse`, { method: 'POST' });
+
+/** A credit of an imported statement, in cents (docs/architecture.md, Bank statements). */
+export type ImportedLine = Omit<StatementImportAnswer['statement']['lines'][number], 'amount'> & { amount_cents: number };
+
+/** POST /api/ledger/statements: the statement's credits with whether each was booked before and whom it matches. */
+export async function importStatement(file: File): Promise<{ id: string; format: string; lines: ImportedLine[] }> {
+  const form = new FormData();
+  form.append('file', file);
+  const { statement } = await api<StatementImportAnswer>('/api/ledger/statements', { method: 'POST', body: form });
+  return { ...statement, lines: statement.lines.map(({ amount, ...line }) => ({ ...line, amount_cents: eurosToCents(amount) })) };
+}
+
+/** POST /api/ledger/statements/{id}/book: the chosen lines as payments of the chosen members. */
+export const bookStatement = (statementId: string, lines: { line_id: string; user_id: string }[]) =>
+  api<StatementBookAnswer>(`/api/ledger/statements/${id(statementId)}/book`, { method: 'POST', body: { lines } });

@@ -1,3 +1,4 @@
+/// <reference path="./mt940js.d.ts" />
 import { Parser } from 'mt940js';
 import { ibanOf, oneLine } from './amounts.js';
 import { StatementUnreadable, type ParsedStatement, type StatementLine } from './types.js';

@@ -28,6 +28,7 @@ import { Loading } from '../../ui/Loading.js';
 import { MoneyField } from '../../ui/MoneyField.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { BalanceText, Statement, useEntryText } from './Statement.js';
+import { StatementImport } from './StatementImport.js';
 import './ledger.css';
 import { useLedgerChanges } from './useLedgerChanges.js';
 
@@ -85,6 +86,7 @@ export function Balances({ onChanged }: { onChanged?: () => void } = {}) {
       <h2 id={titleId} className="section-title">
         {t('ledger.balancesTitle')}
       </h2>
+      <StatementImport members={members} onBooked={reload} />
       <BookEntryForm members={members} onBooked={reload} />
       {members.length === 0 ? (
         <p className="muted">{t('ledger.noMembers')}</p>
