@@ -8,6 +8,7 @@ import type { LighthouseFigures } from './lighthouse.js';
 import type { PullsFigures } from './pulls.js';
 import type { RestFigures } from './rest.js';
 import type { RushFigures } from './rush.js';
+import type { StatementFigures } from './statements.js';
 import type { ClubKey } from './seed.js';
 import type { UserServerFigures } from './userServer.js';
 
@@ -69,6 +70,8 @@ export interface Figures {
   rush?: RushFigures;
   /** A user's server: npm start on an empty data folder, the club built through the HTTP API. */
   userServer?: UserServerFigures;
+  /** Reading a bank statement of 10,000 credits in each format. */
+  statements?: StatementFigures;
 }
 
 /** Targets (decimal megabytes: 2 MB = 2,000,000 bytes). */
@@ -82,6 +85,8 @@ export const TARGETS = {
   /** The 10-season club's time to all stored on the device, at most this times the 5-season club's. */
   fullySyncedRatio: 1.2,
   offlineStartMs: 150,
+  /** A bank statement of 10,000 credits, parsed. */
+  statementParseMs: 2000,
   queuedAnswersMs: 2000,
   /** The app shell's slowest answer while 60 sign-ins run (main: 5.3 s). */
   shellUnderFloodMs: 500,
@@ -466,6 +471,19 @@ export function tableRows(figures: Figures, errors: Record<string, string>): Tab
         ? `match-day rush over ${figures.rush.instances} instances on one PostgreSQL`
         : 'match-day rush on one server (SQLite)';
     rows.push(heading(where), ...rushRows(figures.rush).map(once));
+  }
+  if (figures.statements) {
+    rows.push(
+      heading(`a bank statement of ${figures.statements.lines.toLocaleString('en')} credits`),
+      ...figures.statements.formats.map((f) =>
+        once({
+          figure: `parsed: ${f.format} (${(f.bytes / 1_000_000).toFixed(1)} MB)`,
+          measured: `median ${ms(f.medianMs)}`,
+          target: `< ${ms(TARGETS.statementParseMs)}`,
+          met: f.medianMs < TARGETS.statementParseMs,
+        }),
+      ),
+    );
   }
   if (figures.userServer) {
     rows.push(heading("a user's server (npm start, empty data folder, SQLite)"), ...userServerRows(figures.userServer).map(once));
