@@ -838,6 +838,48 @@ export const ROUTES: RouteCase[] = [
       if (role === 'admin') expect(body.entry.reverses_id).toBe(params.id);
     },
   },
+  // bulk charges
+  {
+    method: 'POST',
+    path: '/api/ledger/charges',
+    body: (f, role) => ({ target: { all_members: true }, amount: role === 'admin' ? 2 : 777, note: unique('Matrix bulk ') }),
+    adminOnly: true,
+    plainAnswer: true,
+    expect: CREATED_ADMIN_ONLY,
+    after: async (f, role, body) => {
+      const refused = await f.t.runtime.deps.store.db
+        .selectFrom('ledger')
+        .select('id')
+        .where('amount_cents', '=', 77700)
+        .executeTakeFirst();
+      // Only an admin's call charges; the members' 777 € is never booked.
+      expect(refused).toBeUndefined();
+      if (role === 'admin') expect(body.entries.length).toBeGreaterThan(0);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/ledger/charges/{id}/reverse',
+    params: async (f) => {
+      const res = await f.t.call('POST', '/api/ledger/charges', {
+        token: f.admin.token,
+        body: { target: { all_members: true }, amount: 1, note: unique('Matrix reverse ') },
+      });
+      expect(res.status).toBe(201);
+      return { id: res.body.id };
+    },
+    adminOnly: true,
+    plainAnswer: true,
+    expect: CREATED_ADMIN_ONLY,
+    after: async (f, role, _body, { params }) => {
+      const charge = await f.t.runtime.deps.store.db
+        .selectFrom('bulk_charges')
+        .select('reversed_at')
+        .where('id', '=', params.id!)
+        .executeTakeFirstOrThrow();
+      expect(charge.reversed_at === null).toBe(role !== 'admin');
+    },
+  },
   // bank statements
   {
     method: 'POST',

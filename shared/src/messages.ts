@@ -201,6 +201,13 @@ export const CORE_MESSAGES = {
   statementFileMissing: 'Please choose a bank statement file',
   statementTooLarge: 'The statement file is too large (at most 16 MB)',
   statementLinesInvalid: 'Please choose the lines to book (at most 10,000), each with a member',
+  chargeTargetInvalid: 'Please choose whom to charge: all members, an event or a transport option',
+  chargeAmountOrTotal: 'Please give either an amount each or a total to split',
+  chargeNoteRequired: 'Please say what the charge is for',
+  chargeNobody: 'Nobody to charge: the choice has no members',
+  chargeTotalTooSmall: 'The total is smaller than one cent per person',
+  chargeNotFound: 'Bulk charge not found',
+  chargeReversed: 'This bulk charge has already been reversed',
   idempotencyKeyInvalid: 'The Idempotency-Key header must be 1 to 100 visible characters',
   idempotencyKeyReused: 'This Idempotency-Key was already used for a different booking',
   // ── contingent messages ──

@@ -322,6 +322,23 @@ export interface BankPaymentsTable {
   booked_at: string;
 }
 
+/** A charge to many members at once (migration 025; docs/architecture.md, Ledger, "Bulk charges"). */
+export interface BulkChargesTable {
+  id: string;
+  note: string;
+  target: string;
+  total_cents: number;
+  created_by: string;
+  created_at: string;
+  reversed_at: string | null;
+}
+
+/** The ledger entries a bulk charge booked. */
+export interface BulkChargeEntriesTable {
+  ledger_id: string;
+  charge_id: string;
+}
+
 export interface IdempotencyKeysTable {
   user_id: string;
   scope: string;
@@ -466,6 +483,8 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   bank_statements: BankStatementsTable;
   bank_payments: BankPaymentsTable;
+  bulk_charges: BulkChargesTable;
+  bulk_charge_entries: BulkChargeEntriesTable;
   event_reminders: EventRemindersTable;
   reminder_waivers: ReminderWaiversTable;
   ledger: LedgerTable;

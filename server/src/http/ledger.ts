@@ -1,6 +1,9 @@
 import {
   errorAnswer,
   ledgerEntryAnswer,
+  ledgerChargeAnswer,
+  ledgerChargeInput,
+  ledgerChargeReversedAnswer,
   ledgerEntryInput,
   ledgerMembersAnswer,
   ledgerPaymentAnswer,
@@ -9,6 +12,7 @@ import {
 } from '@fankurve/shared';
 import { write } from '../db/store.js';
 import { bookEntry, reverseEntry } from '../domain/money/ledgerBookings.js';
+import { chargeInBulk, reverseBulkCharge } from '../domain/money/bulkCharges.js';
 import {
   listBalances,
   memberStatement,
@@ -150,6 +154,41 @@ export function ledgerRoutes(app: Api, deps: AppDeps): void {
       const actor = requireActor(c);
       const entry = await write(deps.store, (w) => reverseEntry(w, actor, c.req.valid('param').id));
       return c.json({ success: true as const, message: MESSAGES.ledgerEntryReversedNow, entry: toRestLedgerEntry(entry) }, 201);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'post',
+      path: '/api/ledger/charges',
+      tag,
+      summary:
+        "Charge many members at once: all active members, everyone going to an event, or a transport option's passengers (admin)",
+      body: ledgerChargeInput,
+      access: 'admin',
+      answers: { 201: ledgerChargeAnswer },
+    }),
+    async (c) => {
+      const actor = requireActor(c);
+      const charge = await write(deps.store, (w) => chargeInBulk(w, actor, c.req.valid('json')));
+      return c.json({ id: charge.id, entries: charge.entries.map(toRestLedgerEntry), total: charge.totalCents / 100 }, 201);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'post',
+      path: '/api/ledger/charges/{id}/reverse',
+      tag,
+      summary: 'Reverse every entry of a bulk charge (admin)',
+      params: idParams,
+      access: 'admin',
+      answers: { 201: ledgerChargeReversedAnswer },
+    }),
+    async (c) => {
+      const actor = requireActor(c);
+      const reversals = await write(deps.store, (w) => reverseBulkCharge(w, actor, c.req.valid('param').id));
+      return c.json({ entries: reversals.map(toRestLedgerEntry) }, 201);
     },
   );
 }

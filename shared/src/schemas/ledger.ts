@@ -52,3 +52,36 @@ export const statementBookInput = z
   })
   .strict();
 export type StatementBookInput = z.infer<typeof statementBookInput>;
+
+const euros = (code: 'ledgerAmountInvalid') =>
+  z.number(msg(code)).gt(0, msg(code)).max(100000, msg(code)).refine(hasWholeCents, msg('moneyTooPrecise'));
+const anId = (code: 'eventNotFound' | 'transportNotFound') => z.string(msg(code)).min(1, msg(code)).max(64, msg(code));
+
+/**
+ * POST /api/ledger/charges (admin; docs/architecture.md, Ledger, "Bulk charges"): one charge to
+ * every active member, everyone going to an event, or the passengers of a transport option; an
+ * amount each, or a total split evenly. The note is the entries' text.
+ */
+export const ledgerChargeInput = z
+  .object({
+    target: z.union(
+      [
+        z.object({ all_members: z.literal(true, msg('chargeTargetInvalid')) }).strict(),
+        z.object({ event_id: anId('eventNotFound') }).strict(),
+        z.object({ transport_id: anId('transportNotFound') }).strict(),
+      ],
+      msg('chargeTargetInvalid'),
+    ),
+    amount: euros('ledgerAmountInvalid').optional(),
+    total: euros('ledgerAmountInvalid').optional(),
+    note: lineText(
+      z
+        .string(msg('chargeNoteRequired'))
+        .trim()
+        .min(1, msg('chargeNoteRequired'))
+        .max(LEDGER_NOTE_MAX_LENGTH, msg('ledgerNoteTooLong')),
+    ),
+  })
+  .strict()
+  .refine((input) => (input.amount === undefined) !== (input.total === undefined), msg('chargeAmountOrTotal'));
+export type LedgerChargeInput = z.infer<typeof ledgerChargeInput>;

@@ -107,3 +107,10 @@ export type StatementImportAnswer = z.infer<typeof statementImportAnswer>;
 /** POST /api/ledger/statements/{id}/book: lines booked, and lines booked before (not again). */
 export const statementBookAnswer = z.strictObject({ booked: z.number().int(), duplicates: z.number().int() });
 export type StatementBookAnswer = z.infer<typeof statementBookAnswer>;
+
+/** POST /api/ledger/charges: the bulk charge's id (to reverse it), its entries and their total in euros. */
+export const ledgerChargeAnswer = z.strictObject({ id: z.string(), entries: z.array(restLedgerEntry), total: z.number() });
+export type LedgerChargeAnswer = z.infer<typeof ledgerChargeAnswer>;
+
+/** POST /api/ledger/charges/{id}/reverse: the reversals booked. */
+export const ledgerChargeReversedAnswer = z.strictObject({ entries: z.array(restLedgerEntry) });
