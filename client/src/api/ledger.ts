@@ -1,6 +1,8 @@
 import {
   eurosToCents,
   type LedgerEntryAnswer,
+  type LedgerChargeAnswer,
+  type LedgerChargeInput,
   type LedgerEntryInput,
   type LedgerMembersAnswer,
   type LedgerStatementAnswer,
@@ -85,3 +87,6 @@ export async function importStatement(file: File): Promise<{ id: string; format:
 /** POST /api/ledger/statements/{id}/book: the chosen lines as payments of the chosen members. */
 export const bookStatement = (statementId: string, lines: { line_id: string; user_id: string }[]) =>
   api<StatementBookAnswer>(`/api/ledger/statements/${id(statementId)}/book`, { method: 'POST', body: { lines } });
+
+/** POST /api/ledger/charges: one charge to many members (docs/architecture.md, Ledger, "Bulk charges"). */
+export const chargeInBulk = (body: LedgerChargeInput) => api<LedgerChargeAnswer>('/api/ledger/charges', { method: 'POST', body });

@@ -29,6 +29,7 @@ import { MoneyField } from '../../ui/MoneyField.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { BalanceText, Statement, useEntryText } from './Statement.js';
 import { StatementImport } from './StatementImport.js';
+import { BulkChargeForm } from './BulkChargeForm.js';
 import './ledger.css';
 import { useLedgerChanges } from './useLedgerChanges.js';
 
@@ -87,6 +88,7 @@ export function Balances({ onChanged }: { onChanged?: () => void } = {}) {
         {t('ledger.balancesTitle')}
       </h2>
       <StatementImport members={members} onBooked={reload} />
+      <BulkChargeForm onBooked={reload} />
       <BookEntryForm members={members} onBooked={reload} />
       {members.length === 0 ? (
         <p className="muted">{t('ledger.noMembers')}</p>
