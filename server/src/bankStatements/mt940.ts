@@ -1,3 +1,4 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- mt940js ships no types: the declaration travels with this module into every program that compiles it (the client's tests start the server)
 /// <reference path="./mt940js.d.ts" />
 import { Parser } from 'mt940js';
 import { ibanOf, oneLine } from './amounts.js';
