@@ -19,14 +19,20 @@ const STATEMENT_KEEP_MS = 24 * 60 * 60 * 1000;
 /** The text of a booked payment's ledger entry, at most (the ledger's note limit). */
 const PAYMENT_NOTE_MAX = 200;
 
-/** A credit as the parsers give it (server/src/bankStatements). */
+/** One incoming credit of a statement, as the parsers (server/src/bankStatements) give it. */
 export interface CreditLine {
+  /** The day the bank booked it, `YYYY-MM-DD`. */
   booked_on: string;
+  /** Whole cents, above zero. */
   amount_cents: number;
   currency: string;
+  /** The payer as the bank names them, '' when it does not. */
   name: string;
+  /** The payer's IBAN in electronic format, '' when the bank does not give it. */
   iban: string;
+  /** The transfer's purpose (unstructured remittance), lines joined by spaces. */
   purpose: string;
+  /** AcctSvcrRef, else the EndToEndId, else '' (`lineKey` then derives one). */
   bank_ref: string;
 }
 
@@ -36,18 +42,7 @@ interface KeptLine extends CreditLine {
   key: string;
 }
 
-export interface StatementLineView {
-  line_id: string;
-  booked_on: string;
-  amount_cents: number;
-  currency: string;
-  name: string;
-  iban: string;
-  purpose: string;
-  bank_ref: string;
-  duplicate: boolean;
-  match: MatchedLine | null;
-}
+export type StatementLineView = Omit<KeptLine, 'key'> & { duplicate: boolean; match: MatchedLine | null };
 
 /** The key against booking twice: the bank's reference, else a hash of what the line says. */
 export function lineKey(line: CreditLine): string {

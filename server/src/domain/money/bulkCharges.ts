@@ -19,7 +19,10 @@ interface Charged {
   guestName: string | null;
 }
 
-async function chargedBy(w: WriteContext, target: LedgerChargeInput['target']): Promise<{ key: string; people: Charged[] }> {
+async function chargedBy(
+  w: WriteContext,
+  target: LedgerChargeInput['target'],
+): Promise<{ key: string; eventId: string | null; people: Charged[] }> {
   if ('all_members' in target) {
     const users = await w.db
       .selectFrom('users')
@@ -27,7 +30,11 @@ async function chargedBy(w: WriteContext, target: LedgerChargeInput['target']): 
       .where('status', '=', 'active')
       .where('deleted', '=', 0)
       .execute();
-    return { key: 'all_members', people: users.map((user) => ({ userId: user.id, username: user.username, guestName: null })) };
+    return {
+      key: 'all_members',
+      eventId: null,
+      people: users.map((user) => ({ userId: user.id, username: user.username, guestName: null })),
+    };
   }
   let eventId: string;
   let passengersOnly = false;
@@ -70,7 +77,7 @@ async function chargedBy(w: WriteContext, target: LedgerChargeInput['target']): 
     const username = userId ? names.get(userId) : undefined;
     return userId && username !== undefined ? [{ userId, username, guestName: row.user_id ? null : row.guest_name }] : [];
   });
-  return { key: 'event_id' in target ? `event:${eventId}` : `transport:${target.transport_id}`, people };
+  return { key: 'event_id' in target ? `event:${eventId}` : `transport:${target.transport_id}`, eventId, people };
 }
 
 /** Members by name, each member before their guests: the order the odd cents of a split go in. */
@@ -97,7 +104,7 @@ export async function chargeInBulk(
   input: LedgerChargeInput,
 ): Promise<{ id: string; entries: LedgerEntry[]; totalCents: number }> {
   requireAdmin(actor);
-  const { key, people } = await chargedBy(w, input.target);
+  const { key, eventId, people } = await chargedBy(w, input.target);
   if (people.length === 0) throw badInput('chargeNobody');
   people.sort(byName);
   const shares =
@@ -114,7 +121,7 @@ export async function chargeInBulk(
       amount_cents: shares[i]!,
       date: w.today(),
       description: person.guestName ? `${input.note} (${person.guestName})` : input.note,
-      event_id: key.startsWith('all') ? null : key.startsWith('event:') ? key.slice(6) : null,
+      event_id: eventId,
       attendee_id: null,
       reverses_id: null,
       created_by: actor.id,
