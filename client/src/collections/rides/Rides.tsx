@@ -37,7 +37,7 @@ export function Rides({ eventId, eventDate }: Props) {
   const isAdmin = user.scope === 'admin';
   const online = useSyncState('online');
   const language = currentLanguage();
-  const rides = useRides(eventId, user.id);
+  const rides = useRides(eventId, user);
   const headingId = useId();
   const [editing, setEditing] = useState<RideView | 'new' | null>(null);
   const [confirming, setConfirming] = useState<RideView | null>(null);

@@ -32,11 +32,22 @@ export type RideInput = RideFields;
 const soonestFirst = (a: RideDoc, b: RideDoc) =>
   a.departure_datetime.localeCompare(b.departure_datetime) || a.id.localeCompare(b.id);
 
-/** The event's rides on the device, soonest departure first, with their drivers' names. */
-export function rides$(db: FankurveDatabase, docs: DocStore, eventId: string, userId: string): Observable<RideView[]> {
+/**
+ * The event's rides on the device, soonest departure first, with their drivers' names. The member's
+ * own name is known from the session: a member who joined since the device last pulled the members
+ * is not among them yet, and their own ride must still carry their name.
+ */
+export function rides$(
+  db: FankurveDatabase,
+  docs: DocStore,
+  eventId: string,
+  user: { id: string; username: string },
+): Observable<RideView[]> {
+  const userId = user.id;
   return combineLatest([kindOf(db, 'rides').find({ selector: { event_id: eventId } }).$, docs.all('members')]).pipe(
     map(([rides, members]) => {
       const names = new Map(members.map((member) => [member.id, member.username]));
+      if (!names.has(userId)) names.set(userId, user.username);
       return rides
         .map((doc) => doc.toJSON() as RideDoc)
         .sort(soonestFirst)
@@ -45,9 +56,10 @@ export function rides$(db: FankurveDatabase, docs: DocStore, eventId: string, us
   );
 }
 
-/** The event's rides for the signed-in member `userId`; undefined while the device reads. */
-export function useRides(eventId: string, userId: string): RideView[] | undefined {
-  return useQuery((db, docs) => rides$(db, docs, eventId, userId), [eventId, userId]);
+/** The event's rides for the signed-in member; undefined while the device reads. */
+export function useRides(eventId: string, user: { id: string; username: string }): RideView[] | undefined {
+  const { id, username } = user;
+  return useQuery((db, docs) => rides$(db, docs, eventId, { id, username }), [eventId, id, username]);
 }
 
 /** The date of a live event on the device (what a ride must not leave after); an archived or unknown one is refused. */
