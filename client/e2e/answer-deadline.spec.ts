@@ -155,7 +155,12 @@ test.describe('at 360 px', () => {
 test.describe('the admin', () => {
   test.afterEach(async ({ request }) => {
     const admin = await Api.signIn(request, ADMIN.username, ADMIN.password);
-    await admin.put('/api/config', { ...DEFAULTS, reminder_days_before: 3, deadline_reminder_hours: 24 });
+    await admin.put('/api/config', {
+      ...DEFAULTS,
+      reminder_days_before: 3,
+      deadline_reminder_hours: 24,
+      payment_reminder_days: 14,
+    });
   });
 
   test('still answers after the deadline and sees who was reminded (online only)', async ({ browser, request }) => {
@@ -177,7 +182,10 @@ test.describe('the admin', () => {
     await context.close();
   });
 
-  test('sets the reminder times in the team configuration; bad ones are refused on the device', async ({ browser, request }) => {
+  test('sets the reminder times (to answer, to pay) in the team configuration; bad ones are refused on the device', async ({
+    browser,
+    request,
+  }) => {
     const admin = await Api.signIn(request, ADMIN.username, ADMIN.password);
     const { context, page } = await memberPage(browser, ADMIN, PHONE);
     await page.goto('/config');
@@ -191,9 +199,21 @@ test.describe('the admin', () => {
     expect((await admin.get('/api/config')).config.reminder_days_before).toBe(3);
     await days.fill('5');
     await hours.fill('0');
+    // The reminder to pay, in its own part of the form.
+    const payments = page.getByRole('group', { name: 'Zahlungserinnerungen' }).getByLabel('Tage bis zur Erinnerung');
+    await expect(payments).toHaveValue('14');
+    await payments.fill('91');
+    await page.getByRole('button', { name: 'Speichern' }).click();
+    await expect(page.getByText('Die Zahlungserinnerung muss eine ganze Zahl von 0 bis 90 Tagen sein')).toBeVisible();
+    expect((await admin.get('/api/config')).config).toMatchObject({ reminder_days_before: 3, payment_reminder_days: 14 });
+    await payments.fill('21');
     await page.getByRole('button', { name: 'Speichern' }).click();
     await expect(page.getByRole('status').getByText('Konfiguration gespeichert')).toBeVisible();
-    expect((await admin.get('/api/config')).config).toMatchObject({ reminder_days_before: 5, deadline_reminder_hours: 0 });
+    expect((await admin.get('/api/config')).config).toMatchObject({
+      reminder_days_before: 5,
+      deadline_reminder_hours: 0,
+      payment_reminder_days: 21,
+    });
     expect(await overflow(page)).toBeLessThanOrEqual(0);
     await page.getByRole('heading', { name: 'Erinnerungen an Mitglieder ohne Antwort' }).scrollIntoViewIfNeeded();
     await page.screenshot({ path: test.info().outputPath('reminder-config-de-360.png'), fullPage: true });

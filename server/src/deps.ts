@@ -33,6 +33,7 @@ import { DailyMatchImport } from './matches/dailyImport.js';
 import { JobRunner } from './jobs/runner.js';
 import { startContingentJob } from './jobs/ticketJobs.js';
 import { startReminderJob } from './jobs/reminderJobs.js';
+import { startPaymentReminderJob } from './jobs/paymentReminderJobs.js';
 import { startPollJob } from './jobs/pollJobs.js';
 
 function readVersion(): string {
@@ -117,6 +118,8 @@ export async function prepareRuntime(config: Config): Promise<Runtime> {
   startContingentJob(store, config, jobs);
   // Reminders to answer, to members who have not (docs/architecture.md, Answer deadlines and reminders).
   startReminderJob(store, config, jobs);
+  // Reminders to pay, to members who have owed money for a while (docs/architecture.md, Ledger).
+  startPaymentReminderJob(store, jobs);
   // Polls: a poll's close published when its closing time passes.
   startPollJob(store, jobs);
   jobs.start();

@@ -1,6 +1,6 @@
 import { MESSAGES, paymentCodeOf, STATEMENT_MAX_BYTES } from '@fankurve/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, uploadFile, type TestApp } from './helpers.js';
+import { createEventVia, createTestApp, uploadFile, type TestApp } from './helpers.js';
 
 /*
  * The treasurer's statement routes (docs/architecture.md, "Bank statements"): POST
@@ -24,8 +24,8 @@ const file = (text: string | Uint8Array, field = 'file') => ({
   filename: 'statement.xml',
   type: 'application/xml',
 });
-const importStatement = (text: string | Uint8Array, field?: string) =>
-  uploadFile(t, '/api/ledger/statements', { token: admin, ...file(text, field) });
+const importStatement = (text: string | Uint8Array, field?: string, fields?: Record<string, string>) =>
+  uploadFile(t, '/api/ledger/statements', { token: admin, ...file(text, field), fields });
 const book = (id: string, body: unknown) => t.call('POST', `/api/ledger/statements/${id}/book`, { token: admin, body });
 const payments = async () =>
   (await t.call('GET', '/api/ledger/my', { token: coco.token })).body.entries.filter(
@@ -78,6 +78,74 @@ describe('importing and booking a statement', () => {
       duplicates: 1,
     });
     expect(await payments()).toHaveLength(1);
+  });
+
+  it("shows what each matched line pays: the oldest tickets in full, after the same member's earlier lines, the rest credit", async () => {
+    const dana = await t.member('http-dana');
+    // Both answered before either is bought (an unpaid ticket blocks new answers).
+    const answer = async (title: string, date: string) => {
+      const event = await createEventVia(t, admin, { title, date });
+      const answered = await t.call('POST', `/api/attendance/${event.id}`, { token: dana.token, body: { status: 'going' } });
+      expect(answered.status, JSON.stringify(answered.body)).toBe(200);
+      return answered.body.attendance.id as string;
+    };
+    const rows = [await answer('Union – Bayern', '2030-03-14 15:30'), await answer('Hertha – Union', '2030-04-02 18:30')];
+    for (const [row, price] of [
+      [rows[0], 20],
+      [rows[1], 15],
+    ] as const) {
+      const bought = await t.call('PUT', `/api/attendees/${row}`, { token: admin, body: { bought: true, price } });
+      expect(bought.status, JSON.stringify(bought.body)).toBe(200);
+    }
+    const code = paymentCodeOf(dana.id);
+    const imported = await importStatement(
+      camt(
+        credit({ amount: '25.00', ref: 'PAYS-1', purpose: `${code} erste` }) +
+          credit({ amount: '20.00', ref: 'PAYS-2', purpose: `${code} zweite` }) +
+          credit({ amount: '9.00', ref: 'PAYS-3', purpose: 'unbekannt' }),
+      ),
+    );
+    expect(imported.status).toBe(200);
+    expect(imported.body.statement.lines.map((line: { pays: unknown }) => line.pays)).toEqual([
+      { tickets: [{ event_title: 'Union – Bayern', event_date: '2030-03-14 15:30:00', guest_name: null }], credit: 0 },
+      { tickets: [{ event_title: 'Hertha – Union', event_date: '2030-04-02 18:30:00', guest_name: null }], credit: 10 },
+      null,
+    ]);
+  });
+
+  it('asks which column holds what for a CSV layout it does not know, and the club keeps the answer', async () => {
+    const code = paymentCodeOf(coco.id);
+    const csv = `Wertstellung;Umsatz;Zahler;Text\n14.03.2030;12,50;Coco;${code} Fahrt\n15.03.2030;-3,00;Bank;Gebühr`;
+    const asked = await importStatement(csv);
+    expect(asked.status).toBe(400);
+    expect(asked.body).toEqual({
+      success: false,
+      code: 'statementCsvMappingNeeded',
+      message: MESSAGES.statementCsvMappingNeeded,
+      columns: ['Wertstellung', 'Umsatz', 'Zahler', 'Text'],
+      mapping: null,
+    });
+
+    // A mapping that is none, or names a column the file lacks, is refused and kept nowhere.
+    for (const bad of ['{"amount":"Umsatz"}', 'kein JSON', '{"booked_on":"Datum","amount":"Umsatz"}']) {
+      const res = await importStatement(csv, undefined, { mapping: bad });
+      expect(res.status, bad).toBe(400);
+      expect(res.body.message).toBe(MESSAGES.statementCsvMappingInvalid);
+    }
+    expect(await t.db.selectFrom('settings').select('value').where('key', '=', 'statement_csv_mapping').execute()).toEqual([]);
+
+    const mapping = { booked_on: 'Wertstellung', amount: 'Umsatz', name: 'Zahler', purpose: 'Text' };
+    const read = await importStatement(csv, undefined, { mapping: JSON.stringify(mapping) });
+    expect(read.status).toBe(200);
+    expect(read.body.statement).toMatchObject({
+      format: 'csv',
+      lines: [{ booked_on: '2030-03-14', amount: 12.5, name: 'Coco', match: { user_id: coco.id, reason: 'reference' } }],
+    });
+    // The next file of that layout reads without asking; a file of another layout asks again, offering the kept mapping.
+    expect((await importStatement(csv.replace('12,50', '13,50'))).body.statement.lines[0].amount).toBe(13.5);
+    const other = await importStatement('Tag;Summe\n01.04.2030;5,00');
+    expect(other.status).toBe(400);
+    expect(other.body).toMatchObject({ code: 'statementCsvMappingNeeded', columns: ['Tag', 'Summe'], mapping });
   });
 
   it.each([

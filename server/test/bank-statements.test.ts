@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseStatement, StatementUnreadable } from '../src/bankStatements/index.js';
+import { csvMappingOf, CsvMappingNeeded, parseStatement, StatementUnreadable } from '../src/bankStatements/index.js';
 
 /*
  * The bank statement parsers (docs/architecture.md, "Bank statements") on statements written here
@@ -260,10 +260,38 @@ describe('CSV', () => {
     ]);
   });
 
-  it('refuses a layout without a mapping, a mapping naming a column that is not there, and an empty file', () => {
+  it('takes a mapping naming the date and amount columns, as JSON or an object, and nothing else', () => {
+    expect(csvMappingOf('{"booked_on":"Datum","amount":"Betrag","name":"Name","purpose":""}')).toEqual({
+      booked_on: 'Datum',
+      amount: 'Betrag',
+      name: 'Name',
+    });
+    expect(csvMappingOf({ booked_on: 'Datum', amount: 'Betrag' })).toEqual({ booked_on: 'Datum', amount: 'Betrag' });
+    for (const bad of [
+      '{',
+      '[]',
+      '"Datum"',
+      '{"amount":"Betrag"}',
+      '{"booked_on":"D","amount":"B","colour":"C"}',
+      '{"booked_on":1,"amount":"B"}',
+    ]) {
+      expect(csvMappingOf(bad), bad).toBeNull();
+    }
+    expect(csvMappingOf({ booked_on: 'D'.repeat(201), amount: 'B' })).toBeNull();
+  });
+
+  it('asks for a mapping for a layout it does not know or one the mapping does not fit; refuses an empty file', () => {
     const text = 'Datum;Betrag;Name\n01.04.2025;25,00;Alex';
-    expect(() => parseStatement(utf8(text))).toThrow(/without a column mapping/);
-    expect(() => parseStatement(utf8(text), { booked_on: 'Tag', amount: 'Betrag' })).toThrow(/no column "Tag"/);
+    const asked = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return error instanceof CsvMappingNeeded ? error.columns : error;
+      }
+      return null;
+    };
+    expect(asked(() => parseStatement(utf8(text)))).toEqual(['Datum', 'Betrag', 'Name']);
+    expect(asked(() => parseStatement(utf8(text), { booked_on: 'Tag', amount: 'Betrag' }))).toEqual(['Datum', 'Betrag', 'Name']);
     expect(() => parseStatement(utf8(''))).toThrow(StatementUnreadable);
     expect(() => parseStatement(utf8('just some text'))).toThrow(StatementUnreadable);
   });

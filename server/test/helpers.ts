@@ -235,9 +235,19 @@ export const IMAGES = {
 export async function uploadFile(
   t: TestApp,
   url: string,
-  options: { token?: string | null; field?: string; bytes: Uint8Array; filename?: string; type?: string; method?: string },
+  options: {
+    token?: string | null;
+    field?: string;
+    bytes: Uint8Array;
+    filename?: string;
+    type?: string;
+    method?: string;
+    /** Plain text fields sent beside the file. */
+    fields?: Record<string, string>;
+  },
 ): Promise<{ status: number; body: any }> {
   const form = new FormData();
+  for (const [name, value] of Object.entries(options.fields ?? {})) form.append(name, value);
   form.append(
     options.field ?? 'image',
     new Blob([new Uint8Array(options.bytes)], { type: options.type ?? 'image/png' }),

@@ -7,6 +7,7 @@ import {
   MESSAGES,
   newId,
   ticketsCoveredBy,
+  whatPaymentPays,
   type LedgerStatementAnswer,
 } from '@fankurve/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,6 +109,16 @@ describe('the allocation rule', () => {
     expect(ticketsCoveredBy(-100, unpaid)).toEqual(['a', 'b', 'c']);
     // A ticket without a charge (price open) is never paid by money.
     expect(ticketsCoveredBy(-100, [ticket('open', 0, '2030-01-01')])).toEqual([]);
+  });
+
+  it('says what one more payment pays: the tickets it completes and what is left as credit', () => {
+    const unpaid = [ticket('b', 2000, '2030-02-01'), ticket('a', 1800, '2030-01-01'), ticket('c', 500, '2030-03-01')];
+    expect(whatPaymentPays(4300, unpaid, 1000)).toEqual({ ticketIds: [], creditCents: 0 });
+    // 12 € already in: 10 € more completes a; b still lacks 18 €.
+    expect(whatPaymentPays(3100, unpaid, 1000)).toEqual({ ticketIds: ['a'], creditCents: 0 });
+    expect(whatPaymentPays(4300, unpaid, 5000)).toEqual({ ticketIds: ['a', 'b', 'c'], creditCents: 700 });
+    // In credit already: all of it is credit.
+    expect(whatPaymentPays(-200, [], 1500)).toEqual({ ticketIds: [], creditCents: 1500 });
   });
 });
 

@@ -799,6 +799,23 @@ export const ROUTES: RouteCase[] = [
       if (role === 'admin') expect(body.entries.map((e: { id: string }) => e.id)).toContain(params.entryId);
     },
   },
+  // the season's accounts: the treasurer's report, admins only (a member learns nothing of the money)
+  {
+    method: 'GET',
+    path: '/api/ledger/accounts',
+    // A fresh charge of today: the current season's report counts it.
+    params: async (f) => ({ entryId: await ledgerCharge(f, 'member') }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+    after: async (_f, role, body) => {
+      if (role !== 'admin') {
+        expect(body.accounts).toBeUndefined();
+        return;
+      }
+      expect(body.accounts.other[0].kind).toBe('charge');
+      expect(body.accounts.other[0].entries).toBeGreaterThan(0);
+    },
+  },
   {
     method: 'POST',
     path: '/api/ledger/entries',

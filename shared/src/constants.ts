@@ -103,6 +103,15 @@ export const REMINDER_DAYS_BEFORE_MAX = 14;
 export const DEFAULT_DEADLINE_REMINDER_HOURS = 24;
 export const DEADLINE_REMINDER_HOURS_MAX = 168;
 
+/*
+ * Reminders to pay (docs/product.md, Tickets and money, "Reminders to pay"): a member who has owed
+ * money for `payment_reminder_days` days is reminded, again after as many days, at most
+ * PAYMENT_REMINDERS_MAX times while the debt stays. 0 switches them off.
+ */
+export const DEFAULT_PAYMENT_REMINDER_DAYS = 14;
+export const PAYMENT_REMINDER_DAYS_MAX = 90;
+export const PAYMENT_REMINDERS_MAX = 3;
+
 /** Unread notices one member keeps at most: a new one marks the oldest read (docs/architecture.md, Sync: Refusals). */
 export const NOTICES_UNREAD_MAX = 20;
 /** A repeat of an unread notice moves it to the top at most this often; in between it writes nothing. */

@@ -199,6 +199,8 @@ export const CORE_MESSAGES = {
   statementForeignCurrency: 'Only payments in euros can be booked',
   statementUnreadable: 'This file is no bank statement that can be read (CAMT.053, CAMT.052, MT940 or CSV)',
   statementFileMissing: 'Please choose a bank statement file',
+  statementCsvMappingNeeded: 'Choose which column of this CSV file holds the date, the amount and the other details',
+  statementCsvMappingInvalid: 'The column mapping needs a column for the date and one for the amount, each a column of the file',
   statementTooLarge: 'The statement file is too large (at most 16 MB)',
   statementLinesInvalid: 'Please choose the lines to book (at most 10,000), each with a member',
   chargeTargetInvalid: 'Please choose whom to charge: all members, an event or a transport option',
@@ -208,6 +210,7 @@ export const CORE_MESSAGES = {
   chargeTotalTooSmall: 'The total is smaller than one cent per person',
   chargeNotFound: 'Bulk charge not found',
   chargeReversed: 'This bulk charge has already been reversed',
+  ledgerSeasonInvalid: 'Please give the season of the accounts as the year it starts in, from 2000 to 2100 (such as 2025)',
   idempotencyKeyInvalid: 'The Idempotency-Key header must be 1 to 100 visible characters',
   idempotencyKeyReused: 'This Idempotency-Key was already used for a different booking',
   // ── contingent messages ──
@@ -256,6 +259,7 @@ export const CORE_MESSAGES = {
   answerDeadlinePassed: 'The answer deadline has passed: answers and guests can no longer be changed',
   reminderDaysInvalid: 'The reminder before the event must be a whole number of days from 0 to 14',
   deadlineReminderHoursInvalid: 'The reminder before the answer deadline must be a whole number of hours from 0 to 168',
+  paymentReminderDaysInvalid: 'The reminder to pay must be a whole number of days from 0 to 90',
   eventKindRequired: 'Please choose home, away or other',
   internalError: 'Something went wrong. Please try again later.',
 } as const;

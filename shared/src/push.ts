@@ -26,6 +26,8 @@ export const MEMBER_PUSH_TOPICS = [
   'reminders',
   /** Club news: a new announcement or poll. */
   'news',
+  /** A reminder to pay: the member has owed money for the club's reminder time. */
+  'payments',
 ] as const;
 
 /** Topics only admins get (docs/product.md, Comments, mentions and notifications). */

@@ -9,13 +9,22 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string | null;
   readonly offline: boolean;
+  /** The refusal's whole answer, for the few that carry more than a message (null without one). */
+  readonly answer: Record<string, unknown> | null;
 
-  constructor(options: { status: number; code: string | null; message: string; offline?: boolean }) {
+  constructor(options: {
+    status: number;
+    code: string | null;
+    message: string;
+    offline?: boolean;
+    answer?: Record<string, unknown> | null;
+  }) {
     super(options.message);
     this.name = 'ApiError';
     this.status = options.status;
     this.code = options.code;
     this.offline = options.offline ?? false;
+    this.answer = options.answer ?? null;
   }
 
   /** The server refused the token (it is void: deleted user, new password, expired). */
@@ -105,6 +114,7 @@ export async function api<T extends object = Record<string, unknown>>(
     message: typeof record?.message === 'string' ? record.message : response.statusText || `HTTP ${response.status}`,
     // A gateway that cannot reach the app server (dev proxy, reverse proxy) is as good as offline.
     offline: record === null && (response.status === 502 || response.status === 503 || response.status === 504),
+    answer: record,
   });
   if (error.status === 401 && token) for (const listener of unauthorizedListeners) listener(error, token);
   if (error.status === 403 && error.code === 'mustChangePassword')

@@ -9,7 +9,10 @@ import type { SiteConfigInput } from '@fankurve/shared/schemas/config';
 import { api } from './client.js';
 
 /** GET /api/config (public): what the navigation bar and every device show. */
-export type SiteConfig = Omit<SiteConfigView, 'auto_import_matches' | 'reminder_days_before' | 'deadline_reminder_hours'>;
+export type SiteConfig = Omit<
+  SiteConfigView,
+  'auto_import_matches' | 'reminder_days_before' | 'deadline_reminder_hours' | 'payment_reminder_days'
+>;
 /** GET /api/config as an admin: with the daily import switch and the reminder times. */
 export type AdminSiteConfig = Required<SiteConfigView>;
 

@@ -40,6 +40,7 @@ const ProfilePage = lazyPage(() => import('../features/profile/ProfilePage.js').
 const LoyaltyPage = lazyPage(() => import('../features/loyalty/LoyaltyPage.js').then((m) => m.LoyaltyPage));
 const StatsPage = lazyPage(() => import('../features/stats/StatsPage.js').then((m) => m.StatsPage));
 const PrintListsPage = lazyPage(() => import('../features/exports/PrintListsPage.js').then((m) => m.PrintListsPage));
+const SeasonAccountsPage = lazyPage(() => import('../features/ledger/SeasonAccounts.js').then((m) => m.SeasonAccountsPage));
 
 /**
  * The login page. While the member types, the events screen's chunk loads, so the work after the
@@ -103,6 +104,7 @@ export function AppRoutes() {
             {/* ── money routes ── */}
             <Route path="/my-tickets" element={<MyTicketsPage />} />
             <Route path="/debts" element={<DebtsPage />} />
+            <Route path="/debts/accounts" element={<SeasonAccountsPage />} />
             <Route path="/allesfahrer" element={<LoyaltyPage />} />
             <Route path="/stats" element={<StatsPage />} />
             {/* ── admin routes ── */}

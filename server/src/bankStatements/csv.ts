@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { centsOf, ibanOf, isoDateOf, oneLine } from './amounts.js';
-import { StatementUnreadable, type ParsedStatement, type StatementLine } from './types.js';
+import { CsvMappingNeeded, StatementUnreadable, type ParsedStatement, type StatementLine } from './types.js';
 
 /*
  * CSV statements as German banks export them: semicolons, German numbers (`1.234,56`) and dates
@@ -9,7 +9,7 @@ import { StatementUnreadable, type ParsedStatement, type StatementLine } from '.
  */
 
 /** Which column holds what, by the header's text. Amounts are signed: a debit is negative. */
-export interface CsvMapping {
+export type CsvMapping = {
   booked_on: string;
   amount: string;
   name?: string;
@@ -17,7 +17,7 @@ export interface CsvMapping {
   purpose?: string;
   reference?: string;
   currency?: string;
-}
+};
 
 /** The Sparkasse's CSV-CAMT export (and the banks that copied it). */
 export const SPARKASSE_CSV_CAMT: CsvMapping = {
@@ -54,13 +54,49 @@ export function csvRows(text: string): { header: string[]; rows: Row[] } {
 export const isSparkasseCsvCamt = (header: string[]): boolean =>
   [SPARKASSE_CSV_CAMT.booked_on, SPARKASSE_CSV_CAMT.amount, SPARKASSE_CSV_CAMT.purpose!].every((name) => header.includes(name));
 
-/** The credits of a CSV statement by its mapping (the Sparkasse's when its header says so). */
+/** The fields a mapping names, the required ones first. */
+export const CSV_MAPPING_FIELDS = ['booked_on', 'amount', 'name', 'iban', 'purpose', 'reference', 'currency'] as const;
+
+/** Whether every column the mapping names is in the header. */
+const fits = (mapping: CsvMapping, header: readonly string[]): boolean =>
+  CSV_MAPPING_FIELDS.every((field) => mapping[field] === undefined || header.includes(mapping[field]));
+
+/**
+ * A mapping as the treasurer sent it (JSON text or an object): the date and amount columns named,
+ * every name a column's text of at most 200 characters; null when it is none.
+ */
+export function csvMappingOf(value: unknown): CsvMapping | null {
+  let object = value;
+  if (typeof value === 'string') {
+    try {
+      object = JSON.parse(value);
+    } catch {
+      return null;
+    }
+  }
+  if (typeof object !== 'object' || object === null || Array.isArray(object)) return null;
+  const mapping: Record<string, string> = {};
+  for (const [field, column] of Object.entries(object)) {
+    if (!(CSV_MAPPING_FIELDS as readonly string[]).includes(field)) return null;
+    if (column === null || column === undefined || column === '') continue;
+    if (typeof column !== 'string' || column.length > 200) return null;
+    mapping[field] = column;
+  }
+  if (!mapping.booked_on || !mapping.amount) return null;
+  return mapping as unknown as CsvMapping;
+}
+
+/**
+ * The credits of a CSV statement: the Sparkasse's layout when its header says so, else the mapping
+ * chosen (the one sent with the file, else the one the club kept). Without one that fits, the
+ * header's columns go back to the treasurer (`CsvMappingNeeded`).
+ */
 export function parseCsv(text: string, mapping?: CsvMapping): ParsedStatement {
   const { header, rows } = csvRows(text);
-  const used = mapping ?? (isSparkasseCsvCamt(header) ? SPARKASSE_CSV_CAMT : null);
-  if (!used) throw new StatementUnreadable('a CSV layout without a column mapping');
-  const missing = [used.booked_on, used.amount].filter((name) => !header.includes(name));
-  if (missing.length > 0) throw new StatementUnreadable(`no column ${missing.map((name) => `"${name}"`).join(', ')}`);
+  const used = mapping && fits(mapping, header) ? mapping : isSparkasseCsvCamt(header) ? SPARKASSE_CSV_CAMT : null;
+  // A text of one line is no statement: there is nothing to map.
+  if (!used && rows.length === 0) throw new StatementUnreadable('a CSV header without rows');
+  if (!used) throw new CsvMappingNeeded(header);
   const lines: StatementLine[] = [];
   for (const row of rows) {
     const cents = centsOf(row[used.amount] ?? '', ',');

@@ -3,8 +3,14 @@ import { parseCsv, type CsvMapping } from './csv.js';
 import { isMt940, parseMt940 } from './mt940.js';
 import { StatementUnreadable, type ParsedStatement } from './types.js';
 
-export { StatementUnreadable, type ParsedStatement, type StatementFormat, type StatementLine } from './types.js';
-export { SPARKASSE_CSV_CAMT, csvRows, type CsvMapping } from './csv.js';
+export {
+  CsvMappingNeeded,
+  StatementUnreadable,
+  type ParsedStatement,
+  type StatementFormat,
+  type StatementLine,
+} from './types.js';
+export { CSV_MAPPING_FIELDS, SPARKASSE_CSV_CAMT, csvMappingOf, csvRows, type CsvMapping } from './csv.js';
 
 /**
  * A statement file's text: UTF-8 (with or without a byte order mark), else ISO-8859-1 as German
@@ -21,7 +27,8 @@ export function statementText(bytes: Uint8Array): string {
 
 /**
  * Reads a statement file (docs/architecture.md, "Bank statements"): CAMT.053 or CAMT.052 by their
- * XML, MT940 by its fields, anything else as CSV (by the mapping, or the Sparkasse's layout).
+ * XML, MT940 by its fields, anything else as CSV (by the mapping when its columns are there, or the
+ * Sparkasse's layout).
  */
 export function parseStatement(bytes: Uint8Array, mapping?: CsvMapping): ParsedStatement {
   const text = statementText(bytes);

@@ -21,3 +21,13 @@ export class StatementUnreadable extends Error {
     super(`bank statement unreadable: ${reason}`);
   }
 }
+
+/**
+ * A CSV statement in a layout the import does not know and no mapping fits (none chosen yet, or the
+ * kept one names columns this file lacks): the treasurer chooses which column holds what.
+ */
+export class CsvMappingNeeded extends Error {
+  constructor(readonly columns: string[]) {
+    super('a CSV layout without a fitting column mapping');
+  }
+}

@@ -333,6 +333,19 @@ export interface BulkChargesTable {
   reversed_at: string | null;
 }
 
+/** A reminder to pay sent to a member (migration 026; docs/architecture.md, Ledger, "Reminders to pay"). Not replicated. */
+export interface PaymentRemindersTable {
+  user_id: string;
+  /** ISO 8601 UTC: when the member's balance last rose above zero (the debt this reminder is about). */
+  owing_since: string;
+  /** 1 to PAYMENT_REMINDERS_MAX. */
+  round: number;
+  /** What the member owed when reminded. */
+  amount_cents: number;
+  /** ISO 8601 UTC. */
+  sent_at: string;
+}
+
 /** The ledger entries a bulk charge booked. */
 export interface BulkChargeEntriesTable {
   ledger_id: string;
@@ -486,6 +499,7 @@ export interface Database {
   bulk_charges: BulkChargesTable;
   bulk_charge_entries: BulkChargeEntriesTable;
   event_reminders: EventRemindersTable;
+  payment_reminders: PaymentRemindersTable;
   reminder_waivers: ReminderWaiversTable;
   ledger: LedgerTable;
 }

@@ -104,6 +104,11 @@ export interface DomainEventTypes {
     userIds: string[];
     deadline: string | null;
   } & Base;
+  /**
+   * The system reminded members to pay what they owe (`owedCents`, the `round`th reminder of that
+   * debt); web push sends it after the commit (domain/money/paymentReminders.ts).
+   */
+  'payment.reminded': { reminders: { userId: string; owedCents: number; round: number }[] } & Base;
   /** An admin booked a ledger entry for `userId` by hand, or reversed one (`kind` 'reversal'). */
   'ledger.booked': { entryId: string; userId: string; kind: string } & Base;
   'session.started': { sessionId: string; userId: string } & Base;

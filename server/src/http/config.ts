@@ -40,11 +40,13 @@ function toRestConfig(config: SiteConfig, timeZone: string, reader: Reader): Sit
     bic,
     reminder_days_before,
     deadline_reminder_hours,
+    payment_reminder_days,
     ...rest
   } = config;
   const account = reader === 'anonymous' ? { account_holder: null, iban: null, bic: null } : { account_holder, iban, bic };
   // The admin's form also shows the reminder times (docs/architecture.md, Answer deadlines and reminders).
-  const adminOnly = reader === 'admin' ? { auto_import_matches, reminder_days_before, deadline_reminder_hours } : {};
+  const adminOnly =
+    reader === 'admin' ? { auto_import_matches, reminder_days_before, deadline_reminder_hours, payment_reminder_days } : {};
   return { ...rest, ...account, ...adminOnly, time_zone: timeZone };
 }
 
@@ -135,7 +137,7 @@ export function configRoutes(app: Api, deps: AppDeps): void {
       path: '/api/config',
       tag,
       summary:
-        "Save team id, team name, site title, theme colour ('#' and six hex digits), the daily import switch, the club's account (holder, IBAN, BIC), the loyalty seasons and the reminder times (admin)",
+        "Save team id, team name, site title, theme colour ('#' and six hex digits), the daily import switch, the club's account (holder, IBAN, BIC), the loyalty seasons, the reminder times and the days before a reminder to pay (admin)",
       body: siteConfigInput,
       // A member learns that the route is admin-only before anything about the body; updateSiteConfig checks anyway.
       access: 'admin',

@@ -4,11 +4,14 @@ import {
   ledgerChargeAnswer,
   ledgerChargeInput,
   ledgerChargeReversedAnswer,
+  ledgerAccountsQuery,
   ledgerEntryInput,
   ledgerMembersAnswer,
   ledgerPaymentAnswer,
   ledgerStatementAnswer,
   MESSAGES,
+  seasonAccountsAnswer,
+  todayIn,
 } from '@fankurve/shared';
 import { write } from '../db/store.js';
 import { bookEntry, reverseEntry } from '../domain/money/ledgerBookings.js';
@@ -21,11 +24,17 @@ import {
   toRestLedgerEntry,
 } from '../domain/money/ledgerStatements.js';
 import { answerOnce, idempotencyKeyOf, keepRefusal } from '../domain/money/idempotency.js';
+import { seasonAccounts } from '../domain/money/seasonAccounts.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, idParams, z } from './openapi.js';
 import { requireActor } from './session.js';
 
 const tag = 'Ledger';
+
+/** The route with its query: `apiRoute` declares path and body; the query is validated and documented the same way. */
+function withQuery<R extends ReturnType<typeof apiRoute>, Q>(route: R, query: Q) {
+  return { ...route, request: { ...route.request, query } };
+}
 
 /** The club's money (docs/architecture.md, Ledger): members read their own statement, admins everyone's and book entries. */
 export function ledgerRoutes(app: Api, deps: AppDeps): void {
@@ -96,6 +105,29 @@ export function ledgerRoutes(app: Api, deps: AppDeps): void {
         { success: true as const, ...(await memberStatement(deps.store.db, actor, c.req.valid('param').userId)) },
         200,
       );
+    },
+  );
+
+  app.openapi(
+    withQuery(
+      apiRoute({
+        method: 'get',
+        path: '/api/ledger/accounts',
+        tag,
+        summary:
+          "The season's accounts in cents: per event charged, collected, credited, refunded and open; the other kinds of money; totals; members' balances at the season's end (admin)",
+        access: 'admin',
+        answers: {
+          200: seasonAccountsAnswer,
+          400: { schema: errorAnswer, description: 'The season is no year from 2000 to 2100 (`ledgerSeasonInvalid`)' },
+        },
+      }),
+      ledgerAccountsQuery,
+    ),
+    async (c) => {
+      const actor = requireActor(c);
+      const accounts = await seasonAccounts(deps.store.db, actor, c.req.valid('query').season, todayIn(deps.config.clubTimeZone));
+      return c.json({ success: true as const, accounts }, 200);
     },
   );
 

@@ -18,3 +18,14 @@ export async function readUploadedFile(c: Context<AppEnv>, field: string): Promi
   if (typeof value === 'string' || value === null || value.size === 0) return null;
   return new Uint8Array(await value.arrayBuffer());
 }
+
+/** The text of one plain field of a multipart body, or null when there is none (read from the same parsed form). */
+export async function readFormText(c: Context<AppEnv>, field: string): Promise<string | null> {
+  if (!/^multipart\/form-data/i.test(c.req.header('content-type') ?? '')) return null;
+  try {
+    const value = (await c.req.formData()).get(field);
+    return typeof value === 'string' ? value : null;
+  } catch {
+    return null;
+  }
+}

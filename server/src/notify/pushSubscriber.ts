@@ -24,6 +24,7 @@ const RELEVANT = new Set<DomainEvent['type']>([
   'offer.made',
   'offer.accepted',
   'reminder.sent',
+  'payment.reminded',
   'poll.created',
 ]);
 

@@ -19,6 +19,7 @@ import {
   ticketTakenText,
   offerMadeText,
   reminderText,
+  paymentReminderText,
   type CommentInfo,
   type EventInfo,
 } from './texts.js';
@@ -195,6 +196,9 @@ class Planner {
           break;
         case 'reminder.sent':
           await this.reminder(event);
+          break;
+        case 'payment.reminded':
+          this.paymentReminder(event);
           break;
         case 'poll.created':
           await this.poll(event);
@@ -448,6 +452,18 @@ class Planner {
         rank: event.kind === 'deadline' ? 1 : 2,
         topic: 'reminders',
         text: (l) => reminderText(l, info, event.kind, event.deadline),
+      });
+    }
+  }
+
+  /** A reminder to pay, to each member the job chose (domain/money/paymentReminders.ts). */
+  private paymentReminder(event: Extract<DomainEvent, { type: 'payment.reminded' }>): void {
+    for (const { userId, owedCents, round } of event.reminders) {
+      this.add(userId, event.actorId, {
+        key: `payment:${userId}`,
+        rank: 1,
+        topic: 'payments',
+        text: (l) => paymentReminderText(l, owedCents, round),
       });
     }
   }

@@ -319,3 +319,26 @@ export function reminderText(
     path: eventPath(event.id),
   };
 }
+
+/**
+ * A reminder to pay (topic `payments`; docs/product.md, Tickets and money, "Reminders to pay"): what
+ * the member owes, opening /my-tickets, where the GiroCode is. The second and third say "still".
+ */
+export function paymentReminderText(language: Language, owedCents: number, round: number): PushText {
+  const de = language === 'de';
+  const amount = formatMoney(owedCents, language);
+  const again = round > 1;
+  return {
+    title: de
+      ? again
+        ? `Noch offen: ${amount}`
+        : `Offener Betrag: ${amount}`
+      : again
+        ? `Still open: ${amount}`
+        : `You owe ${amount}`,
+    body: de
+      ? `Du schuldest der Kasse ${amount}. Unter „Meine Tickets“ ist der GiroCode für die Überweisung.`
+      : `You owe the club ${amount}. "My tickets" has the GiroCode for the transfer.`,
+    path: '/my-tickets',
+  };
+}

@@ -163,6 +163,20 @@ export function ticketsCoveredBy(balanceCents: number, unpaid: readonly UnpaidTi
     .map((ticket) => ticket.id);
 }
 
+/**
+ * What a payment of `paymentCents` would pay (`ticketDebtsOf` before and after it): the tickets it
+ * pays in full that were not before, oldest first, and the part of it left over as credit.
+ */
+export function whatPaymentPays(
+  balanceCents: number,
+  unpaid: readonly UnpaidTicketCharge[],
+  paymentCents: number,
+): { ticketIds: string[]; creditCents: number } {
+  const before = new Set(ticketsCoveredBy(balanceCents, unpaid));
+  const ticketIds = ticketsCoveredBy(balanceCents - paymentCents, unpaid).filter((id) => !before.has(id));
+  return { ticketIds, creditCents: Math.max(0, paymentCents - Math.max(0, balanceCents)) };
+}
+
 /** What is still open on one ticket (its whole charge when it is no unpaid ticket with a charge of the list). */
 export function ticketOpenCents(balanceCents: number, unpaid: readonly UnpaidTicketCharge[], ticketId: string): number {
   return ticketDebtsOf(balanceCents, unpaid).find((ticket) => ticket.id === ticketId)?.open_cents ?? 0;

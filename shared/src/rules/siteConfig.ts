@@ -9,6 +9,8 @@ import {
   DEFAULT_THEME_COLOR,
   DEFAULT_TIME_ZONE,
   REMINDER_DAYS_BEFORE_MAX,
+  DEFAULT_PAYMENT_REMINDER_DAYS,
+  PAYMENT_REMINDER_DAYS_MAX,
 } from '../constants.js';
 import type { CoreMessageCode } from '../messages.js';
 import { isHexColour } from './colour.js';
@@ -45,6 +47,7 @@ export const SITE_CONFIG_DEFAULTS = {
   loyalty_seasons: DEFAULT_LOYALTY_SEASONS,
   reminder_days_before: DEFAULT_REMINDER_DAYS_BEFORE,
   deadline_reminder_hours: DEFAULT_DEADLINE_REMINDER_HOURS,
+  payment_reminder_days: DEFAULT_PAYMENT_REMINDER_DAYS,
 } as const;
 
 /** The fields an admin sets (the logo has its own upload). */
@@ -175,3 +178,7 @@ export const checkReminderDaysBefore = (value: unknown) =>
 /** Hours before the answer deadline: 0 (off) to 168 (a week). */
 export const checkDeadlineReminderHours = (value: unknown) =>
   checkWholeNumber(value, DEADLINE_REMINDER_HOURS_MAX, 'deadlineReminderHoursInvalid');
+
+/** Days a member owes before a reminder to pay, and between reminders: 0 (off) to 90. */
+export const checkPaymentReminderDays = (value: unknown) =>
+  checkWholeNumber(value, PAYMENT_REMINDER_DAYS_MAX, 'paymentReminderDaysInvalid');

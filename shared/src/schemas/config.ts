@@ -27,5 +27,7 @@ export const siteConfigInput = z.object({
   reminder_days_before: z.union([z.number(), z.string().max(20)], msg('reminderDaysInvalid')).optional(),
   /** Hours before an answer deadline when members without an answer are reminded (0 off, to 168); unchanged when left out. */
   deadline_reminder_hours: z.union([z.number(), z.string().max(20)], msg('deadlineReminderHoursInvalid')).optional(),
+  /** Days a member owes before a reminder to pay, and between reminders (0 off, to 90); unchanged when left out. */
+  payment_reminder_days: z.union([z.number(), z.string().max(20)], msg('paymentReminderDaysInvalid')).optional(),
 });
 export type SiteConfigInput = z.infer<typeof siteConfigInput>;

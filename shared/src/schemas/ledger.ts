@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { STATEMENT_BOOK_MAX_LINES } from '../constants.js';
 import { checkLedgerDate, LEDGER_NOTE_MAX_LENGTH, MANUAL_LEDGER_KINDS } from '../rules/ledger.js';
 import { hasWholeCents } from '../rules/money.js';
+import { parseAccountsSeason } from '../rules/seasonAccounts.js';
 import { lineText, msg } from './common.js';
 
 /**
@@ -85,3 +86,18 @@ export const ledgerChargeInput = z
   .strict()
   .refine((input) => (input.amount === undefined) !== (input.total === undefined), msg('chargeAmountOrTotal'));
 export type LedgerChargeInput = z.infer<typeof ledgerChargeInput>;
+
+/**
+ * The query of GET /api/ledger/accounts (admin; docs/architecture.md, Ledger, "Season accounts"):
+ * `season`, the year the season starts in (four digits, ACCOUNTS_SEASON_MIN to ACCOUNTS_SEASON_MAX;
+ * none: the season of the club's today). rules/seasonAccounts.ts `checkAccountsSeason` checks again
+ * in the domain.
+ */
+export const ledgerAccountsQuery = z.object({
+  season: z
+    .string(msg('ledgerSeasonInvalid'))
+    .refine((text) => parseAccountsSeason(text) !== null, msg('ledgerSeasonInvalid'))
+    .optional()
+    .meta({ description: 'The year the season starts in (1 July), e.g. 2025 for 2025/26; the current season when left out' }),
+});
+export type LedgerAccountsQuery = z.input<typeof ledgerAccountsQuery>;

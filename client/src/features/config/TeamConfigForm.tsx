@@ -1,5 +1,6 @@
 import {
   DEFAULT_DEADLINE_REMINDER_HOURS,
+  DEFAULT_PAYMENT_REMINDER_DAYS,
   DEFAULT_REMINDER_DAYS_BEFORE,
   IMAGE_MAX_BYTES,
   TOAST_DURATION_MS,
@@ -9,6 +10,7 @@ import { isHexColour, textColourOn } from '@fankurve/shared/rules/colour';
 import { checkClubAccount } from '@fankurve/shared/rules/iban';
 import {
   checkDeadlineReminderHours,
+  checkPaymentReminderDays,
   checkLoyaltySeasons,
   checkReminderDaysBefore,
   checkTeamConfig,
@@ -51,6 +53,7 @@ interface FormValues extends AccountValues, ReminderValues {
 const DEFAULT_REMINDERS = {
   reminder_days_before: DEFAULT_REMINDER_DAYS_BEFORE,
   deadline_reminder_hours: DEFAULT_DEADLINE_REMINDER_HOURS,
+  payment_reminder_days: DEFAULT_PAYMENT_REMINDER_DAYS,
 };
 
 const valuesOf = (
@@ -79,6 +82,7 @@ const FIELDS: readonly FormField[] = [
   'loyalty_seasons',
   'reminder_days_before',
   'deadline_reminder_hours',
+  'payment_reminder_days',
 ];
 
 /**
@@ -175,13 +179,15 @@ export function TeamConfigForm() {
     const seasons = checkLoyaltySeasons(values.loyalty_seasons);
     const days = checkReminderDaysBefore(values.reminder_days_before);
     const hours = checkDeadlineReminderHours(values.deadline_reminder_hours);
-    if (!checked.ok || !account.ok || !seasons.ok || !days.ok || !hours.ok) {
+    const paymentDays = checkPaymentReminderDays(values.payment_reminder_days);
+    if (!checked.ok || !account.ok || !seasons.ok || !days.ok || !hours.ok || !paymentDays.ok) {
       const problems: Partial<Record<FormField, MessageCode>> = {
         ...(checked.ok ? {} : checked.problems),
         ...(account.ok ? {} : { [account.field]: account.code }),
         ...(seasons.ok ? {} : { loyalty_seasons: seasons.code }),
         ...(days.ok ? {} : { reminder_days_before: days.code }),
         ...(hours.ok ? {} : { deadline_reminder_hours: hours.code }),
+        ...(paymentDays.ok ? {} : { payment_reminder_days: paymentDays.code }),
       };
       setErrors(problems);
       const first = FIELDS.find((field) => problems[field]);
@@ -197,6 +203,7 @@ export function TeamConfigForm() {
         loyalty_seasons: seasons.value,
         reminder_days_before: days.value,
         deadline_reminder_hours: hours.value,
+        payment_reminder_days: paymentDays.value,
       });
       dirtyRef.current = false;
       takeAnswer(answer.config);

@@ -10,6 +10,7 @@ import { checkEuros, centsToEuros } from '@fankurve/shared/rules/money';
 import { freeTextProblem } from '@fankurve/shared/rules/freeText';
 import { Fragment, useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { isApiError } from '../../api/client.js';
 import {
   bookLedgerEntry,
@@ -19,7 +20,7 @@ import {
   type MemberBalance,
   type MemberStatementLine,
 } from '../../api/ledger.js';
-import { formatClubDay } from '../../i18n/dates.js';
+import { formatClubDay, formatDay } from '../../i18n/dates.js';
 import { currentLanguage, errorText, messageText } from '../../i18n/index.js';
 import { useSiteConfig } from '../../session/siteConfig.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
@@ -87,6 +88,9 @@ export function Balances({ onChanged }: { onChanged?: () => void } = {}) {
       <h2 id={titleId} className="section-title">
         {t('ledger.balancesTitle')}
       </h2>
+      <p className="ledger-accounts-link">
+        <Link to="/debts/accounts">{t('ledger.accounts.link')}</Link>
+      </p>
       <StatementImport members={members} onBooked={reload} />
       <BulkChargeForm onBooked={reload} />
       <BookEntryForm members={members} onBooked={reload} />
@@ -120,6 +124,14 @@ export function Balances({ onChanged }: { onChanged?: () => void } = {}) {
                       {member.open_price_count > 0 ? (
                         <small className="muted debt-open-prices">
                           {t('tickets.openPrices', { count: member.open_price_count })}
+                        </small>
+                      ) : null}
+                      {member.reminded_at ? (
+                        <small className="muted ledger-reminded" data-testid="payment-reminded">
+                          {t('ledger.reminders.sent', {
+                            count: member.reminder_count,
+                            date: formatDay(member.reminded_at, language),
+                          })}
                         </small>
                       ) : null}
                     </td>

@@ -1,38 +1,53 @@
-import { formatMoney } from '@fankurve/shared';
+import { formatMoney, type StatementCsvMapping } from '@fankurve/shared';
 import { useId, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { bookStatement, importStatement, type ImportedLine, type MemberBalance } from '../../api/ledger.js';
+import { bookStatement, csvMappingNeededOf, importStatement, type ImportedLine, type MemberBalance } from '../../api/ledger.js';
 import { formatClubDay } from '../../i18n/dates.js';
 import { currentLanguage, errorText } from '../../i18n/index.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
+import { CsvMappingForm } from './CsvMappingForm.js';
 
 /**
  * The treasurer's bank statement on /debts (docs/product.md, "Paying by GiroCode"; docs/architecture.md,
- * Bank statements): a file in, its credits listed with whom each matches; every match by the
- * payment code booked with one tap, any other line with the member the treasurer picks.
+ * Bank statements): a file in, its credits listed with whom each matches and what each pays; every
+ * match by the payment code booked with one tap, any other line with the member the treasurer picks.
+ * A CSV layout the app does not know asks once which column holds what (the club keeps the answer).
  */
 export function StatementImport({ members, onBooked }: { members: readonly MemberBalance[]; onBooked(): void }) {
   const { t } = useTranslation();
   const titleId = useId();
   const fileId = useId();
+  const listId = useId();
+  // The treasurer searches a member by name: the typed name decides, in any case.
+  const byName = new Map(members.flatMap((member) => (member.username ? [[member.username.toLowerCase(), member.user_id]] : [])));
+  const userIdOf = (name: string | undefined) => (name ? byName.get(name.trim().toLowerCase()) : undefined);
   const [statement, setStatement] = useState<{ id: string; lines: ImportedLine[] } | null>(null);
   const [busy, setBusy] = useState(false);
   const [chosen, setChosen] = useState<Record<string, string>>({});
+  const [mapping, setMapping] = useState<{ file: File; columns: string[]; mapping: StatementCsvMapping | null } | null>(null);
+
+  const load = async (file: File, csvMapping?: StatementCsvMapping) => {
+    setBusy(true);
+    try {
+      const imported = await importStatement(file, csvMapping);
+      setMapping(null);
+      setStatement(imported);
+      setChosen(Object.fromEntries(imported.lines.flatMap((line) => (line.match ? [[line.line_id, line.match.username]] : []))));
+    } catch (error) {
+      const needed = csvMappingNeededOf(error);
+      if (needed) {
+        setStatement(null);
+        setMapping({ file, ...needed });
+      } else toastError(errorText(error));
+    } finally {
+      setBusy(false);
+    }
+  };
 
   const read = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
-    if (!file) return;
-    setBusy(true);
-    try {
-      const imported = await importStatement(file);
-      setStatement(imported);
-      setChosen(Object.fromEntries(imported.lines.flatMap((line) => (line.match ? [[line.line_id, line.match.user_id]] : []))));
-    } catch (error) {
-      toastError(errorText(error));
-    } finally {
-      setBusy(false);
-      event.target.value = '';
-    }
+    event.target.value = '';
+    if (file) await load(file);
   };
 
   const book = async (lines: { line_id: string; user_id: string }[]) => {
@@ -72,6 +87,15 @@ export function StatementImport({ members, onBooked }: { members: readonly Membe
         disabled={busy}
       />
       {busy ? <p className="muted">{t('ledger.import.reading')}</p> : null}
+      {mapping ? (
+        <CsvMappingForm
+          columns={mapping.columns}
+          kept={mapping.mapping}
+          busy={busy}
+          onRead={(chosenMapping) => load(mapping.file, chosenMapping)}
+          onCancel={() => setMapping(null)}
+        />
+      ) : null}
       {statement ? (
         <>
           <p data-testid="statement-count">
@@ -87,14 +111,18 @@ export function StatementImport({ members, onBooked }: { members: readonly Membe
               {t('ledger.import.bookExact', { count: exact.length })}
             </button>
           ) : null}
+          <datalist id={listId}>
+            {members.flatMap((member) => (member.username ? [<option key={member.user_id} value={member.username} />] : []))}
+          </datalist>
           <ul className="plain-list statement-lines">
             {statement.lines.map((line) => (
               <StatementLineItem
                 key={line.line_id}
                 line={line}
-                members={members}
+                listId={listId}
                 chosen={chosen[line.line_id] ?? ''}
-                onChoose={(userId) => setChosen({ ...chosen, [line.line_id]: userId })}
+                chosenUserId={userIdOf(chosen[line.line_id])}
+                onChoose={(name) => setChosen({ ...chosen, [line.line_id]: name })}
                 onBook={(userId) => book([{ line_id: line.line_id, user_id: userId }])}
                 busy={busy || !bookable(line)}
               />
@@ -108,13 +136,16 @@ export function StatementImport({ members, onBooked }: { members: readonly Membe
 
 function StatementLineItem(props: {
   line: ImportedLine;
-  members: readonly MemberBalance[];
+  /** The datalist of members' names. */
+  listId: string;
+  /** The name typed or matched, and the member it names (undefined: nobody). */
   chosen: string;
+  chosenUserId: string | undefined;
   onChoose(userId: string): void;
   onBook(userId: string): void;
   busy: boolean;
 }) {
-  const { line, members, chosen } = props;
+  const { line, chosen, chosenUserId } = props;
   const { t } = useTranslation();
   const language = currentLanguage();
   const selectId = useId();
@@ -128,6 +159,7 @@ function StatementLineItem(props: {
         <strong>{amount}</strong> · {formatClubDay(line.booked_on, language)} · {line.name}
       </p>
       <p className="muted statement-line-purpose">{line.purpose}</p>
+      {line.pays && !line.duplicate ? <LinePays pays={line.pays} /> : null}
       {line.duplicate ? (
         <span className="badge">{t('ledger.import.duplicate')}</span>
       ) : line.currency !== 'EUR' ? (
@@ -135,25 +167,45 @@ function StatementLineItem(props: {
       ) : (
         <div className="statement-line-book">
           <label htmlFor={selectId}>{t('ledger.import.member')}</label>{' '}
-          <select id={selectId} value={chosen} onChange={(event) => props.onChoose(event.target.value)}>
-            <option value="">{t('ledger.import.nobody')}</option>
-            {members.map((member) => (
-              <option key={member.user_id} value={member.user_id}>
-                {member.username ?? member.user_id}
-              </option>
-            ))}
-          </select>{' '}
+          <input
+            id={selectId}
+            type="search"
+            list={props.listId}
+            autoComplete="off"
+            placeholder={t('ledger.import.searchName')}
+            value={chosen}
+            onChange={(event) => props.onChoose(event.target.value)}
+          />{' '}
           {line.match ? <span className="badge">{t(`ledger.import.reason_${line.match.reason}`)}</span> : null}{' '}
           <button
             type="button"
             className="button button-small"
-            disabled={props.busy || !chosen}
-            onClick={() => props.onBook(chosen)}
+            disabled={props.busy || !chosenUserId}
+            onClick={() => chosenUserId && props.onBook(chosenUserId)}
           >
             {t('ledger.import.book')}
           </button>
         </div>
       )}
     </li>
+  );
+}
+
+/** What booking the line for its match pays: the tickets in full, and the credit left over. */
+function LinePays({ pays }: { pays: NonNullable<ImportedLine['pays']> }) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const tickets = pays.tickets.map((ticket) => {
+    const event = `${ticket.event_title} ${formatClubDay(ticket.event_date.slice(0, 10), language)}`;
+    return ticket.guest_name ? t('ledger.import.guestTicket', { event, guest: ticket.guest_name }) : event;
+  });
+  const parts = [
+    ...(tickets.length > 0 ? [t('ledger.import.pays', { tickets: tickets.join(', ') })] : []),
+    ...(pays.credit_cents > 0 ? [t('ledger.import.paysCredit', { amount: formatMoney(pays.credit_cents, language) })] : []),
+  ];
+  return (
+    <p className="statement-line-pays" data-testid="statement-line-pays">
+      {parts.length > 0 ? parts.join(' · ') : t('ledger.import.paysNothing')}
+    </p>
   );
 }

@@ -11,7 +11,7 @@ import { Loading } from '../../ui/Loading.js';
 import { NeedsConnection } from '../../ui/NeedsConnection.js';
 import { AdminRequired } from '../../ui/AdminRequired.js';
 import { formatEventDate } from '../../i18n/eventDates.js';
-import { downloadText } from './csv.js';
+import { downloadText } from '../../ui/download.js';
 import { fetchDebts, type DebtOverview } from '../../api/tickets.js';
 import { debtText } from '../../ui/money.js';
 import { Balances, useLedgerChanges } from '../ledger/index.js';

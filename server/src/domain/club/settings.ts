@@ -3,6 +3,7 @@ import { checkClubAccount } from '@fankurve/shared/rules/iban';
 import {
   checkDeadlineReminderHours,
   checkLoyaltySeasons,
+  checkPaymentReminderDays,
   checkReminderDaysBefore,
   checkTeamConfig,
   SITE_CONFIG_DEFAULTS,
@@ -17,6 +18,7 @@ import { badInput } from '../errors.js';
 import { imageSizeOf } from '../imageSize.js';
 import { REMINDER_SETTING_KEYS, reminderSettingsOf, scheduleReminders } from '../events/reminders.js';
 import { checkImage, type UploadStore } from '../uploads.js';
+import { PAYMENT_REMINDER_SETTING_KEY, paymentReminderDaysOf, schedulePaymentReminders } from '../money/paymentReminders.js';
 
 export interface SiteConfig {
   team_id: number;
@@ -38,6 +40,8 @@ export interface SiteConfig {
   reminder_days_before: number;
   /** Hours before an answer deadline when members without an answer are reminded; 0 off. */
   deadline_reminder_hours: number;
+  /** Days a member owes before a reminder to pay, and between reminders; 0 off (domain/money/paymentReminders.ts). */
+  payment_reminder_days: number;
 }
 
 /** Settings keys: one row per field in `settings` (key, value). */
@@ -57,6 +61,7 @@ const KEYS = {
   loyalty_seasons: 'loyalty_seasons',
   reminder_days_before: REMINDER_SETTING_KEYS.daysBefore,
   deadline_reminder_hours: REMINDER_SETTING_KEYS.deadlineHours,
+  payment_reminder_days: PAYMENT_REMINDER_SETTING_KEY,
 } as const;
 
 /** Unset settings answer the shared defaults (rules/siteConfig.ts); the logo's size is the server's own. */
@@ -79,6 +84,7 @@ export async function getSiteConfig(db: Kysely<Database>): Promise<SiteConfig> {
     bic: stored.bic || null,
     loyalty_seasons: stored.loyalty_seasons ? loyaltySeasonsOf(stored.loyalty_seasons) : DEFAULTS.loyalty_seasons,
     ...reminderTimesOf(stored),
+    payment_reminder_days: paymentReminderDaysOf(stored[KEYS.payment_reminder_days]),
   };
 }
 
@@ -125,6 +131,7 @@ export interface SiteConfigUpdate extends Record<keyof TeamConfig, unknown> {
   /** Each left out: unchanged. */
   reminder_days_before?: number | string;
   deadline_reminder_hours?: number | string;
+  payment_reminder_days?: number | string;
 }
 
 /** Writes a setting, or removes its row when the value is null (the default applies again). */
@@ -167,6 +174,8 @@ export async function updateSiteConfig(w: WriteContext, actor: Actor, input: Sit
   const deadlineHours =
     input.deadline_reminder_hours === undefined ? null : checkDeadlineReminderHours(input.deadline_reminder_hours);
   if (deadlineHours && !deadlineHours.ok) throw badInput(deadlineHours.code);
+  const paymentDays = input.payment_reminder_days === undefined ? null : checkPaymentReminderDays(input.payment_reminder_days);
+  if (paymentDays && !paymentDays.ok) throw badInput(paymentDays.code);
   await setSetting(w, KEYS.team_id, String(team_id));
   await setSetting(w, KEYS.team_name, team_name);
   await setSetting(w, KEYS.site_title, site_title);
@@ -188,6 +197,10 @@ export async function updateSiteConfig(w: WriteContext, actor: Actor, input: Sit
     await setSetting(w, key, String(checked.value));
     // Other reminder times: the job works out its next due time again (docs/architecture.md, Answer deadlines and reminders).
     await scheduleReminders(w);
+  }
+  if (paymentDays?.ok && paymentDays.value !== current.payment_reminder_days) {
+    await setSetting(w, KEYS.payment_reminder_days, String(paymentDays.value));
+    await schedulePaymentReminders(w);
   }
   await announce(w);
   return getSiteConfig(w.db);

@@ -18,6 +18,7 @@ import { scheduleJobBy } from '../../db/jobs.js';
 import { requireAdmin, SYSTEM_ACTOR, type Actor } from '../actor.js';
 import { requireLiveEvent, requireOpenForAnswers } from '../attendance/attendance.js';
 import { conflict, notFound } from '../errors.js';
+import { pushReaches } from '../people/pushReach.js';
 
 /*
  * Reminders to answer (docs/product.md, Answer deadlines and reminders; docs/architecture.md, the
@@ -226,19 +227,7 @@ async function membersToRemind(db: Db, eventId: string, kind: ReminderKind): Pro
         ),
       ),
     )
-    .where(({ exists, selectFrom }) =>
-      exists(selectFrom('push_subscriptions as s').select('s.id').whereRef('s.user_id', '=', 'u.id')),
-    )
-    .where(({ exists, not, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('push_topics_off as o')
-            .select('o.user_id')
-            .whereRef('o.user_id', '=', 'u.id')
-            .where('o.topic', '=', 'reminders'),
-        ),
-      ),
-    )
+    .where(pushReaches('reminders'))
     .orderBy('u.id')
     .execute();
   return rows.map((row) => row.id);
@@ -330,19 +319,7 @@ async function unansweredMembers(db: Db, eventId: string): Promise<UnansweredRow
       join.onRef('r.user_id', '=', 'u.id').on('r.event_id', '=', eventId).on('r.kind', '=', 'manual'),
     )
     .select(['u.id as user_id', 'u.username', 'u.email', 'u.language', 'r.sent_at as reminded_at'])
-    .select(({ exists, selectFrom, not, and }) =>
-      and([
-        exists(selectFrom('push_subscriptions as s').select('s.id').whereRef('s.user_id', '=', 'u.id')),
-        not(
-          exists(
-            selectFrom('push_topics_off as o')
-              .select('o.user_id')
-              .whereRef('o.user_id', '=', 'u.id')
-              .where('o.topic', '=', 'reminders'),
-          ),
-        ),
-      ]).as('push'),
-    )
+    .select((eb) => pushReaches('reminders')(eb).as('push'))
     .where('u.deleted', '=', 0)
     .where('u.status', '=', 'active')
     .where(({ exists, not, selectFrom }) =>

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { newId } from '@fankurve/shared';
+import { newId, whatPaymentPays } from '@fankurve/shared';
 import type { WriteContext } from '../../db/store.js';
 import { requireAdmin, type Actor } from '../actor.js';
 import { badInput, conflict, notFound } from '../errors.js';
 import { bookEntry } from './ledgerBookings.js';
-import { owedFiguresByMember, type Db } from './ledgerEntries.js';
+import { chargeOf, owedFiguresByMember, unpaidTicketsOf, type Db } from './ledgerEntries.js';
 import { matchLine, type MatchDirectory, type MatchedLine } from './statementMatching.js';
 
 /*
@@ -42,7 +42,13 @@ interface KeptLine extends CreditLine {
   key: string;
 }
 
-export type StatementLineView = Omit<KeptLine, 'key'> & { duplicate: boolean; match: MatchedLine | null };
+/** What booking a line for its match pays: tickets in full, and the cents left as credit. */
+export interface LinePays {
+  tickets: { event_title: string; event_date: string; guest_name: string | null }[];
+  credit_cents: number;
+}
+
+export type StatementLineView = Omit<KeptLine, 'key'> & { duplicate: boolean; match: MatchedLine | null; pays: LinePays | null };
 
 /** The key against booking twice: the bank's reference, else a hash of what the line says. */
 export function lineKey(line: CreditLine): string {
@@ -83,16 +89,43 @@ async function bookedKeys(db: Db, keys: readonly string[]): Promise<Set<string>>
   return booked;
 }
 
+/** The `settings` key of the CSV column mapping the treasurer chose last (JSON). */
+const CSV_MAPPING_KEY = 'statement_csv_mapping';
+
+/** The CSV column mapping the club kept (as stored, the bank statements' reader checks it), null when none. */
+export async function keptCsvMapping(db: Db): Promise<unknown> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', CSV_MAPPING_KEY).executeTakeFirst();
+  if (!row) return null;
+  try {
+    return JSON.parse(row.value) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps the mapping a statement was read by: the next file of that layout is read by it without asking. */
+async function keepCsvMapping(w: WriteContext, mapping: Readonly<Record<string, string>>): Promise<void> {
+  const value = JSON.stringify(mapping);
+  await w.db
+    .insertInto('settings')
+    .values({ key: CSV_MAPPING_KEY, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute();
+}
+
 /**
  * POST /api/ledger/statements (admin): keeps a parsed statement's credits for a day and answers each
- * with whether it was booked before and whom it matches. Statements older than a day are dropped.
+ * with whether it was booked before, whom it matches and what it would pay; a CSV column mapping the
+ * treasurer chose for it is kept for the next file. Statements older than a day are dropped.
  */
 export async function keepStatement(
   w: WriteContext,
   actor: Actor,
   statement: { format: string; lines: readonly CreditLine[] },
+  options: { csvMapping?: Readonly<Record<string, string>> } = {},
 ): Promise<{ id: string; format: string; lines: StatementLineView[] }> {
   requireAdmin(actor);
+  if (options.csvMapping) await keepCsvMapping(w, options.csvMapping);
   await w.db.deleteFrom('bank_statements').where('expires_at', '<', w.now).execute();
   const kept: KeptLine[] = statement.lines.map((line, i) => ({ ...line, line_id: String(i + 1), key: lineKey(line) }));
   const id = newId();
@@ -118,10 +151,43 @@ async function viewsOf(db: Db, lines: readonly KeptLine[]): Promise<StatementLin
   );
   // Two lines of one statement with one key: the first counts, the second is its duplicate.
   const seen = new Set<string>();
-  return lines.map(({ key, ...line }) => {
+  const views = lines.map(({ key, ...line }) => {
     const duplicate = booked.has(key) || seen.has(key);
     seen.add(key);
-    return { ...line, duplicate, match: matchLine(line, directory) };
+    return { ...line, duplicate, match: matchLine(line, directory), pays: null };
+  });
+  return withWhatEachPays(db, views);
+}
+
+/**
+ * What each matched line would pay, in the statement's order: a member's second line pays after
+ * their first (the payment rule: oldest tickets first, the rest credit).
+ */
+async function withWhatEachPays(db: Db, views: StatementLineView[]): Promise<StatementLineView[]> {
+  const payable = (view: StatementLineView) => view.match !== null && !view.duplicate && view.currency === 'EUR';
+  const userIds = [...new Set(views.filter(payable).map((view) => view.match!.user_id))];
+  const balances = await owedFiguresByMember(db, userIds);
+  const accounts = new Map<string, { balance: number; tickets: Awaited<ReturnType<typeof unpaidTicketsOf>> }>();
+  for (const userId of userIds) {
+    accounts.set(userId, { balance: balances.get(userId)?.balanceCents ?? 0, tickets: await unpaidTicketsOf(db, userId) });
+  }
+  return views.map((view) => {
+    if (!payable(view)) return view;
+    const account = accounts.get(view.match!.user_id)!;
+    const charges = account.tickets.map((ticket) => ({ ...ticket, charge_cents: chargeOf(ticket) }));
+    const paid = whatPaymentPays(account.balance, charges, view.amount_cents);
+    account.balance -= view.amount_cents;
+    const byId = new Map(account.tickets.map((ticket) => [ticket.id, ticket]));
+    return {
+      ...view,
+      pays: {
+        tickets: paid.ticketIds.map((id) => {
+          const { event_title, event_date, guest_name } = byId.get(id)!;
+          return { event_title, event_date, guest_name };
+        }),
+        credit_cents: paid.creditCents,
+      },
+    };
   });
 }
 

@@ -4,6 +4,7 @@ import { requireAdmin, type Actor } from '../actor.js';
 import { conflict, notFound } from '../errors.js';
 import { clubAccount } from '../club/settings.js';
 import { type Db, type LedgerEntry, chunks, entriesOf, ledgerBalanceOf, owedFiguresByMember } from './ledgerEntries.js';
+import { remindersOfDebts } from './paymentReminders.js';
 
 /* Reading the ledger (docs/architecture.md, "Ledger"): a member's statement, the admin's balances, the GiroCode's payment request. */
 
@@ -63,13 +64,14 @@ export async function memberStatement(db: Db, actor: Actor, userId: string) {
 
 /**
  * GET /api/ledger (admin): every active member and anyone else with a balance other than 0, largest
- * balance first, with their unpaid bought tickets counted.
+ * balance first, with their unpaid bought tickets counted and the reminders to pay of their current debt.
  */
 export async function listBalances(db: Db, actor: Actor) {
   requireAdmin(actor);
-  const [figures, active] = await Promise.all([
+  const [figures, active, reminders] = await Promise.all([
     owedFiguresByMember(db),
     db.selectFrom('users').select('id').where('deleted', '=', 0).where('status', '=', 'active').execute(),
+    remindersOfDebts(db),
   ]);
   const ids = new Set(active.map((user) => user.id));
   for (const [id, owed] of figures) if (owed.balanceCents !== 0) ids.add(id);
@@ -87,6 +89,8 @@ export async function listBalances(db: Db, actor: Actor) {
         balance: (owed?.balanceCents ?? 0) / 100,
         unpaid_count: owed?.unpaidCount ?? 0,
         open_price_count: owed?.openPriceCount ?? 0,
+        reminder_count: reminders.get(id)?.count ?? 0,
+        reminded_at: reminders.get(id)?.lastAt ?? null,
       };
     })
     .sort(

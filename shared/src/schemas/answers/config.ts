@@ -26,6 +26,8 @@ export const siteConfigView = z
     reminder_days_before: z.number().int().optional(),
     /** Hours before an answer deadline when members without an answer are reminded (0 = off): in admins' answers only. */
     deadline_reminder_hours: z.number().int().optional(),
+    /** Days a member owes before a reminder to pay, and between reminders (0 = off): in admins' answers only. */
+    payment_reminder_days: z.number().int().optional(),
   })
   .meta({ id: 'SiteConfig' });
 export type SiteConfigView = z.infer<typeof siteConfigView>;

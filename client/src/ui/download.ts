@@ -1,6 +1,7 @@
 /*
- * The browser's part of the treasurer's CSV: the file is built by the shared CSV writer
- * (shared/src/rules/csv.ts, with its formula guard) and offered here as a download.
+ * The browser's part of the treasurer's CSV files (/debts, the season's accounts): the file is built
+ * by the shared CSV writer (shared/src/rules/csv.ts, with its formula guard) and offered here as a
+ * download.
  */
 
 /** Offers a text as a file download (built in the browser, no server round trip). */
