@@ -69,8 +69,11 @@ test('my tickets, the paid request, the debt overview and its CSV agree', async 
 
 /** A text cell as the shared CSV writer writes it when guarded: an apostrophe first, quoted for its quotes. */
 const guardedCell = (text: string) => `"'${text.replace(/"/g, '""')}"`;
-/** A cell that would run as a formula in a spreadsheet: one starting with = + - @ (quoted or not). */
-const UNGUARDED_FORMULA = /(^|;)"?[=+\-@]/m;
+/**
+ * A cell that would run as a formula in a spreadsheet: one starting with = + - @ (quoted or not),
+ * other than a negative amount (a member's credit, written as the number it is: `-7,00`).
+ */
+const UNGUARDED_FORMULA = /(^|;)"?(?:[=+@]|-(?!\d+,\d{2}(?:;|$)))/m;
 
 /**
  * A ticket ticked "Gekauft" without a price takes the event's price (preselected in the table, and
