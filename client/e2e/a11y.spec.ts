@@ -112,6 +112,7 @@ for (const language of LANGUAGES) {
       await expect(start.getByLabel(words.language)).toHaveValue(language);
       expect(await seriousViolations(start), `${label} /login`).toEqual([]);
       await check(start, '/register', label);
+      for (const path of ['/impressum', '/datenschutz', '/register?invite=no-such-invite']) await check(start, path, label);
       await anonymous.close();
 
       // A member's pages.
@@ -122,7 +123,7 @@ for (const language of LANGUAGES) {
 
       // The admin's pages.
       const admin = await signedIn(browser, request, width, ADMIN, language);
-      for (const path of ['/events', '/my-tickets', '/profile', '/debts', '/users', '/admin/tasks', '/config'])
+      for (const path of ['/events', '/my-tickets', '/profile', '/debts', '/users', '/admin/tasks', '/admin/invites', '/config'])
         await check(admin.page, path, `${label} admin`);
       await check(admin.page, `/events/${data.eventId}`, `${label} admin`, eventReady);
       await check(admin.page, `/users/${data.memberId}`, `${label} admin`);

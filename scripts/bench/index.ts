@@ -18,8 +18,9 @@
  *
  * Parts: `npm run bench -- lighthouse` runs only the Lighthouse part on the 5-season club (build,
  * seed and server as always), `npm run bench -- rush` only the rush, `npm run bench -- user-server`
- * only the user's server, `npm run bench -- statements` only the bank statements' parsing; no
- * argument runs every part.
+ * only the user's server, `npm run bench -- statements` only the bank statements' parsing,
+ * `npm run bench -- member-import` only the member import's preview of 5,000 rows; no argument runs
+ * every part.
  *
  * Knobs: BENCH_CLUBS=5 or BENCH_CLUBS=10 (only that club; both by default), BENCH_DURATION (s per
  * load run, 10), BENCH_CONNECTIONS (50), BENCH_SKIP_BUILD=1 (use the existing build), BENCH_KEEP=1
@@ -54,6 +55,7 @@ import {
 import { benchRest, type RestOptions } from './rest.js';
 import { benchRush } from './rush.js';
 import { benchStatements } from './statements.js';
+import { benchMemberImport } from './memberImport.js';
 import { benchHardening } from './hardening.js';
 import { CLUBS, seedClub, type ClubKey, type SeedResult } from './seed.js';
 import { benchUserServer } from './userServer.js';
@@ -78,7 +80,7 @@ const ADMIN_PASSWORD = 'admin-bench-pass';
 const MEMBER_PASSWORD = 'fan-bench-pass';
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret';
 
-const PARTS = ['lighthouse', 'rush', 'user-server', 'statements'] as const;
+const PARTS = ['lighthouse', 'rush', 'user-server', 'statements', 'member-import'] as const;
 type Part = (typeof PARTS)[number];
 /** The parts named on the command line; none named means every part. */
 function requestedParts(args: string[]): Part[] | 'all' {
@@ -412,6 +414,10 @@ async function main(): Promise<number> {
     if (parts === 'all' || parts.includes('statements')) {
       log('bank statements: 10,000 credits in each format…');
       figures.statements = await phase('statements', errors, async () => benchStatements());
+    }
+    if (parts === 'all' || parts.includes('member-import')) {
+      log('member import: a list of 5,000 rows…');
+      figures.memberImport = await phase('member-import', errors, () => benchMemberImport());
     }
     if ((parts === 'all' || parts.includes('user-server')) && USER_SERVER)
       await measureUserServer(command, workDir, clientDir, figures, errors);

@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { JSON_BODY_LIMIT_BYTES, IMAGE_MAX_BYTES, STATEMENT_MAX_BYTES } from '@fankurve/shared';
 import { bodyLimit } from 'hono/body-limit';
+import type { Context } from 'hono';
 import { attendanceRoutes } from './http/attendance.js';
 import { attendeeRoutes } from './http/attendees.js';
 import { authRoutes } from './http/auth.js';
@@ -15,6 +16,7 @@ import { matchRoutes } from './http/matches.js';
 import { metaRoutes } from './http/meta.js';
 import { pushRoutes } from './http/push.js';
 import { recoveryRoutes } from './http/recovery.js';
+import { inviteRoutes } from './http/invites.js';
 import { sessionRoutes } from './http/sessions.js';
 import { loadSession } from './http/session.js';
 import { securityHeaders } from './http/securityHeaders.js';
@@ -24,6 +26,7 @@ import { ticketRoutes } from './http/tickets.js';
 import { contingentRoutes } from './http/contingents.js';
 import { ledgerRoutes } from './http/ledger.js';
 import { bankStatementRoutes } from './http/bankStatements.js';
+import { auditRoutes } from './http/audit.js';
 import { transportRoutes } from './http/transports.js';
 import { pollRoutes } from './http/polls.js';
 import { loyaltyRoutes } from './http/loyalty.js';
@@ -35,6 +38,9 @@ import { exportRoutes } from './http/exports.js';
 import { calendarRoutes } from './http/calendar.js';
 import { reminderRoutes } from './http/reminders.js';
 import { userRoutes } from './http/users.js';
+import { memberImportRoutes } from './http/memberImport.js';
+import { dataExportRoutes } from './http/dataExport.js';
+import { MEMBER_IMPORT_MAX_BYTES } from '@fankurve/shared/rules/memberImport';
 import { COLLECTION_MODULES } from './collections/index.js';
 import { syncCollectionsWith } from './sync/registry.js';
 import { syncRoutes } from './sync/routes.js';
@@ -43,6 +49,8 @@ import { syncRoutes } from './sync/routes.js';
 const isUpload = (path: string) => /\/(image|logo)$/.test(path);
 /** A bank statement file: its own, larger limit (docs/architecture.md, Bank statements). */
 const isStatementUpload = (path: string) => path === '/api/ledger/statements';
+/** The member import's list: a JSON body with a larger limit of its own (docs/architecture.md, Member import). */
+const isMemberImport = (path: string) => path === '/api/users/import';
 
 export function createApp(deps: AppDeps): Api {
   const app = new OpenAPIHono<AppEnv>({
@@ -65,10 +73,17 @@ export function createApp(deps: AppDeps): Api {
     tooLarge: (c) => failure(c, 413, 'bodyTooLarge'),
     fallback: jsonLimit,
   });
+  const memberImportTooLarge = (c: Context) => failure(c, 413, 'memberImportTooLarge');
+  const memberImportJson = jsonBody({
+    maxSize: MEMBER_IMPORT_MAX_BYTES,
+    tooLarge: memberImportTooLarge,
+    fallback: bodyLimit({ maxSize: MEMBER_IMPORT_MAX_BYTES, onError: memberImportTooLarge }),
+  });
   // GET and HEAD carry no body that anything reads: looking at one would cost every read request a full Request object.
   app.use('/api/*', (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     if (isStatementUpload(c.req.path)) return statementLimit(c, next);
+    if (isMemberImport(c.req.path)) return memberImportJson(c, next);
     return isUpload(c.req.path) ? uploadLimit(c, next) : json(c, next);
   });
   app.use('/api/*', loadSession(deps));
@@ -85,6 +100,7 @@ export function createApp(deps: AppDeps): Api {
   contingentRoutes(app, deps);
   ledgerRoutes(app, deps);
   bankStatementRoutes(app, deps);
+  auditRoutes(app, deps);
   transportRoutes(app, deps);
   exportRoutes(app, deps);
   calendarRoutes(app, deps);
@@ -98,8 +114,11 @@ export function createApp(deps: AppDeps): Api {
   syncRoutes(app, deps, syncCollectionsWith(COLLECTION_MODULES.map((module) => module.sync)));
   // ── route areas: money, admin, recovery ──
   recoveryRoutes(app, deps);
+  inviteRoutes(app, deps);
   adminRoutes(app, deps);
   userRoutes(app, deps);
+  memberImportRoutes(app, deps);
+  dataExportRoutes(app, deps);
   // ── route areas: comments (commentRoutes), push (pushRoutes) ──
   commentRoutes(app, deps);
   pushRoutes(app, deps);

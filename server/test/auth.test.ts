@@ -398,6 +398,8 @@ describe('public meta routes', () => {
         iban: null,
         bic: null,
         loyalty_seasons: 2,
+        imprint: null,
+        privacy_notice: null,
       },
     });
   });

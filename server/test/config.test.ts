@@ -61,6 +61,8 @@ describe('team configuration', () => {
           iban: null,
           bic: null,
           loyalty_seasons: 2,
+          imprint: null,
+          privacy_notice: null,
         },
       });
       // Admins also get the daily import switch; members do not.

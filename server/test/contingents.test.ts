@@ -204,6 +204,7 @@ describe('the allocation order', () => {
       state: 'requested',
       pinned: true,
       excluded: false,
+      note: null,
     });
     await flag(rows.excluded, { excluded: true });
 

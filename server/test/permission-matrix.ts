@@ -143,6 +143,16 @@ function statementFile(ref: string) {
   return { field: 'file', bytes: new TextEncoder().encode(xml), filename: 'statement.xml', type: 'application/xml' };
 }
 
+/** A fresh invite the admin made (approving at once): its id and its token. */
+async function adminsInvite(f: Fixtures): Promise<{ id: string; token: string }> {
+  const res = await f.t.call('POST', '/api/invites', {
+    token: f.admin.token,
+    body: { expires_at: new Date(Date.now() + 86_400_000).toISOString(), max_uses: 1, approve: true },
+  });
+  expect(res.status).toBe(201);
+  return { id: res.body.invite.id, token: new URL(res.body.invite.url).searchParams.get('invite')! };
+}
+
 /** The club's bank account in the settings (the GiroCode's beneficiary). */
 async function clubAccountSet(f: Fixtures): Promise<void> {
   const db = f.t.runtime.deps.store.db;
@@ -799,6 +809,23 @@ export const ROUTES: RouteCase[] = [
       if (role === 'admin') expect(body.entries.map((e: { id: string }) => e.id)).toContain(params.entryId);
     },
   },
+  // the audit log: admins only; an admin's booking for the member is in it, a member reads nothing of it
+  {
+    method: 'GET',
+    path: '/api/audit',
+    params: async (f) => ({ entryId: await ledgerCharge(f, 'member') }),
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+    after: async (f, role, body, { params }) => {
+      if (role !== 'admin') {
+        expect(body.entries).toBeUndefined();
+        return;
+      }
+      expect(body.entries).toContainEqual(
+        expect.objectContaining({ action: 'ledger.entry', user_id: f.member.id, entity_id: params.entryId }),
+      );
+    },
+  },
   // the season's accounts: the treasurer's report, admins only (a member learns nothing of the money)
   {
     method: 'GET',
@@ -1161,6 +1188,39 @@ export const ROUTES: RouteCase[] = [
       await standingTokensWork(f);
     },
   },
+  // ── member import and data export (docs/architecture.md, Member import; Data export) ──
+  {
+    method: 'POST',
+    path: '/api/users/import',
+    // A confirmed import of one fresh row each call: only the admin's creates it.
+    body: () => {
+      const username = unique('imported-');
+      return { csv: `Benutzername;E-Mail\n${username};${username}@example.org`, confirm: true };
+    },
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+    after: async (f, role, body, { sent }) => {
+      const username = /\n([^;]+);/.exec((sent as { csv: string }).csv)![1]!;
+      const stored = await f.t.db.selectFrom('users').select('id').where('username', '=', username).execute();
+      expect(stored.length).toBe(role === 'admin' ? 1 : 0);
+      if (role === 'admin') expect(body.created).toBe(1);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/me/export',
+    plainAnswer: true,
+    expect: SIGNED_IN,
+  },
+  {
+    method: 'GET',
+    path: '/api/users/{id}/export',
+    // The member's archive: the member themselves and another member are refused, the admin gets it.
+    params: async (f) => ({ id: f.member.id }),
+    plainAnswer: true,
+    adminOnly: true,
+    expect: ADMIN_ONLY,
+  },
   // ── recovery rows (password reset) ──
   {
     method: 'POST',
@@ -1376,6 +1436,42 @@ export const ROUTES: RouteCase[] = [
       expect(body.data.topics).toContainEqual({ topic: 'comment', enabled: false, admin: false });
       // On again for the other rows.
       await f.t.runtime.deps.store.db.deleteFrom('push_topics_off').where('user_id', '=', f[role].id).execute();
+    },
+  },
+  // ── invite rows (docs/architecture.md, Invites) ──
+  {
+    method: 'POST',
+    path: '/api/invites',
+    adminOnly: true,
+    body: () => ({ expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString(), max_uses: 3, approve: false }),
+    expect: CREATED_ADMIN_ONLY,
+    after: async (f, role, body) => {
+      if (role === 'admin') expect(body.invite).toMatchObject({ max_uses: 3, uses: 0, approve: false, members: [] });
+    },
+  },
+  { method: 'GET', path: '/api/invites', adminOnly: true, expect: ADMIN_ONLY },
+  {
+    method: 'DELETE',
+    path: '/api/invites/{id}',
+    adminOnly: true,
+    params: async (f) => ({ id: (await adminsInvite(f)).id }),
+    expect: ADMIN_ONLY,
+    after: async (f, role, body, { params }) => {
+      const row = await f.t.runtime.deps.store.db
+        .selectFrom('invites')
+        .select('revoked_at')
+        .where('id', '=', params.id!)
+        .executeTakeFirstOrThrow();
+      expect(row.revoked_at !== null).toBe(role === 'admin');
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/invites/check/{token}',
+    params: async (f) => ({ token: (await adminsInvite(f)).token }),
+    expect: PUBLIC,
+    after: async (f, role, body) => {
+      expect(body.invite).toMatchObject({ approve: true });
     },
   },
   // ── config rows (team configuration, logo) ──

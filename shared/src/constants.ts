@@ -116,3 +116,11 @@ export const PAYMENT_REMINDERS_MAX = 3;
 export const NOTICES_UNREAD_MAX = 20;
 /** A repeat of an unread notice moves it to the top at most this often; in between it writes nothing. */
 export const NOTICE_REPEAT_PACE_MS = 60_000;
+
+/*
+ * The audit log (docs/architecture.md, Audit log): the kinds of admin action it keeps, and the rows
+ * of one page of GET /api/audit.
+ */
+export const AUDIT_KINDS = ['money', 'tickets', 'people', 'settings'] as const;
+export type AuditKind = (typeof AUDIT_KINDS)[number];
+export const AUDIT_PAGE_SIZE = 100;

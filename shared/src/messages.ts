@@ -177,6 +177,20 @@ export const CORE_MESSAGES = {
   loyaltyAdjustmentSaved: 'Loyalty points adjusted',
   loyaltyPointsInvalid: 'Points must be a whole number from -1000 to 1000',
   loyaltyNoteTooLong: 'The note is too long (at most 200 characters)',
+  // ── member import messages ──
+  memberImportTooLarge: 'The member list is too large (at most 4 MB)',
+  memberImportTooManyRows: 'The member list has too many rows (at most 5,000)',
+  memberImportEmpty: 'The member list has no rows below its header',
+  memberImportUnreadable: 'The member list cannot be read as CSV (check its quotes)',
+  memberImportHeaderInvalid: 'The first row must name the columns, at least username and e-mail (Benutzername, E-Mail)',
+  memberImportDuplicate: 'An earlier row of the list has the same name, a name that looks like it, or the same e-mail address',
+  memberImportExisting: 'An account with this name or e-mail address exists already',
+  memberImportLooksLike: 'The name looks like the name of an existing account',
+  memberImportUsernameMissing: 'The row has no username',
+  memberImportEmailInvalid: 'The e-mail address is missing or not valid',
+  memberImportFormula: 'A cell starts like a spreadsheet formula (=, +, -, @, a tab or a line break)',
+  memberImportLanguageInvalid: 'The language must be de or en (or empty for German)',
+  memberImportRoleInvalid: 'The role must be member or admin (or empty for member)',
   // ── statistics messages ──
   statsSeasonInvalid: 'Please give the season as the year it starts in, from 2000 to 2100 (such as 2025)',
   // ── ledger messages ──
@@ -251,6 +265,23 @@ export const CORE_MESSAGES = {
   accountHolderRequired: 'Please enter the account holder for the IBAN',
   accountHolderTooLong: 'The account holder must be at most 70 characters',
   loyaltySeasonsInvalid: 'The seasons for loyalty points must be a whole number from 1 to 10',
+  // ── imprint and privacy notice messages (docs/architecture.md, Team configuration and theme) ──
+  imprintTooLong: 'The imprint must be at most 20,000 characters',
+  privacyNoticeTooLong: 'The privacy notice must be at most 20,000 characters',
+  // ── invite messages (docs/architecture.md, Invites) ──
+  inviteCreated: 'Invite created',
+  inviteWithdrawn: 'Invite withdrawn',
+  inviteNotFound: 'This invite link is not valid. Please check the link or ask the club for a new one.',
+  inviteExpired: 'This invite has expired. Please ask the club for a new link.',
+  inviteUsedUp: 'This invite has been used up. Please ask the club for a new link.',
+  inviteRevoked: 'This invite has been withdrawn. Please ask the club for a new link.',
+  inviteExpiryInvalid: 'Please give the end of the invite as a date and time (ISO 8601 with time zone)',
+  inviteExpiryPast: 'The invite must run until a time in the future',
+  inviteExpiryTooFar: 'An invite runs for at most a year',
+  inviteMaxUsesInvalid: 'An invite allows a whole number of 1 to 1000 registrations',
+  inviteApproveInvalid: 'Please say whether registrations through the invite are approved at once (true or false)',
+  tooManyInviteAttempts: 'Too many invalid invite links from this network. Please wait a moment and try again.',
+  registrationActive: 'Registration successful. Welcome!',
   // ── match-day messages ──
   eventIsPast: 'This event is over: attendance can no longer be given or changed',
   // ── answer deadline and reminder messages ──
@@ -260,6 +291,8 @@ export const CORE_MESSAGES = {
   reminderDaysInvalid: 'The reminder before the event must be a whole number of days from 0 to 14',
   deadlineReminderHoursInvalid: 'The reminder before the answer deadline must be a whole number of hours from 0 to 168',
   paymentReminderDaysInvalid: 'The reminder to pay must be a whole number of days from 0 to 90',
+  auditKindInvalid: 'Unknown kind of log entry (money, tickets, people or settings)',
+  auditCursorInvalid: 'This page of the log cannot be found; please start again from the newest entries',
   eventKindRequired: 'Please choose home, away or other',
   internalError: 'Something went wrong. Please try again later.',
 } as const;

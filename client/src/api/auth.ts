@@ -23,9 +23,15 @@ export type SignedIn = Pick<LoginAnswer, 'token' | 'user'>;
 export const login = (username: string, password: string) =>
   api<LoginAnswer>('/api/auth/login', { body: { username, password }, token: null });
 
-/** The account waits for an admin's approval (`requiresApproval`). */
-export const register = (username: string, email: string, password: string, language: Language) =>
-  api<RegisterAnswer>('/api/auth/register', { body: { username, email, password, language }, token: null });
+/**
+ * The account waits for an admin's approval (`requiresApproval`); through an invite that approves at
+ * once (its token in `invite`) it is active and the answer signs it in (docs/architecture.md, Invites).
+ */
+export const register = (username: string, email: string, password: string, language: Language, invite?: string) =>
+  api<RegisterAnswer>('/api/auth/register', {
+    body: { username, email, password, language, ...(invite ? { invite } : {}) },
+    token: null,
+  });
 
 /** Ends this device's session on the server (the token stops working everywhere at once). */
 export const logout = (token: string) => api<MessageAnswer>('/api/auth/logout', { method: 'POST', token });

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
 import type { Profile } from '../api/auth.js';
+import { LegalLinks } from './LegalLinks.js';
 import { Prompts } from './Prompts.js';
 import { NavBar } from './NavBar.js';
 
@@ -26,7 +27,7 @@ const renderPushPrompt = (close: () => void) => (
   </Suspense>
 );
 
-/** The signed-in frame: navigation bar and the page. */
+/** The signed-in frame: navigation bar, the page, and the imprint and privacy links at its foot. */
 export function AppLayout({ user, children }: { user: Profile; children: ReactNode }) {
   return (
     <div className="app">
@@ -34,6 +35,9 @@ export function AppLayout({ user, children }: { user: Profile; children: ReactNo
       <main className="app-main" id="main">
         {children}
       </main>
+      <footer className="app-footer">
+        <LegalLinks className="footer-legal" />
+      </footer>
       {/* The install and push prompts after sign-in, never before a forced password change
           (docs/architecture.md, Profile and prompts). */}
       <Prompts user={user} renderPushPrompt={renderPushPrompt} />

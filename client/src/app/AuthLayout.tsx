@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguageSelect } from '../ui/LanguageSelect.js';
+import { LegalLinks } from './LegalLinks.js';
 import { useSiteConfig } from '../session/siteConfig.js';
 
-/** The frame of the anonymous pages: the club's title above a card, the language choice below. */
+/** The frame of the anonymous pages: the club's title above a card, the language choice and the imprint and privacy links below. */
 export function AuthLayout({ children }: { children: ReactNode }) {
   const config = useSiteConfig();
   const { t } = useTranslation();
@@ -19,6 +20,7 @@ export function AuthLayout({ children }: { children: ReactNode }) {
         <div className="card auth-card">{children}</div>
         <footer className="auth-footer">
           <LanguageSelect />
+          <LegalLinks className="auth-legal" />
           <span className="auth-tagline">{t('app.tagline')}</span>
         </footer>
       </main>

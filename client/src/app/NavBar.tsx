@@ -5,6 +5,7 @@ import type { Profile } from '../api/auth.js';
 import { usePendingTaskCount } from '../features/admin/usePendingTaskCount.js';
 import { hideBrokenImage } from './AuthLayout.js';
 import { lazyPage } from './lazyPage.js';
+import { LegalLinks } from './LegalLinks.js';
 import { signOut } from '../session/session.js';
 import { followServerConfigChanges, useSiteConfig } from '../session/siteConfig.js';
 import '../features/comments/nav.css';
@@ -257,6 +258,7 @@ export function NavBar({ user }: { user: Profile }) {
             <NavLinks items={items.slice(row.links)} />
             {/* The installed app's icon badge is set once, by the copy that is always mounted. */}
             {row.user ? null : <UserControls user={user} />}
+            <LegalLinks className="nav-legal" />
           </div>
         </nav>
         {/* Every item at its natural width, for measuring only: hidden, out of the tab order and the accessibility tree. */}

@@ -52,6 +52,23 @@ export function AnonymousOnly() {
 }
 
 /**
+ * Pages for everyone (the imprint and the privacy notice: docs/product.md, Screens): in the signed-in
+ * frame for a signed-in user (also one who must still change the password: these pages are no one's
+ * secret), in the sign-in frame for anyone else.
+ */
+export function EveryoneFrame() {
+  const session = useSession();
+  if (session.status === 'loading') return <SessionLoading session={session} />;
+  const page = (
+    <Suspense fallback={<Loading />}>
+      <Outlet />
+    </Suspense>
+  );
+  if (session.status === 'signedIn') return <AppLayout user={session.user}>{page}</AppLayout>;
+  return <AuthLayout>{page}</AuthLayout>;
+}
+
+/**
  * Every other route: Loading while the session loads, anonymous visitors to /login, a user who
  * must change the password to /change-password from everywhere.
  */

@@ -4,7 +4,7 @@ import { LoginPage } from '../features/auth/LoginPage.js';
 import { applyUpdateOnNavigation } from '../pwa/register.js';
 import { ErrorBoundary } from '../ui/ErrorBoundary.js';
 import { Toaster } from '../ui/Toaster.js';
-import { AnonymousOnly, CHANGE_PASSWORD_PATH, RequireAuth } from './guards.js';
+import { AnonymousOnly, CHANGE_PASSWORD_PATH, EveryoneFrame, RequireAuth } from './guards.js';
 import { lazyPage } from './lazyPage.js';
 import { NotFoundPage } from './NotFoundPage.js';
 import { useSession } from '../session/session.js';
@@ -31,6 +31,10 @@ export async function preloadStartScreen(pathname: string): Promise<void> {
 
 const AdminTasksPage = lazyPage(() => import('../features/admin/AdminTasksPage.js').then((m) => m.AdminTasksPage));
 const UsersPage = lazyPage(() => import('../features/admin/UsersPage.js').then((m) => m.UsersPage));
+const InvitesPage = lazyPage(() => import('../features/admin/InvitesPage.js').then((m) => m.InvitesPage));
+const ImprintPage = lazyPage(() => import('../features/legal/LegalPage.js').then((m) => m.ImprintPage));
+const PrivacyPage = lazyPage(() => import('../features/legal/LegalPage.js').then((m) => m.PrivacyPage));
+const AuditLogPage = lazyPage(() => import('../features/admin/AuditLogPage.js').then((m) => m.AuditLogPage));
 const UserProfilePage = lazyPage(() => import('../features/admin/UserProfilePage.js').then((m) => m.UserProfilePage));
 const ConfigPage = lazyPage(() => import('../features/config/ConfigPage.js').then((m) => m.ConfigPage));
 const StadiumDetailPage = lazyPage(() => import('../features/stadiums/StadiumDetailPage.js').then((m) => m.StadiumDetailPage));
@@ -109,10 +113,17 @@ export function AppRoutes() {
             <Route path="/stats" element={<StatsPage />} />
             {/* ── admin routes ── */}
             <Route path="/admin/tasks" element={<AdminTasksPage />} />
+            <Route path="/admin/log" element={<AuditLogPage />} />
             <Route path="/users" element={<UsersPage />} />
+            <Route path="/admin/invites" element={<InvitesPage />} />
             <Route path="/users/:id" element={<UserProfilePage />} />
             {/* ── profile route ── */}
             <Route path="/profile" element={<ProfilePage />} />
+          </Route>
+          {/* ── pages for everyone, signed in or not ── */}
+          <Route element={<EveryoneFrame />}>
+            <Route path="/impressum" element={<ImprintPage />} />
+            <Route path="/datenschutz" element={<PrivacyPage />} />
           </Route>
           <Route element={<NotFoundFrame />}>
             <Route path="*" element={<NotFoundPage />} />

@@ -9,10 +9,14 @@
 
 import type { NoticeAction } from '@fankurve/shared/registry';
 import type account from './de/account.json';
+import type audit from './de/audit.json';
 import type contingents from './de/contingents.json';
 import type deadlines from './de/deadlines.json';
+import type invites from './de/invites.json';
 import type ledger from './de/ledger.json';
+import type legal from './de/legal.json';
 import type loyalty from './de/loyalty.json';
+import type members from './de/members.json';
 import type polls from './de/polls.json';
 import type stats from './de/stats.json';
 import type storage from './de/storage.json';
@@ -84,10 +88,14 @@ export async function englishAreas(): Promise<Texts> {
  */
 export interface AreaTexts {
   account: typeof account;
+  audit: typeof audit;
   contingents: typeof contingents;
   deadlines: typeof deadlines;
+  invites: typeof invites;
   ledger: typeof ledger;
+  legal: typeof legal;
   loyalty: typeof loyalty;
+  members: typeof members;
   polls: typeof polls;
   stats: typeof stats;
   storage: typeof storage;

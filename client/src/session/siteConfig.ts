@@ -1,5 +1,11 @@
 import { isHexColour, readableOn, shade, textColourOn } from '@fankurve/shared/rules/colour';
-import { checkAccountHolder, checkLoyaltySeasons, SITE_CONFIG_DEFAULTS } from '@fankurve/shared/rules/siteConfig';
+import {
+  checkAccountHolder,
+  checkLegalText,
+  checkLoyaltySeasons,
+  SITE_CONFIG_DEFAULTS,
+  type LegalTextField,
+} from '@fankurve/shared/rules/siteConfig';
 import { useSyncExternalStore } from 'react';
 import { fetchSiteConfig, type SiteConfig } from '../api/config.js';
 import { getSession, subscribeSession } from './session.js';
@@ -12,7 +18,8 @@ import { getSession, subscribeSession } from './session.js';
  * the server's change stream names 'config' (followServerConfigChanges), the other tabs of a
  * device learn it from the cache (the storage event), and a device coming online asks again.
  * The club's bank account (for the GiroCode, drawn offline) comes only to signed-in devices: it is
- * asked for again at sign-in and taken out of the cached copy at sign-out.
+ * asked for again at sign-in and taken out of the cached copy at sign-out. The imprint and the privacy
+ * notice are everyone's and stay, so /impressum and /datenschutz show offline once loaded.
  */
 export const SITE_CONFIG_STORAGE_KEY = 'siteConfig';
 
@@ -30,6 +37,8 @@ const DEFAULTS: SiteConfig = {
   iban: SITE_CONFIG_DEFAULTS.iban,
   bic: SITE_CONFIG_DEFAULTS.bic,
   loyalty_seasons: SITE_CONFIG_DEFAULTS.loyalty_seasons,
+  imprint: SITE_CONFIG_DEFAULTS.imprint,
+  privacy_notice: SITE_CONFIG_DEFAULTS.privacy_notice,
 };
 
 /** An IBAN in electronic format and a BIC, by their shape: the server checked them fully (rules/iban.ts, not loaded by the shell). */
@@ -59,7 +68,15 @@ function sanitize(value: unknown): SiteConfig {
     time_zone: typeof raw.time_zone === 'string' && isTimeZone(raw.time_zone) ? raw.time_zone : DEFAULTS.time_zone,
     ...sanitizeAccount(raw),
     loyalty_seasons: loyaltySeasonsOf(raw.loyalty_seasons),
+    imprint: legalTextOf('imprint', raw.imprint),
+    privacy_notice: legalTextOf('privacy_notice', raw.privacy_notice),
   };
+}
+
+/** The imprint or privacy notice from the cache, as the server's rule allows it; null otherwise (the pages say it is not written). */
+function legalTextOf(field: LegalTextField, value: unknown): string | null {
+  const checked = checkLegalText(field, value);
+  return checked.ok ? checked.value : null;
 }
 
 function loyaltySeasonsOf(value: unknown): number {

@@ -6,7 +6,12 @@
 
 /** Offers a text as a file download (built in the browser, no server round trip). */
 export function downloadText(filename: string, text: string, type = 'text/csv;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+  downloadBlob(filename, new Blob([text], { type }));
+}
+
+/** Offers a file the app holds (built here or fetched, e.g. the member's data as a ZIP) as a download. */
+export function downloadBlob(filename: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = filename;

@@ -55,6 +55,32 @@ export interface PasswordResetsTable {
   created_at: string;
 }
 
+/** An admin's registration link (migration 027; docs/architecture.md, Invites). Not replicated. */
+export interface InvitesTable {
+  id: string;
+  /** The link's token (base64url), kept so the admin can show the link again; registration looks it up by `token_hash` (sha256). */
+  token: string;
+  token_hash: string;
+  /** ISO 8601 UTC: the link works before this instant. */
+  expires_at: string;
+  max_uses: number;
+  /** Registrations counted so far; never above max_uses (claimed by one conditional update). */
+  uses: Generated<number>;
+  /** 1: registrations through it are active at once. */
+  approve: Bool;
+  /** When an admin withdrew it; null while it stands. */
+  revoked_at: string | null;
+  created_at: string;
+  created_by: string | null;
+}
+
+/** The invite an account registered through (one per account). */
+export interface InviteUsesTable {
+  user_id: string;
+  invite_id: string;
+  joined_at: string;
+}
+
 export interface StadiumsTable {
   id: string;
   team_name: string;
@@ -346,6 +372,26 @@ export interface PaymentRemindersTable {
   sent_at: string;
 }
 
+/** An admin action as the audit log keeps it (migration 028; docs/architecture.md, Audit log). Append-only, not replicated. */
+export interface AuditLogTable {
+  id: string;
+  /** ISO 8601 UTC. */
+  at: string;
+  /** The admin, or 'system' for the app's own jobs. */
+  actor_id: string;
+  kind: 'money' | 'tickets' | 'people' | 'settings';
+  /** What was done, e.g. `ledger.entry`, `ticket.status`, `user.role` (docs/architecture.md, Audit log). */
+  action: string;
+  /** The member it concerns, when one. */
+  user_id: string | null;
+  event_id: string | null;
+  /** The row it changed (an entry, an attendee row, a contingent), when one. */
+  entity_id: string | null;
+  /** JSON of what changed, before and after; null when nothing was there before (or after). */
+  before: string | null;
+  after: string | null;
+}
+
 /** The ledger entries a bulk charge booked. */
 export interface BulkChargeEntriesTable {
   ledger_id: string;
@@ -409,6 +455,8 @@ export interface TicketRequestsTable {
   allocated_at: string | null;
   /** A returned ticket whose member no longer goes: their row goes when someone takes it (migration 021). */
   leaves: Generated<Bool>;
+  /** The admin's note on a pin or exclusion, which the member concerned reads; null: none (migration 029). */
+  note: Generated<string | null>;
   updated_at: string;
 }
 
@@ -469,6 +517,8 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   password_resets: PasswordResetsTable;
+  invites: InvitesTable;
+  invite_uses: InviteUsesTable;
   stadiums: StadiumsTable;
   stadium_ticket_prices: StadiumTicketPricesTable;
   events: EventsTable;
@@ -500,6 +550,7 @@ export interface Database {
   bulk_charge_entries: BulkChargeEntriesTable;
   event_reminders: EventRemindersTable;
   payment_reminders: PaymentRemindersTable;
+  audit_log: AuditLogTable;
   reminder_waivers: ReminderWaiversTable;
   ledger: LedgerTable;
 }

@@ -48,7 +48,8 @@ export interface DomainEventTypes {
   'event.changed': { eventId: string; fields: string[]; markedUpdated: boolean } & Base;
   /** `archived`: tickets were bought, so the event was archived and its ticket rows kept (domain/events/events.ts deleteEvent). */
   'event.deleted': { eventId: string; archived: boolean } & Base;
-  'user.registered': { userId: string } & Base;
+  /** A registration; through an invite it names the invite, and `active` when the invite approved it at once (docs/architecture.md, Invites). */
+  'user.registered': { userId: string; inviteId?: string; active?: boolean } & Base;
   'user.approved': { userId: string } & Base;
   'user.declined': { userId: string } & Base;
   'user.deleted': { userId: string } & Base;

@@ -21,8 +21,10 @@ import { deviceNameOf } from '../auth/deviceName.js';
 import type { GuessTicket } from '../auth/throttle.js';
 import { write } from '../db/store.js';
 import { DomainError, tooManyRequests } from '../domain/errors.js';
+import { checkInvite } from '../domain/people/invites.js';
 import { startSession } from '../domain/people/sessions.js';
 import type { Api, AppDeps } from './context.js';
+import { throttledInviteCheck } from './invites.js';
 import { apiRoute, idParams } from './openapi.js';
 import { clientAddress, requireActor } from './session.js';
 
@@ -34,19 +36,48 @@ export function authRoutes(app: Api, deps: AppDeps): void {
       method: 'post',
       path: '/api/auth/register',
       tag,
-      summary: 'Register (pending until approved)',
+      summary: 'Register (pending until approved; through an invite that approves at once: active and signed in, with a token)',
       body: registerInput,
       access: 'public',
       answers: { 201: registerAnswer },
     }),
     async (c) => {
       const input = c.req.valid('json');
-      const limit = await deps.registrations.take(clientAddress(c, deps.config.trustProxy));
-      if (!limit.ok) throw tooManyRequests('tooManyRegistrations', limit.retryAfterMs);
+      const { invite } = input;
+      if (invite !== undefined) {
+        // An invite is checked before the slow hashing, its guesses throttled like sign-in's; a valid
+        // one's registrations are bounded by its uses, not by the address (a club evening on one
+        // Wi-Fi registers through one QR code: docs/architecture.md, Invites).
+        await throttledInviteCheck(c, deps, () => checkInvite(deps.store.db, invite));
+      } else {
+        const limit = await deps.registrations.take(clientAddress(c, deps.config.trustProxy));
+        if (!limit.ok) throw tooManyRequests('tooManyRegistrations', limit.retryAfterMs);
+      }
       const password = await prepareNewPassword(input.password);
-      const user = await write(deps.store, (w) => register(w, input, password));
+      // Approved at once by its invite: the account is signed in on this device in the same write.
+      const { row, session } = await write(deps.store, async (w) => {
+        const registered = await register(w, input, password);
+        const started =
+          registered.status === 'active' ? await startSession(w, registered.id, deviceNameOf(c.req.header('user-agent'))) : null;
+        return { row: registered, session: started };
+      });
+      const user = toPublicUser(row);
+      if (!session) {
+        return c.json(
+          { success: true as const, requiresApproval: true as const, message: MESSAGES.registrationPending, user },
+          201,
+        );
+      }
+      const token = await deps.tokens.sign(row.id, row.token_version, session.id);
       return c.json(
-        { success: true as const, requiresApproval: true as const, message: MESSAGES.registrationPending, user },
+        {
+          success: true as const,
+          requiresApproval: false as const,
+          message: MESSAGES.registrationActive,
+          user,
+          token,
+          sessionId: session.id,
+        },
         201,
       );
     },

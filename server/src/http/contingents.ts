@@ -93,7 +93,7 @@ export function contingentRoutes(app: Api, deps: AppDeps): void {
       method: 'put',
       path: '/api/events/{id}/contingent/requests/{attendeeId}',
       tag,
-      summary: 'Pin a ticket request to the front or exclude it (admin)',
+      summary: 'Pin a ticket request to the front or exclude it, with a note its member reads (admin)',
       params: requestParams,
       body: ticketRequestFlagsInput,
       access: 'admin',
@@ -107,7 +107,13 @@ export function contingentRoutes(app: Api, deps: AppDeps): void {
         {
           success: true as const,
           message: MESSAGES.ticketRequestSaved,
-          request: { attendee_id: row.attendee_id, state: row.state, pinned: toBool(row.pinned), excluded: toBool(row.excluded) },
+          request: {
+            attendee_id: row.attendee_id,
+            state: row.state,
+            pinned: toBool(row.pinned),
+            excluded: toBool(row.excluded),
+            note: row.note,
+          },
         },
         200,
       );

@@ -26,15 +26,10 @@ import {
 import { answerOnce, idempotencyKeyOf, keepRefusal } from '../domain/money/idempotency.js';
 import { seasonAccounts } from '../domain/money/seasonAccounts.js';
 import type { Api, AppDeps } from './context.js';
-import { apiRoute, idParams, z } from './openapi.js';
+import { apiRoute, idParams, withQuery, z } from './openapi.js';
 import { requireActor } from './session.js';
 
 const tag = 'Ledger';
-
-/** The route with its query: `apiRoute` declares path and body; the query is validated and documented the same way. */
-function withQuery<R extends ReturnType<typeof apiRoute>, Q>(route: R, query: Q) {
-  return { ...route, request: { ...route.request, query } };
-}
 
 /** The club's money (docs/architecture.md, Ledger): members read their own statement, admins everyone's and book entries. */
 export function ledgerRoutes(app: Api, deps: AppDeps): void {

@@ -156,3 +156,8 @@ export function apiRoute<
 }
 
 export { idParams, z };
+
+/** The route with its query: `apiRoute` declares path and body; the query is validated and documented the same way. */
+export function withQuery<R extends ReturnType<typeof apiRoute>, Q>(route: R, query: Q) {
+  return { ...route, request: { ...route.request, query } };
+}

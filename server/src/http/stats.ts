@@ -1,15 +1,10 @@
 import { statsAnswer, statsQuery, todayIn } from '@fankurve/shared';
 import { seasonStats } from '../domain/attendance/stats.js';
 import type { Api, AppDeps } from './context.js';
-import { apiRoute } from './openapi.js';
+import { apiRoute, withQuery } from './openapi.js';
 import { requireActor } from './session.js';
 
 const tag = 'Statistics';
-
-/** The route with its query: `apiRoute` declares path and body; the query is validated and documented the same way. */
-function withQuery<R extends ReturnType<typeof apiRoute>, Q>(route: R, query: Q) {
-  return { ...route, request: { ...route.request, query } };
-}
 
 /** A season in numbers (docs/product.md, Statistics): every signed-in member reads it. */
 export function statsRoutes(app: Api, deps: AppDeps): void {

@@ -192,8 +192,9 @@ export class AdminDigest {
 }
 
 function noteOf(event: DomainEvent): Noted[] {
-  // A registration by the member themselves (an account an admin creates needs no approval).
-  if (event.type === 'user.registered' && event.actorId === event.userId) return [{ kind: 'registration', userId: event.userId }];
+  // A registration by the member themselves (an account an admin creates needs no approval, nor one an invite approved).
+  if (event.type === 'user.registered' && event.actorId === event.userId && !event.active)
+    return [{ kind: 'registration', userId: event.userId }];
   // The member who asked (for a guest's ticket, the member who brought the guest).
   if (event.type === 'request.made') return [{ kind: event.kind, userId: event.actorId, eventId: event.eventId }];
   return [];

@@ -52,6 +52,42 @@ export function passwordResetMail({ to, username, language, link, siteTitle }: R
   };
 }
 
+export interface AccountCreatedMailInput extends ResetMailInput {
+  /** How long the link is valid, in days. */
+  days: number;
+}
+
+/**
+ * The mail of a member an admin imported (docs/architecture.md, Member import): their account is
+ * there, and the link (the password reset's) sets their first password.
+ */
+export function accountCreatedMail({ to, username, language, link, siteTitle, days }: AccountCreatedMailInput): Mail {
+  const de = language === 'de';
+  const subject = de ? `${siteTitle}: dein Konto ist angelegt` : `${siteTitle}: your account is ready`;
+  const lines = de
+    ? [
+        `Hallo ${username},`,
+        `dein Fanclub hat dir ein Konto bei ${siteTitle} angelegt. Dein Benutzername ist: ${username}`,
+        'Mit diesem Link setzt du dein Passwort und kannst dich danach anmelden:',
+      ]
+    : [
+        `Hello ${username},`,
+        `your fan club has created an account for you at ${siteTitle}. Your username is: ${username}`,
+        'Use this link to set your password; then you can sign in:',
+      ];
+  const after = de
+    ? [
+        `Der Link ist ${days} Tage lang gültig und funktioniert nur einmal. Danach hilft „Passwort vergessen?“ auf der Anmeldeseite.`,
+      ]
+    : [`The link is valid for ${days} days and works only once. After that, use "Forgot password?" on the sign-in page.`];
+  return {
+    to,
+    subject,
+    text: [...lines, link, ...after].join('\n\n') + '\n',
+    html: html([...lines, ...after], { href: link, label: de ? 'Passwort setzen' : 'Set your password' }),
+  };
+}
+
 /** One piece of work waiting for an admin. */
 export type DigestItem =
   | { kind: 'registration'; username: string; email: string }

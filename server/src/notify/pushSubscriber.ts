@@ -34,8 +34,8 @@ function isRelevant(event: DomainEvent, handlers: NotifyHandlers): boolean {
   if (!RELEVANT.has(event.type)) return false;
   if (event.type === 'event.changed') return event.markedUpdated;
   if (event.type === 'transferStatus.changed') return event.to === 'reserved' || event.to === 'waiting_list';
-  // A registration by the member themselves (an account an admin creates needs no approval).
-  if (event.type === 'user.registered') return event.actorId === event.userId;
+  // A registration by the member themselves (an account an admin creates needs no approval, nor one an invite approved).
+  if (event.type === 'user.registered') return event.actorId === event.userId && !event.active;
   return true;
 }
 

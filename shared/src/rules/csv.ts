@@ -47,10 +47,17 @@ function amountText(cents: number): string {
  */
 const LEADING_INVISIBLE = /^[\p{Cf}\p{Default_Ignorable_Code_Point}]+/u;
 
+/**
+ * Whether a spreadsheet would run the text as a formula (the guard's test). The member import
+ * (docs/architecture.md, Member import) refuses such a cell rather than guarding it.
+ */
+export function looksLikeFormula(text: string): boolean {
+  return FORMULA_START.test(text.normalize('NFKC').replace(LEADING_INVISIBLE, ''));
+}
+
 /** A text cell that a spreadsheet would run as a formula gets a leading apostrophe; any other stays as it is. */
 export function guardCsvText(text: string): string {
-  const asRead = text.normalize('NFKC').replace(LEADING_INVISIBLE, '');
-  return FORMULA_START.test(asRead) ? `'${text}` : text;
+  return looksLikeFormula(text) ? `'${text}` : text;
 }
 
 /** What a cell holds, before quoting: the guarded text, the count, or the amount. */

@@ -14,7 +14,7 @@ import {
 } from '../constants.js';
 import type { CoreMessageCode } from '../messages.js';
 import { isHexColour } from './colour.js';
-import { freeTextProblem } from './freeText.js';
+import { freeTextProblem, normaliseLineBreaks } from './freeText.js';
 import type { RuleResult } from './result.js';
 
 /*
@@ -48,6 +48,8 @@ export const SITE_CONFIG_DEFAULTS = {
   reminder_days_before: DEFAULT_REMINDER_DAYS_BEFORE,
   deadline_reminder_hours: DEFAULT_DEADLINE_REMINDER_HOURS,
   payment_reminder_days: DEFAULT_PAYMENT_REMINDER_DAYS,
+  imprint: null,
+  privacy_notice: null,
 } as const;
 
 /** The fields an admin sets (the logo has its own upload). */
@@ -182,3 +184,26 @@ export const checkDeadlineReminderHours = (value: unknown) =>
 /** Days a member owes before a reminder to pay, and between reminders: 0 (off) to 90. */
 export const checkPaymentReminderDays = (value: unknown) =>
   checkWholeNumber(value, PAYMENT_REMINDER_DAYS_MAX, 'paymentReminderDaysInvalid');
+
+/*
+ * The imprint and the privacy notice (docs/architecture.md, Team configuration and theme): plain text
+ * the admin writes, shown on /impressum and /datenschutz to everyone. Line breaks and tabs stay;
+ * control and direction characters are refused like in any typed text.
+ */
+
+/** The longest imprint or privacy notice, in characters. */
+export const LEGAL_TEXT_MAX_LENGTH = 20_000;
+
+export type LegalTextField = 'imprint' | 'privacy_notice';
+const LEGAL_TOO_LONG = { imprint: 'imprintTooLong', privacy_notice: 'privacyNoticeTooLong' } as const;
+
+/** An imprint or privacy notice: trimmed, \r\n made \n, at most LEGAL_TEXT_MAX_LENGTH characters; null when blank (cleared). */
+export function checkLegalText(field: LegalTextField, value: unknown): RuleResult<string | null> {
+  if (isBlank(value)) return { ok: true, value: null };
+  if (typeof value !== 'string') return { ok: false, code: 'invalidInput' };
+  const text = normaliseLineBreaks(value).trim();
+  if ([...text].length > LEGAL_TEXT_MAX_LENGTH) return { ok: false, code: LEGAL_TOO_LONG[field] };
+  const problem = freeTextProblem(text, 'multiline');
+  if (problem) return { ok: false, code: problem };
+  return { ok: true, value: text };
+}

@@ -3,6 +3,7 @@ import { LANGUAGES, MIN_PASSWORD_LENGTH, SCOPES } from '../constants.js';
 import { PASSWORD_MAX_LENGTH } from '../rules/password.js';
 import { checkUsername, normaliseUsername } from '../rules/usernames.js';
 import { msg } from './common.js';
+import { inviteToken } from './invites.js';
 
 /** The longest email address taken (MESSAGES.emailTooLong names it). */
 export const EMAIL_MAX_LENGTH = 200;
@@ -38,6 +39,8 @@ export const registerInput = z.object({
   password: newPassword,
   /** The language chosen on the registration page (German when left out). */
   language: z.enum(LANGUAGES, msg('invalidInput')).optional(),
+  /** The token of an invite link (docs/architecture.md, Invites): counts one of its registrations, approved at once when it says so. */
+  invite: inviteToken.optional(),
 });
 export type RegisterInput = z.infer<typeof registerInput>;
 

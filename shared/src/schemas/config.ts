@@ -29,5 +29,11 @@ export const siteConfigInput = z.object({
   deadline_reminder_hours: z.union([z.number(), z.string().max(20)], msg('deadlineReminderHoursInvalid')).optional(),
   /** Days a member owes before a reminder to pay, and between reminders (0 off, to 90); unchanged when left out. */
   payment_reminder_days: z.union([z.number(), z.string().max(20)], msg('paymentReminderDaysInvalid')).optional(),
+  /**
+   * The imprint and the privacy notice, plain text (rules/siteConfig.ts checkLegalText: at most 20,000
+   * characters); each unchanged when left out, cleared when '' or null.
+   */
+  imprint: z.string(msg('invalidInput')).max(100_000, msg('imprintTooLong')).nullable().optional(),
+  privacy_notice: z.string(msg('invalidInput')).max(100_000, msg('privacyNoticeTooLong')).nullable().optional(),
 });
 export type SiteConfigInput = z.infer<typeof siteConfigInput>;

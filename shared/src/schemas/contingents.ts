@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CONTINGENT_TICKETS_MAX, OFFER_MINUTES_MAX, PAYMENT_DAYS_MAX } from '../constants.js';
-import { msg } from './common.js';
+import { LOYALTY_NOTE_MAX_LENGTH } from '../rules/loyalty.js';
+import { lineText, msg } from './common.js';
 
 /*
  * Inputs of the ticket contingent routes (docs/product.md, Ticket contingents; Input rules). Counts
@@ -26,13 +27,19 @@ export const contingentInput = z.object({
 });
 export type ContingentInput = z.infer<typeof contingentInput>;
 
-/** PUT /api/events/{id}/contingent/requests/{attendeeId}: pin a request to the front, or exclude it (admin). */
+/**
+ * PUT /api/events/{id}/contingent/requests/{attendeeId}: pin a request to the front, or exclude it
+ * (admin), with an optional note the member concerned reads (one line, at most
+ * LOYALTY_NOTE_MAX_LENGTH; empty: none). Changing the flags without a note drops the old one; a note
+ * alone replaces the note of a pinned or excluded request (rules/allocationReasons.ts checks it again).
+ */
 export const ticketRequestFlagsInput = z
   .object({
     pinned: z.boolean(msg('invalidInput')).optional(),
     excluded: z.boolean(msg('invalidInput')).optional(),
+    note: lineText(z.string(msg('invalidInput')).trim().max(LOYALTY_NOTE_MAX_LENGTH, msg('loyaltyNoteTooLong'))).optional(),
   })
-  .refine((input) => input.pinned !== undefined || input.excluded !== undefined, msg('invalidInput'));
+  .refine((input) => input.pinned !== undefined || input.excluded !== undefined || input.note !== undefined, msg('invalidInput'));
 export type TicketRequestFlagsInput = z.infer<typeof ticketRequestFlagsInput>;
 
 /**

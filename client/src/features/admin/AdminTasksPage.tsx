@@ -1,6 +1,7 @@
 import { eurosToCents, formatMoney, type Language, type PendingComment } from '@fankurve/shared';
 import { useCallback, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { useUser } from '../../session/session.js';
 import { i18next } from '../../i18n/index.js';
 import { Modal } from '../../ui/Dialog.js';
@@ -23,6 +24,7 @@ import {
 import { failureText, formatTimestamp, requestPriceText } from './format.js';
 import { PendingRegistrationsTable } from './PendingRegistrationsTable.js';
 import { PendingCommentsTable } from './PendingCommentsTable.js';
+import { LegalTextsReminder } from './LegalTextsReminder.js';
 import './admin.css';
 import { NeedsConnection } from '../../ui/NeedsConnection.js';
 import { RowTable } from '../../ui/RowTable.js';
@@ -129,6 +131,10 @@ function AdminTasksPageOnline() {
   return (
     <section className="page admin-page" aria-labelledby={titleId}>
       <h1 id={titleId}>{t('admin.tasksTitle')}</h1>
+      <LegalTextsReminder />
+      <p className="admin-log-link">
+        <Link to="/admin/log">{t('audit.link')}</Link>
+      </p>
       {failed && !tasks ? (
         <p className="notice notice-warning" role="alert">
           {t('admin.failed.load')}

@@ -11,6 +11,7 @@ import { failureText, formatTimestamp } from './format.js';
 import './admin.css';
 import { debtText } from '../../ui/money.js';
 import { NeedsConnection } from '../../ui/NeedsConnection.js';
+import { DataExportButton } from '../profile/index.js';
 
 /** /users/{id} (admin): edit username, email, scope and language; set a new password. */
 export function UserProfilePage() {
@@ -103,6 +104,10 @@ function UserProfilePageOnline() {
         {t('admin.created')}: {formatTimestamp(user.created_at, language)} · {t('admin.unpaidCount')}: {user.unpaid_count} ·{' '}
         {t('admin.totalDebt')}: {debtText(eurosToCents(user.total_debt), user.open_price_count, language, t)}
       </p>
+      <p>
+        <Link to={`/admin/log?user_id=${encodeURIComponent(user.id)}`}>{t('audit.link')}</Link>
+      </p>
+      <DataExportButton user={user} />
       <form className="admin-form" onSubmit={(event) => void save(event)}>
         <h2>{t('admin.profile')}</h2>
         <Field

@@ -18,6 +18,7 @@ import {
   type PendingUser,
 } from '../../api/admin.js';
 import { failureText, formatTimestamp } from './format.js';
+import { MemberImportSection } from './MemberImportSection.js';
 import { PendingRegistrationsTable } from './PendingRegistrationsTable.js';
 import { TaskSection } from './TaskSection.js';
 import './admin.css';
@@ -90,9 +91,15 @@ function UsersPageOnline() {
   return (
     <section className="page admin-page" aria-labelledby={titleId}>
       <h1 id={titleId}>{t('admin.usersTitle')}</h1>
-      <button type="button" className="button button-primary" onClick={() => setCreating(true)}>
-        {t('admin.createUser')}
-      </button>
+      <div className="users-actions">
+        <button type="button" className="button button-primary" onClick={() => setCreating(true)}>
+          {t('admin.createUser')}
+        </button>
+        {/* Registration links with a QR code (docs/architecture.md, Invites). */}
+        <Link to="/admin/invites" className="button button-secondary">
+          {t('invites.admin.link')}
+        </Link>
+      </div>
       {tasks && tasks.users.length > 0 ? (
         <TaskSection title={t('admin.pendingRegistrations')} rows={tasks.users}>
           {(pending) => (
@@ -142,6 +149,7 @@ function UsersPageOnline() {
           />
         </TableScroll>
       )}
+      <MemberImportSection onCreated={() => void load()} />
       {confirm ? (
         <ConfirmDialog
           title={t(`admin.confirm.${confirm.kind}Title`)}

@@ -10,6 +10,7 @@ import { isHexColour, textColourOn } from '@fankurve/shared/rules/colour';
 import { checkClubAccount } from '@fankurve/shared/rules/iban';
 import {
   checkDeadlineReminderHours,
+  checkLegalText,
   checkPaymentReminderDays,
   checkLoyaltySeasons,
   checkReminderDaysBefore,
@@ -38,10 +39,11 @@ import { Field, FormError } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { TeamFinder } from '../matches/index.js';
 import { AccountFields, accountValuesOf, type AccountField, type AccountValues } from './AccountFields.js';
+import { LegalTextFields, legalTextValuesOf, type LegalTextValues } from './LegalTextFields.js';
 import { ReminderFields, reminderValuesOf, type ReminderField, type ReminderValues } from './ReminderFields.js';
 import './config.css';
 
-interface FormValues extends AccountValues, ReminderValues {
+interface FormValues extends AccountValues, ReminderValues, LegalTextValues {
   team_id: string;
   team_name: string;
   site_title: string;
@@ -68,9 +70,10 @@ const valuesOf = (
   auto_import_matches: autoImport,
   ...accountValuesOf(config),
   ...reminderValuesOf(reminders),
+  ...legalTextValuesOf(config),
 });
 
-type FormField = TeamConfigField | AccountField | ReminderField;
+type FormField = TeamConfigField | AccountField | ReminderField | keyof LegalTextValues;
 const FIELDS: readonly FormField[] = [
   'team_id',
   'team_name',
@@ -83,6 +86,8 @@ const FIELDS: readonly FormField[] = [
   'reminder_days_before',
   'deadline_reminder_hours',
   'payment_reminder_days',
+  'imprint',
+  'privacy_notice',
 ];
 
 /**
@@ -180,7 +185,18 @@ export function TeamConfigForm() {
     const days = checkReminderDaysBefore(values.reminder_days_before);
     const hours = checkDeadlineReminderHours(values.deadline_reminder_hours);
     const paymentDays = checkPaymentReminderDays(values.payment_reminder_days);
-    if (!checked.ok || !account.ok || !seasons.ok || !days.ok || !hours.ok || !paymentDays.ok) {
+    const imprint = checkLegalText('imprint', values.imprint);
+    const privacyNotice = checkLegalText('privacy_notice', values.privacy_notice);
+    if (
+      !checked.ok ||
+      !account.ok ||
+      !seasons.ok ||
+      !days.ok ||
+      !hours.ok ||
+      !paymentDays.ok ||
+      !imprint.ok ||
+      !privacyNotice.ok
+    ) {
       const problems: Partial<Record<FormField, MessageCode>> = {
         ...(checked.ok ? {} : checked.problems),
         ...(account.ok ? {} : { [account.field]: account.code }),
@@ -188,6 +204,8 @@ export function TeamConfigForm() {
         ...(days.ok ? {} : { reminder_days_before: days.code }),
         ...(hours.ok ? {} : { deadline_reminder_hours: hours.code }),
         ...(paymentDays.ok ? {} : { payment_reminder_days: paymentDays.code }),
+        ...(imprint.ok ? {} : { imprint: imprint.code }),
+        ...(privacyNotice.ok ? {} : { privacy_notice: privacyNotice.code }),
       };
       setErrors(problems);
       const first = FIELDS.find((field) => problems[field]);
@@ -204,6 +222,8 @@ export function TeamConfigForm() {
         reminder_days_before: days.value,
         deadline_reminder_hours: hours.value,
         payment_reminder_days: paymentDays.value,
+        imprint: imprint.value,
+        privacy_notice: privacyNotice.value,
       });
       dirtyRef.current = false;
       takeAnswer(answer.config);
@@ -313,6 +333,7 @@ export function TeamConfigForm() {
         </label>
         <AccountFields values={values} errors={errors} onChange={(field, value) => set(field, value)} />
         <ReminderFields values={values} errors={errors} disabled={!loaded} onChange={(field, value) => set(field, value)} />
+        <LegalTextFields values={values} errors={errors} disabled={!loaded} onChange={(field, value) => set(field, value)} />
         <FormError message={failure} />
         <div className="team-config-actions">
           <button type="submit" className="button button-primary" disabled={saving || !online || !loaded}>

@@ -13,6 +13,7 @@ import { toastError, toastSuccess } from '../../ui/toast.js';
 import { ContingentForm } from './ContingentForm.js';
 import { OfferCard } from './OfferCard.js';
 import { RequestQueue } from './RequestQueue.js';
+import { RequestExplanation } from './RequestExplanation.js';
 import { useContingent, type HeldContingent } from './useContingent.js';
 import './contingents.css';
 
@@ -32,7 +33,7 @@ interface Props {
 /**
  * The ticket contingent on the event page (docs/product.md, Ticket contingents): the member's open
  * offers with their countdown (from the device, offline too), the figures, their own request and
- * their guests' (state and place; "return ticket" on an allocated one), and for admins the settings,
+ * their guests' (state and place, why it stands there; "return ticket" on an allocated one), and for admins the settings,
  * "allocate now" and the queue with pin and exclude; offline, all of it as last read on this device.
  * Nothing for a member of an event without one.
  */
@@ -292,6 +293,8 @@ function MyRequests({
                 {t('contingents.askAgain')}
               </button>
             ) : null}
+            {/* Absent from an answer remembered before the explanation existed. */}
+            {line.explanation ? <RequestExplanation explanation={line.explanation} guestName={line.guest_name} /> : null}
           </li>
         ))}
       </ul>

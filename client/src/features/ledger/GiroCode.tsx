@@ -1,32 +1,13 @@
 import { epcPayload, isPayableByGiroCode } from '@fankurve/shared/rules/girocode';
 import { formatMoney } from '@fankurve/shared/rules/money';
 import { formatIban } from '@fankurve/shared/rules/siteConfig';
-import QRCode from 'qrcode';
 import { useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../i18n/index.js';
 import { useSiteConfig } from '../../session/siteConfig.js';
+import { qrPath } from '../../ui/qrCode.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import './GiroCode.css';
-
-/** The light border around a QR code that scanners need: four modules wide. */
-const QUIET_ZONE = 4;
-
-/**
- * The QR code's dark modules as one SVG path (a 1×1 square per module, quiet zone included), at
- * error correction level M as the EPC's guidelines ask. Drawn as inline SVG: no image, no style
- * attribute, so the Content-Security-Policy has nothing to allow (docs/architecture.md, Content-Security-Policy).
- */
-function qrPath(payload: string): { size: number; path: string } {
-  const { modules } = QRCode.create(payload, { errorCorrectionLevel: 'M' });
-  const parts: string[] = [];
-  for (let row = 0; row < modules.size; row++) {
-    for (let col = 0; col < modules.size; col++) {
-      if (modules.get(row, col)) parts.push(`M${col + QUIET_ZONE} ${row + QUIET_ZONE}h1v1h-1z`);
-    }
-  }
-  return { size: modules.size + 2 * QUIET_ZONE, path: parts.join('') };
-}
 
 /**
  * The GiroCode (the EPC QR code banking apps read) for what the member owes (docs/architecture.md,

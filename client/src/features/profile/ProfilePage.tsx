@@ -10,6 +10,7 @@ import { StatsLink } from '../stats/index.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { updateOwnLanguage } from '../../api/profile.js';
 import { CalendarSection } from './CalendarSection.js';
+import { DataExportButton } from './DataExportButton.js';
 import { DevicesSection } from './DevicesSection.js';
 import { formatDate } from './format.js';
 import { InstallSection } from './InstallSection.js';
@@ -81,6 +82,7 @@ export function ProfilePage() {
             </div>
           ) : null}
         </dl>
+        <DataExportButton />
       </section>
 
       <section className="card profile-section" aria-labelledby={languageId}>

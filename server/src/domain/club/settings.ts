@@ -2,6 +2,7 @@ import { DEFAULT_GUEST_LIMIT } from '@fankurve/shared';
 import { checkClubAccount } from '@fankurve/shared/rules/iban';
 import {
   checkDeadlineReminderHours,
+  checkLegalText,
   checkLoyaltySeasons,
   checkPaymentReminderDays,
   checkReminderDaysBefore,
@@ -18,6 +19,7 @@ import { badInput } from '../errors.js';
 import { imageSizeOf } from '../imageSize.js';
 import { REMINDER_SETTING_KEYS, reminderSettingsOf, scheduleReminders } from '../events/reminders.js';
 import { checkImage, type UploadStore } from '../uploads.js';
+import { audit, changedFields } from './auditLog.js';
 import { PAYMENT_REMINDER_SETTING_KEY, paymentReminderDaysOf, schedulePaymentReminders } from '../money/paymentReminders.js';
 
 export interface SiteConfig {
@@ -42,6 +44,9 @@ export interface SiteConfig {
   deadline_reminder_hours: number;
   /** Days a member owes before a reminder to pay, and between reminders; 0 off (domain/money/paymentReminders.ts). */
   payment_reminder_days: number;
+  /** The imprint and the privacy notice: plain text for /impressum and /datenschutz, public; null until written. */
+  imprint: string | null;
+  privacy_notice: string | null;
 }
 
 /** Settings keys: one row per field in `settings` (key, value). */
@@ -62,6 +67,8 @@ const KEYS = {
   reminder_days_before: REMINDER_SETTING_KEYS.daysBefore,
   deadline_reminder_hours: REMINDER_SETTING_KEYS.deadlineHours,
   payment_reminder_days: PAYMENT_REMINDER_SETTING_KEY,
+  imprint: 'imprint',
+  privacy_notice: 'privacy_notice',
 } as const;
 
 /** Unset settings answer the shared defaults (rules/siteConfig.ts); the logo's size is the server's own. */
@@ -85,6 +92,8 @@ export async function getSiteConfig(db: Kysely<Database>): Promise<SiteConfig> {
     loyalty_seasons: stored.loyalty_seasons ? loyaltySeasonsOf(stored.loyalty_seasons) : DEFAULTS.loyalty_seasons,
     ...reminderTimesOf(stored),
     payment_reminder_days: paymentReminderDaysOf(stored[KEYS.payment_reminder_days]),
+    imprint: stored[KEYS.imprint] || null,
+    privacy_notice: stored[KEYS.privacy_notice] || null,
   };
 }
 
@@ -132,6 +141,9 @@ export interface SiteConfigUpdate extends Record<keyof TeamConfig, unknown> {
   reminder_days_before?: number | string;
   deadline_reminder_hours?: number | string;
   payment_reminder_days?: number | string;
+  /** Each left out: unchanged; '' or null: cleared. */
+  imprint?: string | null;
+  privacy_notice?: string | null;
 }
 
 /** Writes a setting, or removes its row when the value is null (the default applies again). */
@@ -144,7 +156,8 @@ async function setOrClear(w: WriteContext, key: string, value: string | null): P
  * Saves the team configuration (admin): team id a positive whole number, team name and site title
  * trimmed and not blank (at most TEAM_NAME_MAX_LENGTH and SITE_TITLE_MAX_LENGTH characters), theme
  * colour '#' and six hex digits (rules/siteConfig.ts); the daily import switch when it is given; the
- * club's account (holder, IBAN by its check digits, BIC) and the loyalty seasons (1 to 10) when given.
+ * club's account (holder, IBAN by its check digits, BIC) and the loyalty seasons (1 to 10) when given;
+ * the imprint and the privacy notice (plain text of at most 20,000 characters) when given.
  * Everything is checked before anything is written.
  */
 export async function updateSiteConfig(w: WriteContext, actor: Actor, input: SiteConfigUpdate): Promise<SiteConfig> {
@@ -176,6 +189,11 @@ export async function updateSiteConfig(w: WriteContext, actor: Actor, input: Sit
   if (deadlineHours && !deadlineHours.ok) throw badInput(deadlineHours.code);
   const paymentDays = input.payment_reminder_days === undefined ? null : checkPaymentReminderDays(input.payment_reminder_days);
   if (paymentDays && !paymentDays.ok) throw badInput(paymentDays.code);
+  const legalFields = ['imprint', 'privacy_notice'] as const;
+  const legalTexts = legalFields.map(
+    (field) => [field, input[field] === undefined ? null : checkLegalText(field, input[field])] as const,
+  );
+  for (const [, checked] of legalTexts) if (checked && !checked.ok) throw badInput(checked.code);
   await setSetting(w, KEYS.team_id, String(team_id));
   await setSetting(w, KEYS.team_name, team_name);
   await setSetting(w, KEYS.site_title, site_title);
@@ -198,12 +216,16 @@ export async function updateSiteConfig(w: WriteContext, actor: Actor, input: Sit
     // Other reminder times: the job works out its next due time again (docs/architecture.md, Answer deadlines and reminders).
     await scheduleReminders(w);
   }
+  for (const [field, checked] of legalTexts) if (checked?.ok) await setOrClear(w, KEYS[field], checked.value);
   if (paymentDays?.ok && paymentDays.value !== current.payment_reminder_days) {
     await setSetting(w, KEYS.payment_reminder_days, String(paymentDays.value));
     await schedulePaymentReminders(w);
   }
+  const saved = await getSiteConfig(w.db);
+  const changed = changedFields(current, saved);
+  if (Object.keys(changed.after).length > 0) await audit(w, actor, { kind: 'settings', action: 'config.update', ...changed });
   await announce(w);
-  return getSiteConfig(w.db);
+  return saved;
 }
 
 /**
@@ -220,6 +242,12 @@ export async function setLogo(w: WriteContext, uploads: UploadStore, actor: Acto
   w.onRollback(() => uploads.remove(saved));
   await setSetting(w, KEYS.logo_filename, saved);
   await setSetting(w, KEYS.logo_size, size ? `${size.width}x${size.height}` : '');
+  await audit(w, actor, {
+    kind: 'settings',
+    action: 'config.logo',
+    before: { logo_filename: previous },
+    after: { logo_filename: saved },
+  });
   await announce(w);
   w.onCommit(() => uploads.remove(previous));
   return getSiteConfig(w.db);
@@ -231,6 +259,12 @@ export async function deleteLogo(w: WriteContext, uploads: UploadStore, actor: A
   const previous = (await getSiteConfig(w.db)).logo_filename;
   if (previous) {
     await w.db.deleteFrom('settings').where('key', 'in', [KEYS.logo_filename, KEYS.logo_size]).execute();
+    await audit(w, actor, {
+      kind: 'settings',
+      action: 'config.logo',
+      before: { logo_filename: previous },
+      after: { logo_filename: null },
+    });
     await announce(w);
     w.onCommit(() => uploads.remove(previous));
   }

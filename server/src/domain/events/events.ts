@@ -22,6 +22,7 @@ import { isAdmin, requireAdmin, type Actor } from '../actor.js';
 import { badInput, conflict, forbidden, notFound } from '../errors.js';
 import { noteReminderTimes } from './reminders.js';
 import { checkImage, type UploadStore } from '../uploads.js';
+import { audit } from '../club/auditLog.js';
 
 /**
  * An event as both the REST API and the sync mapper show it (money in cents): the device's event
@@ -284,6 +285,16 @@ export async function updateEvent(w: WriteContext, actor: Actor, eventId: string
     .execute();
   if (date !== undefined) await bringIntoKeptRange(w, eventId, event.date, date);
   w.record({ type: 'event.changed', eventId, fields: changed, markedUpdated, actorId: actor.id });
+  const priced = changed.filter((key) => key === 'ticket_price_cents' || key === 'stadium_id');
+  if (priced.length > 0) {
+    await audit(w, actor, {
+      kind: 'money',
+      action: 'event.price',
+      eventId,
+      before: Object.fromEntries(priced.map((key) => [key, event[key]])),
+      after: Object.fromEntries(priced.map((key) => [key, fields[key]])),
+    });
+  }
   if (changed.some((key) => key === 'date' || key === 'answer_deadline')) await noteReminderTimes(w, eventId, 'changed');
   return getEventView(w.db, eventId);
 }

@@ -5,6 +5,7 @@ import type { WriteContext } from '../../db/store.js';
 import { requireAdmin, type Actor } from '../actor.js';
 import { DomainError, notFound } from '../errors.js';
 import { bumpEventsOfStadium, selectEventViews, toEventView, type EventView } from './events.js';
+import { audit } from '../club/auditLog.js';
 
 /*
  * Stadiums and their ticket price options (docs/product.md, Data and Input rules). Admins write
@@ -200,6 +201,7 @@ export async function createTicketPrice(w: WriteContext, actor: Actor, input: Ti
   };
   await w.db.insertInto('stadium_ticket_prices').values(row).execute();
   await bumpEventsOfStadium(w, input.stadium_id);
+  await audit(w, actor, { kind: 'money', action: 'ticketPrice.create', entityId: row.id, after: { ...row } });
   return row;
 }
 
@@ -213,6 +215,7 @@ export async function deleteTicketPrice(w: WriteContext, actor: Actor, id: strin
   const price = await w.db.selectFrom('stadium_ticket_prices').selectAll().where('id', '=', id).executeTakeFirst();
   if (!price) throw notFound('ticketPriceNotFound');
   await w.db.deleteFrom('stadium_ticket_prices').where('id', '=', id).execute();
+  await audit(w, actor, { kind: 'money', action: 'ticketPrice.delete', entityId: id, before: { ...price } });
   await unlinkTicketPrice(w, id);
   await bumpEventsOfStadium(w, price.stadium_id);
 }

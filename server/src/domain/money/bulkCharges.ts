@@ -3,6 +3,7 @@ import type { WriteContext } from '../../db/store.js';
 import { requireAdmin, type Actor } from '../actor.js';
 import { badInput, conflict, notFound } from '../errors.js';
 import { insertEntry, reverse, toEntry, type LedgerEntry } from './ledgerEntries.js';
+import { audit } from '../club/auditLog.js';
 
 /*
  * Bulk charges (docs/architecture.md, Ledger, "Bulk charges"): one charge to many members at once —
@@ -143,6 +144,13 @@ export async function chargeInBulk(
       reversed_at: null,
     })
     .execute();
+  await audit(w, actor, {
+    kind: 'money',
+    action: 'ledger.bulkCharge',
+    eventId,
+    entityId: id,
+    after: { target: key, note: input.note, total_cents: totalCents, entries: entries.length },
+  });
   return { id, entries, totalCents };
 }
 
@@ -180,5 +188,12 @@ export async function reverseBulkCharge(w: WriteContext, actor: Actor, id: strin
     reversals.push(reversal);
   }
   await w.db.updateTable('bulk_charges').set({ reversed_at: w.now }).where('id', '=', id).execute();
+  await audit(w, actor, {
+    kind: 'money',
+    action: 'ledger.bulkChargeReversed',
+    eventId: rows[0]?.event_id ?? null,
+    entityId: id,
+    after: { entries: reversals.length },
+  });
   return reversals;
 }

@@ -4,6 +4,7 @@ import { requireAdmin, type Actor } from '../actor.js';
 import { conflict, notFound } from '../errors.js';
 import { type LedgerEntry, insertEntry, reverse, toEntry } from './ledgerEntries.js';
 import { unsettle } from './ledgerTickets.js';
+import { audit } from '../club/auditLog.js';
 
 /* An admin's bookings (docs/architecture.md, "Ledger", "Manual entries"): a payment, charge, credit or refund, and a reversal. */
 
@@ -36,6 +37,13 @@ export async function bookEntry(w: WriteContext, actor: Actor, input: LedgerEntr
     created_by: actor.id,
   });
   w.record({ type: 'ledger.booked', entryId: entry.id, userId: entry.user_id, kind: entry.kind, actorId: actor.id });
+  await audit(w, actor, {
+    kind: 'money',
+    action: 'ledger.entry',
+    userId: entry.user_id,
+    entityId: entry.id,
+    after: auditedEntry(entry),
+  });
   return entry;
 }
 
@@ -54,7 +62,25 @@ export async function reverseEntry(w: WriteContext, actor: Actor, id: string): P
   if (!rule.ok) throw conflict(rule.code);
   const reversal = await reverse(w, entry, actor);
   w.record({ type: 'ledger.booked', entryId: reversal.id, userId: reversal.user_id, kind: reversal.kind, actorId: actor.id });
+  await audit(w, actor, {
+    kind: 'money',
+    action: 'ledger.reversal',
+    userId: entry.user_id,
+    eventId: entry.event_id,
+    entityId: reversal.id,
+    before: auditedEntry(entry),
+    after: auditedEntry(reversal),
+  });
   // Money taken back takes back what it paid.
   if (entry.amount_cents < 0) await unsettle(w, entry.user_id);
   return reversal;
 }
+
+/** What the audit log keeps of an entry. */
+const auditedEntry = (entry: LedgerEntry) => ({
+  id: entry.id,
+  kind: entry.kind,
+  amount_cents: entry.amount_cents,
+  date: entry.date,
+  description: entry.description,
+});

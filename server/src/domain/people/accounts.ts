@@ -14,6 +14,7 @@ import { toBool, type WriteContext } from '../../db/store.js';
 import type { Actor } from '../actor.js';
 import { badInput, conflict, DomainError } from '../errors.js';
 import type { PreparedPassword } from './newPassword.js';
+import { claimInvite, recordInviteUse } from './invites.js';
 import { endOpenResets } from './passwordResets.js';
 import { endAllSessions } from './sessions.js';
 import { usernameSkeleton } from '../../db/usernameSkeleton.js';
@@ -158,21 +159,32 @@ export async function newUserRow(
   };
 }
 
-/** Registration creates a pending account; an admin approves it before it can sign in (docs/product.md, "Who uses it"). */
-export async function register(w: WriteContext, input: RegisterInput, password: PreparedPassword): Promise<PublicUser> {
+/**
+ * Registration creates a pending account; an admin approves it before it can sign in (docs/product.md,
+ * "Who uses it"). Through an invite (`input.invite`, its token) it counts one of the invite's uses and
+ * is active at once when the invite approves (docs/architecture.md, Invites).
+ */
+export async function register(w: WriteContext, input: RegisterInput, password: PreparedPassword): Promise<UserRow> {
   await assertNamesFree(w.db, input.username, input.email);
+  const invite = input.invite === undefined ? null : await claimInvite(w, input.invite);
   const row = await newUserRow(w, {
     username: input.username,
     email: input.email,
     password,
     scope: 'user',
-    status: 'pending',
+    status: invite?.approve ? 'active' : 'pending',
     language: input.language,
     mustChangePassword: false,
   });
   await w.db.insertInto('users').values(row).execute();
-  w.record({ type: 'user.registered', userId: row.id, actorId: row.id });
-  return toPublicUser(row);
+  if (invite) await recordInviteUse(w, invite.id, row.id);
+  w.record({
+    type: 'user.registered',
+    userId: row.id,
+    actorId: row.id,
+    ...(invite ? { inviteId: invite.id, active: invite.approve } : {}),
+  });
+  return row;
 }
 
 /**

@@ -39,11 +39,26 @@ export async function findUserByEmail(db: Kysely<Database>, email: string): Prom
 /**
  * Issues a reset token for the account of `email`; null when there is none (the caller answers the
  * same either way). Earlier tokens of the user stay valid until they expire, one of them is used or
- * the password changes; the user's expired and used ones are cleared.
+ * the password changes; the user's expired and used ones are cleared. `ttlMs` is the link's
+ * validity: RESET_TOKEN_TTL_MS for a forgotten password; the member import's first link is longer
+ * (docs/architecture.md, Member import).
  */
-export async function issuePasswordReset(w: WriteContext, email: string): Promise<IssuedReset | null> {
+export async function issuePasswordReset(
+  w: WriteContext,
+  email: string,
+  ttlMs: number = RESET_TOKEN_TTL_MS,
+): Promise<IssuedReset | null> {
   const user = await findUserByEmail(w.db, email);
   if (!user) return null;
+  return issuePasswordResetFor(w, user, ttlMs);
+}
+
+/** Issues a reset token for a known account (the same rules as issuePasswordReset). */
+export async function issuePasswordResetFor(
+  w: WriteContext,
+  user: IssuedReset['user'],
+  ttlMs: number = RESET_TOKEN_TTL_MS,
+): Promise<IssuedReset> {
   await w.db
     .deleteFrom('password_resets')
     .where('user_id', '=', user.id)
@@ -56,7 +71,7 @@ export async function issuePasswordReset(w: WriteContext, email: string): Promis
       id: newId(),
       user_id: user.id,
       token_hash: hashResetToken(token),
-      expires_at: new Date(Date.parse(w.now) + RESET_TOKEN_TTL_MS).toISOString(),
+      expires_at: new Date(Date.parse(w.now) + ttlMs).toISOString(),
       used: 0,
       created_at: w.now,
     })

@@ -9,6 +9,7 @@ import type { PreparedPassword } from './newPassword.js';
 import { endOpenResets } from './passwordResets.js';
 import { endAllSessions } from './sessions.js';
 import { usernameSkeleton } from '../../db/usernameSkeleton.js';
+import { audit, changedFields } from '../club/auditLog.js';
 
 /*
  * What admins do to accounts (docs/product.md, "Screens": /users, /users/{id}, /admin/tasks):
@@ -41,6 +42,13 @@ export async function approveUser(w: WriteContext, actor: Actor, id: string): Pr
   const fields = { status: 'active' as const, updated_at: w.now, seq: await w.nextSeq('members') };
   await w.db.updateTable('users').set(fields).where('id', '=', id).execute();
   w.record({ type: 'user.approved', userId: id, actorId: actor.id });
+  await audit(w, actor, {
+    kind: 'people',
+    action: 'user.approve',
+    userId: id,
+    before: { status: user.status },
+    after: { status: 'active' },
+  });
   return toPublicUser({ ...user, ...fields });
 }
 
@@ -74,6 +82,12 @@ export async function deleteUser(w: WriteContext, actor: Actor, id: string): Pro
   await tombstoneUserParts(w, id);
   await endAllSessions(w, id, actor.id);
   w.record({ type: user.status === 'pending' ? 'user.declined' : 'user.deleted', userId: id, actorId: actor.id });
+  await audit(w, actor, {
+    kind: 'people',
+    action: user.status === 'pending' ? 'user.decline' : 'user.delete',
+    userId: id,
+    before: { username: user.username, status: user.status, scope: user.scope },
+  });
 }
 
 /**
@@ -112,6 +126,11 @@ export async function updateUser(w: WriteContext, actor: Actor, id: string, inpu
   };
   await w.db.updateTable('users').set(fields).where('id', '=', id).execute();
   w.record({ type: 'user.changed', userId: id, fields: Object.keys(input), actorId: actor.id });
+  if (isAdmin(actor) && id !== actor.id) {
+    const changed = changedFields<Record<string, unknown>>(user, input);
+    if (Object.keys(changed.after).length > 0)
+      await audit(w, actor, { kind: 'people', action: 'user.update', userId: id, ...changed });
+  }
   return toPublicUser({ ...user, ...fields });
 }
 
@@ -182,6 +201,12 @@ export async function createUser(
   });
   await w.db.insertInto('users').values(row).execute();
   w.record({ type: 'user.approved', userId: row.id, actorId: actor.id });
+  await audit(w, actor, {
+    kind: 'people',
+    action: 'user.create',
+    userId: row.id,
+    after: { username: row.username, email: row.email, scope: row.scope },
+  });
   return toPublicUser(row);
 }
 
@@ -208,5 +233,7 @@ export async function setUserPassword(
   await endOpenResets(w, id);
   await endAllSessions(w, id, actor.id);
   w.record({ type: 'password.changed', userId: id, actorId: actor.id });
+  // That a password was set is recorded, never the password or its hash.
+  await audit(w, actor, { kind: 'people', action: 'user.password', userId: id });
   return toPublicUser({ ...user, ...fields });
 }

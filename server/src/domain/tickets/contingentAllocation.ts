@@ -1,4 +1,5 @@
 import { allocationOrder, nextInLine, debtorOf, newId, type TicketRequestFlagsInput } from '@fankurve/shared';
+import { checkRequestNote } from '@fankurve/shared/rules/allocationReasons';
 import type { AttendeeRow } from '../../db/schema.js';
 import { toBool, toInt, type WriteContext, type Written } from '../../db/store.js';
 import { scheduleJobBy } from '../../db/jobs.js';
@@ -23,6 +24,7 @@ import {
   requireContingent,
   setRequestState,
 } from './contingentRequests.js';
+import { audit } from '../club/auditLog.js';
 
 /*
  * The allocation of a contingent (docs/architecture.md, "Ticket contingents"). Everything that
@@ -200,7 +202,10 @@ export async function settleContingent(
     if (!to) break;
     await makeOffer(w, actor, contingent, ticket.attendee_id, to);
   }
-  if (allocated > 0) w.record({ type: 'contingent.allocated', eventId, allocated, actorId: actor.id });
+  if (allocated > 0) {
+    w.record({ type: 'contingent.allocated', eventId, allocated, actorId: actor.id });
+    await audit(w, actor, { kind: 'tickets', action: 'contingent.allocate', eventId, after: { allocated } });
+  }
   return allocated;
 }
 
@@ -293,7 +298,9 @@ export function pendingDeadlines(db: Db): Promise<{ event_id: string; request_de
 
 /**
  * Pins a request to the front or excludes it from the allocation (admin); one clears the other.
- * Excluding a request that was offered a ticket withdraws the offer; what it holds it keeps.
+ * Excluding a request that was offered a ticket withdraws the offer; what it holds it keeps. The
+ * optional note (its member reads it) goes with the flag: changing the flags without a note drops
+ * it, and a note on a request neither pinned nor excluded is refused.
  */
 export async function setRequestFlags(
   w: WriteContext,
@@ -320,13 +327,31 @@ export async function setRequestFlags(
   if (input.excluded !== undefined) excluded = input.excluded;
   if (input.pinned === true) excluded = false;
   if (input.excluded === true) pinned = false;
-  if (pinned === toBool(request.pinned) && excluded === toBool(request.excluded)) return request;
+  const flagsChanged = pinned !== toBool(request.pinned) || excluded !== toBool(request.excluded);
+  // The note goes with the pin or exclusion: a new one replaces it; changing the flags without one drops it.
+  let note = request.note;
+  if (input.note !== undefined) {
+    const checked = checkRequestNote(input.note);
+    if (!checked.ok) throw badInput(checked.code);
+    note = checked.value;
+  } else if (flagsChanged) note = null;
+  if (note !== null && !pinned && !excluded) throw badInput('invalidInput');
+  if (!flagsChanged && note === request.note) return request;
   await w.db
     .updateTable('ticket_requests')
-    .set({ pinned: toInt(pinned), excluded: toInt(excluded), updated_at: w.now })
+    .set({ pinned: toInt(pinned), excluded: toInt(excluded), note, updated_at: w.now })
     .where('attendee_id', '=', attendeeId)
     .execute();
   w.record({ type: 'ticketRequest.changed', eventId, attendeeId, pinned, excluded, actorId: actor.id });
+  await audit(w, actor, {
+    kind: 'tickets',
+    action: 'ticketRequest.flags',
+    userId: await debtorOfRow(w, attendeeId),
+    eventId,
+    entityId: attendeeId,
+    before: { pinned: toBool(request.pinned), excluded: toBool(request.excluded), note: request.note },
+    after: { pinned, excluded, note },
+  });
   await settleContingent(w, actor, eventId);
   return w.db.selectFrom('ticket_requests').selectAll().where('attendee_id', '=', attendeeId).executeTakeFirstOrThrow();
 }
@@ -340,4 +365,14 @@ export async function queueOrderOf(db: Db, eventId: string, today: string): Prom
   const requests = (await requestsOf(db, eventId)).filter((request) => CURRENT_STATES.includes(request.state));
   const points = await loyaltyPointsOf(db, today);
   return allocationOrder(requests, (userId) => points.get(userId) ?? 0).map((request) => request.attendee_id);
+}
+
+/** The member a ticket row concerns: the member, or for a guest the member who brought them. */
+async function debtorOfRow(w: WriteContext, attendeeId: string): Promise<string | null> {
+  const row = await w.db
+    .selectFrom('attendees')
+    .select(['user_id', 'brought_by'])
+    .where('id', '=', attendeeId)
+    .executeTakeFirst();
+  return row ? (row.user_id ?? row.brought_by) : null;
 }

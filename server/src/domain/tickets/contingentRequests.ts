@@ -1,4 +1,5 @@
 import { type TicketRequestState } from '@fankurve/shared';
+import { CURRENT_REQUEST_STATES } from '@fankurve/shared/rules/allocationReasons';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { ContingentsTable, Database, OffersTable, TicketRequestsTable } from '../../db/schema.js';
 import { toBool, type WriteContext } from '../../db/store.js';
@@ -24,7 +25,7 @@ export type Db = Kysely<Database> | Transaction<Database>;
 export const CONTINGENT_JOB = 'ticket-contingents';
 
 /** Requests that take part: gathering, holding a ticket, in line, offered one. */
-export const CURRENT_STATES: readonly TicketRequestState[] = ['requested', 'allocated', 'waiting', 'offered'];
+export const CURRENT_STATES: readonly TicketRequestState[] = CURRENT_REQUEST_STATES;
 
 export function findContingent(db: Db, eventId: string): Promise<ContingentRow | undefined> {
   return db.selectFrom('contingents').selectAll().where('event_id', '=', eventId).executeTakeFirst();
@@ -43,6 +44,8 @@ export interface RequestWithRow {
   requested_at: string;
   pinned: boolean;
   excluded: boolean;
+  /** The admin's note on a pin or exclusion (only its member and admins see it). */
+  note: string | null;
   state: TicketRequestState;
   allocated_at: string | null;
   updated_at: string;
@@ -64,6 +67,7 @@ export async function requestsOf(db: Db, eventId: string): Promise<RequestWithRo
       'r.requested_at',
       'r.pinned',
       'r.excluded',
+      'r.note',
       'r.state',
       'r.allocated_at',
       'r.updated_at',
@@ -81,6 +85,7 @@ export async function requestsOf(db: Db, eventId: string): Promise<RequestWithRo
     requested_at: row.requested_at,
     pinned: toBool(row.pinned),
     excluded: toBool(row.excluded),
+    note: row.note,
     state: row.state,
     allocated_at: row.allocated_at,
     updated_at: row.updated_at,

@@ -6,6 +6,7 @@ import { requireLiveEvent } from '../attendance/attendance.js';
 import { badInput } from '../errors.js';
 import { CONTINGENT_JOB, type ContingentRow, findContingent, requireContingent } from './contingentRequests.js';
 import { settleContingent } from './contingentAllocation.js';
+import { audit, changedFields } from '../club/auditLog.js';
 
 /* The admin's settings of a contingent (docs/product.md, Ticket contingents): size, deadline, payment days, offer window. */
 
@@ -55,6 +56,9 @@ export async function setContingent(
     .onConflict((oc) => oc.column('event_id').doUpdateSet(changes))
     .execute();
   w.record({ type: 'contingent.set', eventId, actorId: actor.id });
+  const { created_at: _at, updated_at: _updated, allocated_at: _allocated, event_id: _event, ...settings } = row;
+  const changed = existing ? changedFields<Record<string, unknown>>(existing, settings) : { before: null, after: settings };
+  await audit(w, actor, { kind: 'tickets', action: 'contingent.set', eventId, ...changed });
   await scheduleDeadline(w, row);
   await settleContingent(w, actor, eventId);
   return requireContingent(w.db, eventId);

@@ -7,6 +7,7 @@ import {
   placeInLine,
   type MyRequest,
   type QueuedRequest,
+  type RequestExplanation,
   type RestContingent,
   type TicketRequestState,
 } from '@fankurve/shared';
@@ -14,7 +15,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { isAdmin, type Actor } from '../actor.js';
 import { requireLiveEvent } from '../attendance/attendance.js';
-import { loyaltyPointsOf } from './loyalty.js';
+import { placeInAllocation, rankReasons, type LoyaltyBreakdown, type RankReason } from '@fankurve/shared/rules/allocationReasons';
+import { loyaltyBreakdownOf } from './loyalty.js';
 import {
   CURRENT_STATES,
   type ContingentRow,
@@ -67,8 +69,11 @@ export const NO_CONTINGENT = { contingent: null, mine: null } as const;
 
 /**
  * The contingent as the actor sees it: its figures, their own request and their guests' (state,
- * place, open offer), and for an admin the whole queue in allocation order with names and points.
- * An event without one answers `NO_CONTINGENT`; an unknown or deleted event is 404.
+ * place, open offer, and why it stands there: `explanation`), and for an admin the whole queue in
+ * allocation order with names, points and each place's reason. Who sees what (docs/architecture.md,
+ * "Ticket contingents", Explanation): a member reads only their own and their guests' points,
+ * request times and notes; of everyone else's requests only counts. An event without one answers
+ * `NO_CONTINGENT`; an unknown or deleted event is 404.
  */
 export async function contingentView(
   db: Kysely<Database>,
@@ -81,12 +86,6 @@ export async function contingentView(
   if (!contingent) return NO_CONTINGENT;
   const requests = (await requestsOf(db, eventId)).filter((request) => request.state !== 'withdrawn');
   const offers = await openOffersOf(db, eventId);
-  const needsOrder = isAdmin(actor) || requests.some((request) => request.state === 'requested' || request.state === 'waiting');
-  const points = needsOrder ? await loyaltyPointsOf(db, today) : new Map<string, number>();
-  const pointsOf = (userId: string) => points.get(userId) ?? 0;
-  const order = needsOrder ? allocationOrder(requests, pointsOf) : requests;
-  const gathering = contingent.allocated_at === null;
-
   const own = await db
     .selectFrom('attendees')
     .select(['id', 'user_id', 'guest_name'])
@@ -95,6 +94,35 @@ export async function contingentView(
     .where((eb) => eb.or([eb('user_id', '=', actor.id), eb.and([eb('user_id', 'is', null), eb('brought_by', '=', actor.id)])]))
     .orderBy('created_at')
     .execute();
+  const ownIds = new Set(own.map((row) => row.id));
+  // The points are counted (one query) only when an order is shown: the admin's queue, someone in
+  // line, or the member's own current request, whose explanation shows them.
+  const needsOrder =
+    isAdmin(actor) ||
+    requests.some(
+      (request) =>
+        request.state === 'requested' ||
+        request.state === 'waiting' ||
+        (ownIds.has(request.attendee_id) && CURRENT_STATES.includes(request.state)),
+    );
+  const loyalty = needsOrder ? await loyaltyBreakdownOf(db, today) : null;
+  const pointsOf = (userId: string) => loyalty?.members.get(userId)?.points ?? 0;
+  const order = needsOrder ? allocationOrder(requests, pointsOf) : requests;
+  const reasons = needsOrder ? rankReasons(requests, pointsOf) : new Map<string, RankReason>();
+  const gathering = contingent.allocated_at === null;
+
+  // Only the actor's own request or their guest's: their points (a guest ranks by their host's, the
+  // actor's), request time, the note on it, and their place among counts.
+  const explain = (request: RequestWithRow): RequestExplanation | null => {
+    if (!CURRENT_STATES.includes(request.state) || !loyalty) return null;
+    return {
+      requested_at: request.requested_at,
+      reason: reasons.get(request.attendee_id)?.kind ?? 'points',
+      note: request.pinned || request.excluded ? request.note : null,
+      loyalty: loyalty.members.get(actor.id) ?? loyalty.empty,
+      place: placeInAllocation(order, request.attendee_id, { tickets: contingent.tickets, allocated: !gathering }),
+    };
+  };
   const describe = (attendeeId: string | null) => {
     const request = attendeeId === null ? undefined : requests.find((r) => r.attendee_id === attendeeId);
     const state = myRequestState(request?.state ?? null);
@@ -114,6 +142,7 @@ export async function contingentView(
       offer: offer ? { id: offer.id, expires_at: offer.expires_at } : null,
       returned: request ? isReturnedTicket(request) : false,
       pay_by: payBy,
+      explanation: request && loyalty ? explain(request) : null,
     };
   };
   const ownRow = own.find((row) => row.user_id === actor.id);
@@ -124,14 +153,15 @@ export async function contingentView(
       .map((row) => ({ ...describe(row.id), attendee_id: row.id, guest_name: row.guest_name ?? '' })),
   };
   const view: ContingentView = { contingent: await contingentFigures(db, contingent), mine };
-  if (isAdmin(actor)) view.queue = await queueOf(db, order, pointsOf);
+  if (isAdmin(actor) && loyalty) view.queue = await queueOf(db, order, reasons, loyalty);
   return view;
 }
 
 async function queueOf(
   db: Kysely<Database>,
   order: RequestWithRow[],
-  pointsOf: (userId: string) => number,
+  reasons: Map<string, RankReason>,
+  loyalty: { members: Map<string, LoyaltyBreakdown>; empty: LoyaltyBreakdown },
 ): Promise<QueuedRequest[]> {
   const userIds = [...new Set(order.flatMap((request) => [request.user_id, request.brought_by]).filter((id) => id !== null))];
   const names = new Map(
@@ -145,6 +175,7 @@ async function queueOf(
   let rank = 0;
   return order.map((request) => {
     const guest = request.user_id === null;
+    const breakdown = guest ? null : (loyalty.members.get(request.user_id!) ?? loyalty.empty);
     return {
       attendee_id: request.attendee_id,
       kind: guest ? 'guest' : 'member',
@@ -153,12 +184,15 @@ async function queueOf(
       guest_name: guest ? request.guest_name : null,
       host_id: guest ? request.brought_by : null,
       host_username: guest && request.brought_by ? (names.get(request.brought_by) ?? null) : null,
-      points: guest ? null : pointsOf(request.user_id!),
+      points: breakdown?.points ?? null,
       requested_at: request.requested_at,
       state: request.state,
       pinned: request.pinned,
       excluded: request.excluded,
       rank: request.excluded ? null : ++rank,
+      reason: reasons.get(request.attendee_id) ?? { kind: 'points', points: null, tie: false },
+      loyalty: breakdown,
+      note: request.pinned || request.excluded ? request.note : null,
     };
   });
 }

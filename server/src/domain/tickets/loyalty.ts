@@ -10,12 +10,14 @@ import {
   type RankingRow,
 } from '@fankurve/shared/rules/loyalty';
 import { checkLoyaltySeasons } from '@fankurve/shared/rules/siteConfig';
+import type { LoyaltyBreakdown } from '@fankurve/shared/rules/allocationReasons';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { toBool, type WriteContext } from '../../db/store.js';
 import { requireAdmin, type Actor } from '../actor.js';
 import { findLiveUser } from '../people/accounts.js';
 import { badInput, notFound } from '../errors.js';
+import { audit } from '../club/auditLog.js';
 
 /*
  * Loyalty points (docs/architecture.md, "Loyalty"; docs/product.md, Loyalty): counted from the
@@ -132,6 +134,29 @@ export async function loyaltyPointsOf(db: Kysely<Database>, today: string): Prom
   return new Map([...all.values()].map((tally) => [tally.user_id, rankingRowOf(tally, counted).points]));
 }
 
+/**
+ * Loyalty points with their breakdown per active, live member (the contingent's explanation,
+ * docs/architecture.md, "Ticket contingents"): the away matches of each counted season (newest
+ * first) and the adjustment; `points` is what `loyaltyPointsOf` answers. `empty` is the breakdown of
+ * anyone without points (the window's seasons, all 0).
+ */
+export async function loyaltyBreakdownOf(
+  db: Kysely<Database>,
+  today: string,
+): Promise<{ members: Map<string, LoyaltyBreakdown>; empty: LoyaltyBreakdown }> {
+  const counted = lastSeasons(today, await loyaltySeasons(db));
+  const all = await tallies(db, today, counted);
+  const breakdown = (tally: Tally | undefined): LoyaltyBreakdown => ({
+    points: tally ? rankingRowOf(tally, counted).points : 0,
+    adjustment: tally?.adjustment ?? 0,
+    seasons: counted.map((season) => ({ season, away_matches: tally?.bySeason.get(season) ?? 0 })),
+  });
+  return {
+    members: new Map([...all.values()].map((tally) => [tally.user_id, breakdown(tally)])),
+    empty: breakdown(undefined),
+  };
+}
+
 /** One row of GET /api/loyalty, with its place (equal points and away matches share a place). */
 export interface RankedRow extends RankingRow {
   place: number;
@@ -200,6 +225,18 @@ export async function setLoyaltyAdjustment(
   const user = await findLiveUser(w.db, userId);
   if (!user || user.status !== 'active') throw notFound('userNotFound');
   const values = { points: checked.value.points, note: checked.value.note, updated_by: actor.id, updated_at: w.now };
+  const before = await w.db
+    .selectFrom('loyalty_adjustments')
+    .select(['points', 'note'])
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  await audit(w, actor, {
+    kind: 'tickets',
+    action: 'loyalty.adjust',
+    userId,
+    before: before ? { points: Number(before.points), note: before.note } : null,
+    after: { points: values.points, note: values.note },
+  });
   await w.db
     .insertInto('loyalty_adjustments')
     .values({ user_id: userId, ...values })
@@ -208,6 +245,23 @@ export async function setLoyaltyAdjustment(
   const row = (await rankingAt(w.db, w.today())).find((r) => r.user_id === userId);
   if (!row) throw notFound('userNotFound');
   return row;
+}
+
+/**
+ * Writes the adjustment of a member just created by the member import (docs/architecture.md, Member
+ * import), checked already by checkLoyaltyAdjustment: the row the admin's PUT writes.
+ */
+export async function storeImportedAdjustment(
+  w: WriteContext,
+  actor: Actor,
+  userId: string,
+  adjustment: { points: number; note: string },
+): Promise<void> {
+  requireAdmin(actor);
+  await w.db
+    .insertInto('loyalty_adjustments')
+    .values({ user_id: userId, points: adjustment.points, note: adjustment.note, updated_by: actor.id, updated_at: w.now })
+    .execute();
 }
 
 export interface LoyaltyAdjustment {

@@ -24,6 +24,7 @@ import {
 import { badInput, conflict, forbidden, notFound } from '../errors.js';
 import { findOwnAttendance } from '../attendance/attendance.js';
 import { followTicketPaid } from '../money/ledgerTickets.js';
+import { audit } from '../club/auditLog.js';
 
 /*
  * The admin-owned fields of an attendee row, member or guest: the ticket (bought, paid, received,
@@ -175,6 +176,15 @@ export async function updateTicketStatus(
   const update = { ...fields, updated_at: w.now, seq: await w.nextSeq('attendees') };
   await w.db.updateTable('attendees').set(update).where('id', '=', attendee.id).execute();
   recordTicketEvents(w, actor, attendee, update, changed);
+  await audit(w, actor, {
+    kind: 'money',
+    action: 'ticket.status',
+    userId: attendee.user_id ?? attendee.brought_by,
+    eventId: attendee.event_id,
+    entityId: attendee.id,
+    before: Object.fromEntries(changed.map((key) => [key, attendee[key]])),
+    after: Object.fromEntries(changed.map((key) => [key, update[key as keyof typeof update]])),
+  });
   const after = { ...attendee, ...update };
   // Paid books (and unpaid reverses) the ticket's payment (docs/architecture.md, Ledger).
   await followTicketPaid(w, actor, attendee, after);

@@ -19,8 +19,14 @@ export const publicUser = z
   .meta({ id: 'User' });
 export type PublicUser = z.infer<typeof publicUser>;
 
-/** POST /api/auth/register (201): the account waits for an admin's approval. */
-export const registerAnswer = messageAnswerWith({ requiresApproval: z.literal(true), user: publicUser });
+/**
+ * POST /api/auth/register (201): the account waits for an admin's approval; or, registered through an
+ * invite that approves at once (docs/architecture.md, Invites), it is active and signed in on this device.
+ */
+export const registerAnswer = z.union([
+  messageAnswerWith({ requiresApproval: z.literal(true), user: publicUser }),
+  messageAnswerWith({ requiresApproval: z.literal(false), user: publicUser, token: z.string(), sessionId: z.string() }),
+]);
 export type RegisterAnswer = z.infer<typeof registerAnswer>;
 
 /** POST /api/auth/login. */

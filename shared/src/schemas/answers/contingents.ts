@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OFFER_RESPONSES, OFFER_STATES } from '../../docs/offers.js';
 import { MY_REQUEST_STATES, TICKET_REQUEST_STATES } from '../../rules/allocation.js';
+import { RANK_REASONS } from '../../rules/allocationReasons.js';
 import { messageAnswerWith, successAnswer, textOrNull } from './common.js';
 
 /* Answers of the ticket contingent and offer routes (server/src/http/contingents.ts); money in euros. */
@@ -36,6 +37,47 @@ export type RestContingent = z.infer<typeof restContingent>;
 /** An open offer as its member answers it. */
 export const offerRef = z.strictObject({ id: z.string(), expires_at: z.string() });
 
+/** A member's loyalty points as the order counts them: away matches per counted season (newest first) plus the admin's adjustment. */
+export const loyaltyBreakdown = z
+  .strictObject({
+    points: z.number().int(),
+    adjustment: z.number().int(),
+    seasons: z.array(z.strictObject({ season: z.string(), away_matches: z.number().int() })),
+  })
+  .meta({ id: 'LoyaltyBreakdown' });
+
+/**
+ * Where a request stands (shared rule `placeInAllocation`): while requests gather its place in the
+ * allocation order, afterwards its place in the line to a ticket (holders, then offered, then
+ * waiting), of `requests` current requests for `tickets` tickets; `waiting_place` on the waiting list.
+ */
+export const placeInAllocationAnswer = z
+  .strictObject({
+    place: z.number().int(),
+    requests: z.number().int(),
+    tickets: z.number().int(),
+    outcome: z.enum(['gathering', 'ticket', 'offered', 'waiting']),
+    waiting_place: z.number().int().nullable(),
+  })
+  .meta({ id: 'PlaceInAllocation' });
+
+/**
+ * Why the member's own request (or their guest's) stands where it does (docs/product.md, Ticket
+ * contingents, "Allocations anyone can follow"): the request time, what decided the place (pinned,
+ * points, guest, excluded), the admin's note on a pin or exclusion, the points (for a guest, their
+ * host's: the member's own) with their breakdown, and the place; nothing of other members'.
+ */
+export const requestExplanation = z
+  .strictObject({
+    requested_at: z.string(),
+    reason: z.enum(RANK_REASONS),
+    note: textOrNull,
+    loyalty: loyaltyBreakdown,
+    place: placeInAllocationAnswer.nullable(),
+  })
+  .meta({ id: 'TicketRequestExplanation' });
+export type RequestExplanation = z.infer<typeof requestExplanation>;
+
 /**
  * The member's own request (`attendee_id` null when they have no row), or one of their guests':
  * `position` is the place in line while waiting (1: the next returned ticket is offered to them),
@@ -50,6 +92,8 @@ const myRequestFields = {
   returned: z.boolean(),
   /** With payment days: the day the allocated ticket is to be paid by (ISO 8601 UTC). */
   pay_by: textOrNull,
+  /** Why it stands where it does; null without a current request (none, declined, returned). */
+  explanation: requestExplanation.nullable(),
 };
 
 export const myGuestRequest = z.strictObject({ ...myRequestFields, attendee_id: z.string(), guest_name: z.string() });
@@ -76,6 +120,12 @@ export const queuedRequest = z
     excluded: z.boolean(),
     /** 1-based place in the allocation order; null for an excluded request. */
     rank: z.number().int().nullable(),
+    /** What decided the place (shared rule `rankReasons`): pinned, points, guest (by the host's points) or excluded, and whether request time broke a tie. */
+    reason: z.strictObject({ kind: z.enum(RANK_REASONS), points: z.number().int().nullable(), tie: z.boolean() }),
+    /** A member's points with their breakdown; null for a guest. */
+    loyalty: loyaltyBreakdown.nullable(),
+    /** The admin's note on the pin or exclusion. */
+    note: textOrNull,
   })
   .meta({ id: 'QueuedTicketRequest' });
 export type QueuedRequest = z.infer<typeof queuedRequest>;
@@ -104,6 +154,8 @@ export const ticketRequestAnswer = messageAnswerWith({
     state: z.enum(TICKET_REQUEST_STATES),
     pinned: z.boolean(),
     excluded: z.boolean(),
+    /** The admin's note on the pin or exclusion (its member reads it). */
+    note: textOrNull,
   }),
 });
 export type TicketRequestAnswer = z.infer<typeof ticketRequestAnswer>;

@@ -22,3 +22,6 @@ export * from './reminders.js';
 export * from './matches.js';
 export * from './sync.js';
 export * from './health.js';
+export * from './invites.js';
+export * from './memberImport.js';
+export * from './audit.js';
