@@ -25,8 +25,10 @@ test('the admin reads who changed a ticket and when at 360 px, narrowed to the m
   await page.goto(`/users/${login.id}`);
   await page.getByRole('link', { name: 'Protokoll' }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/log\\?user_id=${login.id}$`));
-  const entries = page.getByTestId('audit-entries').locator('li');
-  await expect(entries).toHaveCount(2);
+  // The approval of the registration, the purchase, the new price: newest first.
+  const entries = page.getByTestId('audit-entries').locator('li.audit-entry');
+  await expect(entries).toHaveCount(3);
+  await expect(entries.last()).toContainText('Registrierung angenommen');
   const newest = entries.first();
   await expect(newest).toContainText('Ticket geändert');
   await expect(newest).toContainText('von admin');
@@ -37,11 +39,14 @@ test('the admin reads who changed a ticket and when at 360 px, narrowed to the m
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
   await page.screenshot({ path: test.info().outputPath('audit-log-de-360.png'), fullPage: true });
 
-  // Only people: nothing of this member's tickets.
+  // Only people: the approval, nothing of the member's ticket; only settings: nothing of this member.
   await page.getByLabel('Art').selectOption('people');
+  await expect(entries).toHaveCount(1);
+  await expect(entries.first()).toContainText('Registrierung angenommen');
+  await page.getByLabel('Art').selectOption('settings');
   await expect(page.getByText('Keine Einträge.')).toBeVisible();
   await page.getByLabel('Art').selectOption('');
-  await expect(entries).toHaveCount(2);
+  await expect(entries).toHaveCount(3);
 
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Als CSV herunterladen' }).click();
