@@ -34,8 +34,8 @@ test('the admin reads who changed a ticket and when at 360 px, narrowed to the m
   await expect(newest).toContainText('von admin');
   await expect(newest).toContainText(login.username);
   await expect(newest).toContainText(title);
-  await expect(newest).toContainText('price_cents');
-  await expect(newest).toContainText('20,00 → 22,50');
+  await expect(newest.locator('dt')).toHaveText(['Preis']);
+  await expect(newest.locator('dd')).toHaveText(['20,00 → 22,50']);
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
   await page.screenshot({ path: test.info().outputPath('audit-log-de-360.png'), fullPage: true });
 

@@ -192,6 +192,8 @@ function AuditItem({ entry, onEvent }: { entry: AuditEntry; onEvent(eventId: str
   // i18next reads dots as nesting: `ledger.entry` is the text `ledger_entry`; an action without a text shows as it is.
   const actionKey = entry.action.replace(/\./g, '_');
   const actions: Record<string, string> = t('audit.actions', { returnObjects: true });
+  // A field as people call it; one without a name shows as stored.
+  const fields: Record<string, string> = t('audit.fields', { returnObjects: true });
   const changes = auditChanges(entry.before, entry.after);
   return (
     <li className="card audit-entry" data-action={entry.action}>
@@ -220,7 +222,7 @@ function AuditItem({ entry, onEvent }: { entry: AuditEntry; onEvent(eventId: str
         <dl className="audit-changes">
           {changes.map((change) => (
             <div key={change.field}>
-              <dt>{change.field}</dt>
+              <dt title={change.field}>{fields[change.field] ?? change.field}</dt>
               <dd>
                 {auditValueText(change.field, change.before)} → {auditValueText(change.field, change.after)}
               </dd>
