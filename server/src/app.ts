@@ -40,6 +40,7 @@ import { reminderRoutes } from './http/reminders.js';
 import { userRoutes } from './http/users.js';
 import { memberImportRoutes } from './http/memberImport.js';
 import { dataExportRoutes } from './http/dataExport.js';
+import { erasureRoutes } from './http/erasure.js';
 import { MEMBER_IMPORT_MAX_BYTES } from '@fankurve/shared/rules/memberImport';
 import { COLLECTION_MODULES } from './collections/index.js';
 import { syncCollectionsWith } from './sync/registry.js';
@@ -119,6 +120,7 @@ export function createApp(deps: AppDeps): Api {
   userRoutes(app, deps);
   memberImportRoutes(app, deps);
   dataExportRoutes(app, deps);
+  erasureRoutes(app, deps);
   // ── route areas: comments (commentRoutes), push (pushRoutes) ──
   commentRoutes(app, deps);
   pushRoutes(app, deps);

@@ -34,6 +34,7 @@ import { JobRunner } from './jobs/runner.js';
 import { startContingentJob } from './jobs/ticketJobs.js';
 import { startReminderJob } from './jobs/reminderJobs.js';
 import { startPaymentReminderJob } from './jobs/paymentReminderJobs.js';
+import { startRetentionJob } from './jobs/retentionJobs.js';
 import { startPollJob } from './jobs/pollJobs.js';
 
 function readVersion(): string {
@@ -120,6 +121,8 @@ export async function prepareRuntime(config: Config): Promise<Runtime> {
   startReminderJob(store, config, jobs);
   // Reminders to pay, to members who have owed money for a while (docs/architecture.md, Ledger).
   startPaymentReminderJob(store, jobs);
+  // Retention: what the books kept of erased members goes once its time has ended (docs/architecture.md, Erasure and retention).
+  startRetentionJob(store, jobs);
   // Polls: a poll's close published when its closing time passes.
   startPollJob(store, jobs);
   jobs.start();

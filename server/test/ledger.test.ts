@@ -426,13 +426,21 @@ describe('agreement with the debt views', () => {
     for (const user of active.body.users as { id: string; username: string }[]) {
       expect(balances.members.find((m) => m.user_id === user.id)?.username).toBe(user.username);
     }
-    // A deleted member's balance stays on the list (a debt outlives the account).
+    // A member who owes is not erased: the debt stays on the list until it is settled or written off.
     const leaver = await t.member('ausgetreten');
     await booked({ user_id: leaver.id, kind: 'charge', amount: 12 });
-    expect((await t.call('DELETE', `/api/auth/users/${leaver.id}`, { token: admin })).status).toBe(200);
+    const refused = await t.call('DELETE', `/api/auth/users/${leaver.id}`, { token: admin });
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('erasureBalanceOpen');
     const after = await t.callTyped(ledgerMembersAnswer, 'GET', '/api/ledger', { token: admin });
     expect(after.members.find((m) => m.user_id === leaver.id)).toMatchObject({ username: 'ausgetreten', balance: 12 });
-    expect((await statementOfMember(leaver.id)).balance).toBe(12);
+    // Written off, the account is erased; its statement stays under the pseudonym, settled.
+    await booked({ user_id: leaver.id, kind: 'credit', amount: 12 });
+    expect((await t.call('DELETE', `/api/auth/users/${leaver.id}`, { token: admin })).status).toBe(200);
+    const settled = await t.callTyped(ledgerMembersAnswer, 'GET', '/api/ledger', { token: admin });
+    expect(settled.members.find((m) => m.user_id === leaver.id)).toBeUndefined();
+    expect((await statementOfMember(leaver.id)).balance).toBe(0);
+    expect((await statementOfMember(leaver.id)).entries).toHaveLength(2);
   });
 });
 

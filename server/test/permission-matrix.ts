@@ -1221,6 +1221,22 @@ export const ROUTES: RouteCase[] = [
     adminOnly: true,
     expect: ADMIN_ONLY,
   },
+  {
+    method: 'POST',
+    path: '/api/me/erase',
+    // Each caller erases a throwaway account of its own (an admin's, for the admin), never a standing one.
+    body: () => ({ password: 'member-pass' }),
+    caller: freshAccount,
+    expect: SIGNED_IN,
+    after: async (f, role, body, { token }) => {
+      if (role !== 'anonymous') {
+        expect(body.message).toBe(MESSAGES.accountErased);
+        expect(await profileStatus(f, token!)).toBe(401);
+      }
+      await standingTokensWork(f);
+    },
+  },
+  { method: 'GET', path: '/api/auth/users/erased', adminOnly: true, expect: ADMIN_ONLY },
   // ── recovery rows (password reset) ──
   {
     method: 'POST',

@@ -112,6 +112,15 @@ export const DEFAULT_PAYMENT_REMINDER_DAYS = 14;
 export const PAYMENT_REMINDER_DAYS_MAX = 90;
 export const PAYMENT_REMINDERS_MAX = 3;
 
+/*
+ * Erasure with retention (docs/product.md, Data protection): what the books need of an erased
+ * member is kept this many years after the end of the year it belongs to, then the retention job
+ * removes it. 10 for the books (§ 147 AO); at least 8, the vouchers' term.
+ */
+export const DEFAULT_RETENTION_YEARS = 10;
+export const RETENTION_YEARS_MIN = 8;
+export const RETENTION_YEARS_MAX = 30;
+
 /** Unread notices one member keeps at most: a new one marks the oldest read (docs/architecture.md, Sync: Refusals). */
 export const NOTICES_UNREAD_MAX = 20;
 /** A repeat of an unread notice moves it to the top at most this often; in between it writes nothing. */

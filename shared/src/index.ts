@@ -21,6 +21,7 @@ export * from './rules/girocode.js';
 export * from './rules/paymentCode.js';
 export * from './rules/polls.js';
 export * from './rules/invites.js';
+export * from './rules/erasure.js';
 export * from './schemas/common.js';
 export * from './schemas/auth.js';
 export * from './schemas/events.js';

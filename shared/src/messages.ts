@@ -293,6 +293,15 @@ export const CORE_MESSAGES = {
   paymentReminderDaysInvalid: 'The reminder to pay must be a whole number of days from 0 to 90',
   auditKindInvalid: 'Unknown kind of log entry (money, tickets, people or settings)',
   auditCursorInvalid: 'This page of the log cannot be found; please start again from the newest entries',
+  // ── erasure messages ──
+  erasurePasswordWrong: 'The password is incorrect; nothing was erased',
+  erasureBalanceOpen:
+    'The balance is not settled: erasure waits until what is owed is paid or an admin writes it off, and a credit is paid out',
+  erasureTicketPriceOpen: "A bought ticket's price is still open: erasure waits until it is charged and settled",
+  lastAdminErasure: 'The last admin cannot be erased; make another member admin first',
+  usernameReserved: 'This username is reserved for erased accounts',
+  retentionYearsInvalid: 'The retention must be a whole number of years from 8 to 30',
+  accountErased: 'Your account has been erased',
   eventKindRequired: 'Please choose home, away or other',
   internalError: 'Something went wrong. Please try again later.',
 } as const;

@@ -35,6 +35,10 @@ export interface UsersTable extends Replicated {
   token_version: Generated<number>;
   created_at: string;
   updated_at: string;
+  /** When the account was erased (ISO 8601 UTC; migration 030); null for any other account. */
+  erased_at: Generated<string | null>;
+  /** The erased member's pseudonym number ("Ehemaliges Mitglied 7"); null when none. */
+  former_number: Generated<number | null>;
 }
 
 /** One signed-in device: every token names its session (docs/architecture.md, sessions). */

@@ -15,7 +15,8 @@ import {
 } from '@fankurve/shared';
 import { authenticate, changePassword, register, requireCurrentPassword, toPublicUser } from '../domain/people/accounts.js';
 import { prepareNewPassword } from '../domain/people/newPassword.js';
-import { approveUser, deleteUser, listPendingUsers, updateUser } from '../domain/people/userAdmin.js';
+import { approveUser, listPendingUsers, updateUser } from '../domain/people/userAdmin.js';
+import { deleteUser } from '../domain/people/erasure.js';
 import { deviceIdOf, newDeviceId, setDeviceCookie } from '../auth/deviceCookie.js';
 import { deviceNameOf } from '../auth/deviceName.js';
 import type { GuessTicket } from '../auth/throttle.js';

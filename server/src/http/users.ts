@@ -3,6 +3,7 @@ import {
   adminUsersAnswer,
   centsToEuros,
   emailSchema,
+  erasedUsersAnswer,
   LANGUAGES,
   MESSAGES,
   MIN_PASSWORD_LENGTH,
@@ -17,6 +18,7 @@ import { write } from '../db/store.js';
 import { prepareNewPassword } from '../domain/people/newPassword.js';
 import { getUserForAdmin, listUsersWithDebts, type AdminUserView } from '../domain/money/debts.js';
 import { createUser, setUserPassword } from '../domain/people/userAdmin.js';
+import { listErasedAccounts } from '../domain/people/retention.js';
 import type { Api, AppDeps } from './context.js';
 import { apiRoute, idParams, z } from './openapi.js';
 import { requireActor } from './session.js';
@@ -64,7 +66,21 @@ export function userRoutes(app: Api, deps: AppDeps): void {
     },
   );
 
-  // Before /{id}, so "all" is not taken for an id.
+  // Before /{id}, so "erased" and "all" are not taken for an id.
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/api/auth/users/erased',
+      tag,
+      summary: 'Erased members, with what the books keep of each and until when (admin)',
+      answers: { 200: erasedUsersAnswer },
+    }),
+    async (c) => {
+      const users = await listErasedAccounts(deps.store.db, requireActor(c));
+      return c.json({ success: true as const, users }, 200);
+    },
+  );
+
   app.openapi(
     apiRoute({
       method: 'get',

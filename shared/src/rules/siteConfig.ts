@@ -10,6 +10,7 @@ import {
   DEFAULT_TIME_ZONE,
   REMINDER_DAYS_BEFORE_MAX,
   DEFAULT_PAYMENT_REMINDER_DAYS,
+  DEFAULT_RETENTION_YEARS,
   PAYMENT_REMINDER_DAYS_MAX,
 } from '../constants.js';
 import type { CoreMessageCode } from '../messages.js';
@@ -48,6 +49,7 @@ export const SITE_CONFIG_DEFAULTS = {
   reminder_days_before: DEFAULT_REMINDER_DAYS_BEFORE,
   deadline_reminder_hours: DEFAULT_DEADLINE_REMINDER_HOURS,
   payment_reminder_days: DEFAULT_PAYMENT_REMINDER_DAYS,
+  retention_years: DEFAULT_RETENTION_YEARS,
   imprint: null,
   privacy_notice: null,
 } as const;

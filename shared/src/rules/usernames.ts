@@ -44,6 +44,19 @@ const LATIN = /\p{Script=Latin}/u;
 const CYRILLIC = /\p{Script=Cyrillic}/u;
 const GREEK = /\p{Script=Greek}/u;
 
+/*
+ * An erased account keeps a pseudonym instead of its name (docs/product.md, Data protection):
+ * "Ehemaliges Mitglied 7", shown as "Former member 7" in English. Nobody may take a name of either
+ * form, so a name of that form always is an erased account.
+ */
+export const FORMER_MEMBER_PREFIX = { de: 'Ehemaliges Mitglied', en: 'Former member' } as const;
+const FORMER_MEMBER_FORMS = Object.values(FORMER_MEMBER_PREFIX).map(
+  (prefix) => new RegExp(`^${usernameKey(prefix)}\\s*\\p{Nd}+$`, 'u'),
+);
+
+/** Whether a normalised username has the form of an erased account's pseudonym (in any case or language). */
+export const isFormerMemberForm = (name: string): boolean => FORMER_MEMBER_FORMS.some((form) => form.test(usernameKey(name)));
+
 /**
  * What is wrong with a normalised username, or null. A name may use one of Latin, Cyrillic and
  * Greek letters but not two of them (a Cyrillic 'а' in 'аdmin' looks like the Latin one); digits,
@@ -55,6 +68,7 @@ export function usernameProblem(name: string): CoreMessageCode | null {
   if (FORBIDDEN.test(name)) return 'usernameInvalidCharacters';
   const scripts = [LATIN, CYRILLIC, GREEK].filter((script) => script.test(name)).length;
   if (scripts > 1) return 'usernameMixedScripts';
+  if (isFormerMemberForm(name)) return 'usernameReserved';
   return null;
 }
 

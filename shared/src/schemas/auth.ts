@@ -61,6 +61,12 @@ export const changePasswordInput = z.object({
 });
 export type ChangePasswordInput = z.infer<typeof changePasswordInput>;
 
+/** POST /api/me/erase: the member's password confirms it. */
+export const eraseAccountInput = z.object({
+  password: z.string(msg('erasurePasswordWrong')).max(200, msg('erasurePasswordWrong')),
+});
+export type EraseAccountInput = z.infer<typeof eraseAccountInput>;
+
 /** POST /api/auth/forgot-password. */
 export const forgotPasswordInput = z.object({
   email: emailSchema(),

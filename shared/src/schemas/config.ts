@@ -29,6 +29,8 @@ export const siteConfigInput = z.object({
   deadline_reminder_hours: z.union([z.number(), z.string().max(20)], msg('deadlineReminderHoursInvalid')).optional(),
   /** Days a member owes before a reminder to pay, and between reminders (0 off, to 90); unchanged when left out. */
   payment_reminder_days: z.union([z.number(), z.string().max(20)], msg('paymentReminderDaysInvalid')).optional(),
+  /** Years an erased member's bookings and tickets are kept after the end of their year (8 to 30); unchanged when left out. */
+  retention_years: z.union([z.number(), z.string().max(20)], msg('retentionYearsInvalid')).optional(),
   /**
    * The imprint and the privacy notice, plain text (rules/siteConfig.ts checkLegalText: at most 20,000
    * characters); each unchanged when left out, cleared when '' or null.

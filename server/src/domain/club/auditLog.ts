@@ -22,11 +22,13 @@ export interface AuditEntry {
   entityId?: string | null;
   before?: object | null;
   after?: object | null;
+  /** Recorded when a member does it too: a member erasing their own account. */
+  recordedForMembers?: boolean;
 }
 
 /** Records an action of `actor` (an admin, or the system's jobs) in the write's transaction. */
 export async function audit(w: WriteContext, actor: Actor, entry: AuditEntry): Promise<void> {
-  if (!actor.system && actor.scope !== 'admin') return;
+  if (!actor.system && actor.scope !== 'admin' && !entry.recordedForMembers) return;
   await w.db
     .insertInto('audit_log')
     .values({

@@ -1,5 +1,6 @@
 import { DEFAULT_GUEST_LIMIT } from '@fankurve/shared';
 import { checkClubAccount } from '@fankurve/shared/rules/iban';
+import { checkRetentionYears } from '@fankurve/shared/rules/erasure';
 import {
   checkDeadlineReminderHours,
   checkLegalText,
@@ -20,6 +21,7 @@ import { imageSizeOf } from '../imageSize.js';
 import { REMINDER_SETTING_KEYS, reminderSettingsOf, scheduleReminders } from '../events/reminders.js';
 import { checkImage, type UploadStore } from '../uploads.js';
 import { audit, changedFields } from './auditLog.js';
+import { RETENTION_SETTING_KEY, retentionYearsOf, scheduleRetention } from '../people/retention.js';
 import { PAYMENT_REMINDER_SETTING_KEY, paymentReminderDaysOf, schedulePaymentReminders } from '../money/paymentReminders.js';
 
 export interface SiteConfig {
@@ -44,6 +46,8 @@ export interface SiteConfig {
   deadline_reminder_hours: number;
   /** Days a member owes before a reminder to pay, and between reminders; 0 off (domain/money/paymentReminders.ts). */
   payment_reminder_days: number;
+  /** Years an erased member's bookings and tickets are kept after the end of their year (domain/people/retention.ts). */
+  retention_years: number;
   /** The imprint and the privacy notice: plain text for /impressum and /datenschutz, public; null until written. */
   imprint: string | null;
   privacy_notice: string | null;
@@ -67,6 +71,7 @@ const KEYS = {
   reminder_days_before: REMINDER_SETTING_KEYS.daysBefore,
   deadline_reminder_hours: REMINDER_SETTING_KEYS.deadlineHours,
   payment_reminder_days: PAYMENT_REMINDER_SETTING_KEY,
+  retention_years: RETENTION_SETTING_KEY,
   imprint: 'imprint',
   privacy_notice: 'privacy_notice',
 } as const;
@@ -92,6 +97,7 @@ export async function getSiteConfig(db: Kysely<Database>): Promise<SiteConfig> {
     loyalty_seasons: stored.loyalty_seasons ? loyaltySeasonsOf(stored.loyalty_seasons) : DEFAULTS.loyalty_seasons,
     ...reminderTimesOf(stored),
     payment_reminder_days: paymentReminderDaysOf(stored[KEYS.payment_reminder_days]),
+    retention_years: retentionYearsOf(stored[KEYS.retention_years]),
     imprint: stored[KEYS.imprint] || null,
     privacy_notice: stored[KEYS.privacy_notice] || null,
   };
@@ -141,6 +147,7 @@ export interface SiteConfigUpdate extends Record<keyof TeamConfig, unknown> {
   reminder_days_before?: number | string;
   deadline_reminder_hours?: number | string;
   payment_reminder_days?: number | string;
+  retention_years?: number | string;
   /** Each left out: unchanged; '' or null: cleared. */
   imprint?: string | null;
   privacy_notice?: string | null;
@@ -189,6 +196,8 @@ export async function updateSiteConfig(w: WriteContext, actor: Actor, input: Sit
   if (deadlineHours && !deadlineHours.ok) throw badInput(deadlineHours.code);
   const paymentDays = input.payment_reminder_days === undefined ? null : checkPaymentReminderDays(input.payment_reminder_days);
   if (paymentDays && !paymentDays.ok) throw badInput(paymentDays.code);
+  const retentionYears = input.retention_years === undefined ? null : checkRetentionYears(input.retention_years);
+  if (retentionYears && !retentionYears.ok) throw badInput(retentionYears.code);
   const legalFields = ['imprint', 'privacy_notice'] as const;
   const legalTexts = legalFields.map(
     (field) => [field, input[field] === undefined ? null : checkLegalText(field, input[field])] as const,
@@ -220,6 +229,10 @@ export async function updateSiteConfig(w: WriteContext, actor: Actor, input: Sit
   if (paymentDays?.ok && paymentDays.value !== current.payment_reminder_days) {
     await setSetting(w, KEYS.payment_reminder_days, String(paymentDays.value));
     await schedulePaymentReminders(w);
+  }
+  if (retentionYears?.ok && retentionYears.value !== current.retention_years) {
+    await setSetting(w, KEYS.retention_years, String(retentionYears.value));
+    await scheduleRetention(w);
   }
   const saved = await getSiteConfig(w.db);
   const changed = changedFields(current, saved);

@@ -156,6 +156,8 @@ export async function newUserRow(
     updated_at: w.now,
     seq: await w.nextSeq('members'),
     deleted: 0,
+    erased_at: null,
+    former_number: null,
   };
 }
 

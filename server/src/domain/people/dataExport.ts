@@ -209,7 +209,7 @@ export async function memberDataFiles(db: Kysely<Database>, userId: string): Pro
       attendees.length
         ? db
             .selectFrom('ticket_requests')
-            .select(['attendee_id', 'event_id', 'requested_at', 'state', 'allocated_at', 'updated_at'])
+            .select(['attendee_id', 'event_id', 'requested_at', 'state', 'allocated_at', 'pinned', 'excluded', 'note', 'updated_at'])
             .where(
               'attendee_id',
               'in',
@@ -396,8 +396,11 @@ export async function memberDataFiles(db: Kysely<Database>, userId: string): Pro
     csv('guests.csv', guests, ['guest_name', ...answerFields]),
     json('tickets.json', {
       tickets,
-      requests: requests.map((row) => ({
+      requests: requests.map(({ pinned, excluded, ...row }) => ({
         ...row,
+        // A pin or exclusion and the admin's note on it are about the member: theirs to read.
+        pinned: pinned === 1,
+        excluded: excluded === 1,
         guest_name: attendees.find((a) => a.id === row.attendee_id)?.guest_name ?? null,
       })),
       offers: offers.map(({ price_cents, ...offer }) => ({ ...offer, price: money(price_cents) })),

@@ -1,5 +1,5 @@
-import { checkUsername, normaliseUsername, usernameKey, USER_PART_COLLECTIONS, type UpdateUserInput } from '@fankurve/shared';
-import { sql, type Kysely } from 'kysely';
+import { checkUsername, normaliseUsername, usernameKey, type UpdateUserInput } from '@fankurve/shared';
+import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../../db/schema.js';
 import type { WriteContext } from '../../db/store.js';
 import { isAdmin, requireAdmin, SYSTEM_ACTOR, type Actor } from '../actor.js';
@@ -13,8 +13,8 @@ import { audit, changedFields } from '../club/auditLog.js';
 
 /*
  * What admins do to accounts (docs/product.md, "Screens": /users, /users/{id}, /admin/tasks):
- * approve or decline registrations, create, edit, promote, delete and set passwords; and the first
- * admin on an empty database. The user table's debt figures are in debts.ts.
+ * approve registrations, create, edit, promote and set passwords; and the first admin on an empty
+ * database. Declining and deleting are erasure.ts; the user table's debt figures are in debts.ts.
  */
 
 export async function listPendingUsers(db: Kysely<Database>, actor: Actor): Promise<PublicUser[]> {
@@ -50,62 +50,6 @@ export async function approveUser(w: WriteContext, actor: Actor, id: string): Pr
     after: { status: 'active' },
   });
   return toPublicUser({ ...user, ...fields });
-}
-
-/**
- * Declining a registration or deleting a user (admin). The account becomes a tombstone, so its
- * tokens and open change streams stop working at once and members' devices drop it; its
- * attendances go with it.
- */
-export async function deleteUser(w: WriteContext, actor: Actor, id: string): Promise<void> {
-  requireAdmin(actor);
-  if (id === actor.id) throw badInput('cannotDeleteSelf');
-  const user = await requireTarget(w, id);
-  await w.db
-    .updateTable('users')
-    .set({ deleted: 1, token_version: user.token_version + 1, updated_at: w.now, seq: await w.nextSeq('members') })
-    .where('id', '=', id)
-    .execute();
-  const attendances = await w.db
-    .selectFrom('attendees')
-    .select('id')
-    .where('deleted', '=', 0)
-    .where((eb) => eb.or([eb('user_id', '=', id), eb('brought_by', '=', id)]))
-    .execute();
-  for (const attendance of attendances) {
-    await w.db
-      .updateTable('attendees')
-      .set({ deleted: 1, updated_at: w.now, seq: await w.nextSeq('attendees') })
-      .where('id', '=', attendance.id)
-      .execute();
-  }
-  await tombstoneUserParts(w, id);
-  await endAllSessions(w, id, actor.id);
-  w.record({ type: user.status === 'pending' ? 'user.declined' : 'user.deleted', userId: id, actorId: actor.id });
-  await audit(w, actor, {
-    kind: 'people',
-    action: user.status === 'pending' ? 'user.decline' : 'user.delete',
-    userId: id,
-    before: { username: user.username, status: user.status, scope: user.scope },
-  });
-}
-
-/**
- * Tombstones every live row that names the member in the column its collection declares
- * (`partOfUser`, a table of the collection's name with `deleted`, `seq` and `updated_at`).
- */
-async function tombstoneUserParts(w: WriteContext, userId: string): Promise<void> {
-  for (const { name, column } of USER_PART_COLLECTIONS) {
-    const table = sql.table(name);
-    const { rows } = await sql<{
-      id: string;
-    }>`SELECT id FROM ${table} WHERE ${sql.ref(column)} = ${userId} AND deleted = 0`.execute(w.db);
-    for (const row of rows) {
-      await sql`UPDATE ${table} SET deleted = 1, seq = ${await w.nextSeq(name)}, updated_at = ${w.now} WHERE id = ${row.id}`.execute(
-        w.db,
-      );
-    }
-  }
 }
 
 /** Members change their own language; admins change username, email, scope and language of anyone. */

@@ -16,7 +16,7 @@ async function pullMembers(
 ): Promise<MasterDocument<MemberDoc>[]> {
   const rows = await db
     .selectFrom('users')
-    .select(['id', 'username', 'email', 'scope', 'seq', 'deleted'])
+    .select(['id', 'username', 'email', 'scope', 'seq', 'deleted', 'former_number'])
     .where('seq', '>', afterSeq)
     .where((eb) => eb.or([eb('status', '=', 'active'), eb('deleted', '=', 1)]))
     .orderBy('seq')
@@ -25,16 +25,18 @@ async function pullMembers(
   return rows.map((row): MasterDocument<MemberDoc> => ({
     id: row.id,
     username: row.username,
-    email: view === 'admin' ? row.email : null,
+    email: view === 'admin' && row.former_number === null ? row.email : null,
     scope: row.scope,
     seq: Number(row.seq),
-    _deleted: toBool(row.deleted),
+    // An erased member stays as their pseudonym: their kept tickets and deleted comments still name someone.
+    _deleted: toBool(row.deleted) && row.former_number === null,
   }));
 }
 
 /**
  * Active users (id, username; email only for admins). Pending registrations are never sent; a
- * deleted or declined account arrives as a tombstone. Two shared lists: the admins' and the members'.
+ * declined account arrives as a tombstone, an erased one as its pseudonym (docs/architecture.md,
+ * Erasure and retention). Two shared lists: the admins' and the members'.
  */
 export const membersCollection = defineServerCollection<MemberDoc>({
   declaration: membersSync,

@@ -28,6 +28,8 @@ export const siteConfigView = z
     deadline_reminder_hours: z.number().int().optional(),
     /** Days a member owes before a reminder to pay, and between reminders (0 = off): in admins' answers only. */
     payment_reminder_days: z.number().int().optional(),
+    /** Years an erased member's bookings and tickets are kept after the end of their year: in admins' answers only. */
+    retention_years: z.number().int().optional(),
     /** The imprint and the privacy notice (plain text, shown on /impressum and /datenschutz): null until written; to everyone. */
     imprint: textOrNull,
     privacy_notice: textOrNull,
