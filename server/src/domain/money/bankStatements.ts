@@ -4,7 +4,7 @@ import type { WriteContext } from '../../db/store.js';
 import { requireAdmin, type Actor } from '../actor.js';
 import { badInput, conflict, notFound } from '../errors.js';
 import { bookEntry } from './ledgerBookings.js';
-import { chargeOf, owedFiguresByMember, unpaidTicketsOf, type Db } from './ledgerEntries.js';
+import { chargeOf, owedFiguresByMember, unpaidTicketsOfMembers, type Db, type UnpaidTicket } from './ledgerEntries.js';
 import { matchLine, type MatchDirectory, type MatchedLine } from './statementMatching.js';
 
 /*
@@ -166,10 +166,10 @@ async function viewsOf(db: Db, lines: readonly KeptLine[]): Promise<StatementLin
 async function withWhatEachPays(db: Db, views: StatementLineView[]): Promise<StatementLineView[]> {
   const payable = (view: StatementLineView) => view.match !== null && !view.duplicate && view.currency === 'EUR';
   const userIds = [...new Set(views.filter(payable).map((view) => view.match!.user_id))];
-  const balances = await owedFiguresByMember(db, userIds);
-  const accounts = new Map<string, { balance: number; tickets: Awaited<ReturnType<typeof unpaidTicketsOf>> }>();
+  const [balances, unpaid] = await Promise.all([owedFiguresByMember(db, userIds), unpaidTicketsOfMembers(db, userIds)]);
+  const accounts = new Map<string, { balance: number; tickets: UnpaidTicket[] }>();
   for (const userId of userIds) {
-    accounts.set(userId, { balance: balances.get(userId)?.balanceCents ?? 0, tickets: await unpaidTicketsOf(db, userId) });
+    accounts.set(userId, { balance: balances.get(userId)?.balanceCents ?? 0, tickets: unpaid.get(userId) ?? [] });
   }
   return views.map((view) => {
     if (!payable(view)) return view;

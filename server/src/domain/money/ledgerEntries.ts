@@ -34,12 +34,34 @@ export async function entriesOf(db: Db, userId: string): Promise<LedgerEntry[]> 
 }
 
 /** The member's bought, unpaid live tickets with their event, oldest event first. */
-export function unpaidTicketsOf(db: Db, userId: string) {
+export async function unpaidTicketsOf(db: Db, userId: string) {
+  return (await unpaidTicketsOfMembers(db, [userId])).get(userId) ?? [];
+}
+
+export type UnpaidTicket = Awaited<ReturnType<typeof unpaidTicketsQuery>>[number];
+
+/** Each member's bought, unpaid live tickets (their own and their guests'), oldest event first: one query per chunk of members. */
+export async function unpaidTicketsOfMembers(db: Db, userIds: readonly string[]): Promise<Map<string, UnpaidTicket[]>> {
+  const byMember = new Map<string, UnpaidTicket[]>();
+  for (const part of chunks(userIds)) {
+    for (const row of await unpaidTicketsQuery(db, part)) {
+      const owner = row.user_id ?? row.brought_by!;
+      const tickets = byMember.get(owner);
+      if (tickets) tickets.push(row);
+      else byMember.set(owner, [row]);
+    }
+  }
+  return byMember;
+}
+
+function unpaidTicketsQuery(db: Db, userIds: readonly string[]) {
   return db
     .selectFrom('attendees as a')
     .innerJoin('events as e', 'e.id', 'a.event_id')
     .select([
       'a.id as id',
+      'a.user_id as user_id',
+      'a.brought_by as brought_by',
       'a.guest_name as guest_name',
       'a.price_cents as price_cents',
       'a.is_free as is_free',
@@ -52,7 +74,9 @@ export function unpaidTicketsOf(db: Db, userId: string) {
     .where('e.deleted', '=', 0)
     .where('a.bought', '=', 1)
     .where('a.paid', '=', 0)
-    .where((eb) => eb.or([eb('a.user_id', '=', userId), eb.and([eb('a.user_id', 'is', null), eb('a.brought_by', '=', userId)])]))
+    .where((eb) =>
+      eb.or([eb('a.user_id', 'in', userIds), eb.and([eb('a.user_id', 'is', null), eb('a.brought_by', 'in', userIds)])]),
+    )
     .orderBy('e.date')
     .orderBy('a.created_at')
     .orderBy('a.id')
