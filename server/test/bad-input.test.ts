@@ -85,6 +85,20 @@ const ROUTES: BodyRoute[] = [
     ],
   },
   {
+    name: 'POST /api/me/erase',
+    method: 'POST',
+    url: () => '/api/me/erase',
+    token: () => fan.token,
+    valid: () => ({ password: 'member-pass' }),
+    bad: [
+      ['no fields', {}, MESSAGES.erasurePasswordWrong],
+      ['password a number', { password: 12345678 }, MESSAGES.erasurePasswordWrong],
+      ['password an object', { password: { $ne: '' } }, MESSAGES.erasurePasswordWrong],
+      ['password wrong', { password: 'not-the-password' }, MESSAGES.erasurePasswordWrong],
+      ['password over 200 characters', { password: 'p'.repeat(201) }, MESSAGES.erasurePasswordWrong],
+    ],
+  },
+  {
     name: 'PUT /api/auth/users/{id} (admin)',
     method: 'PUT',
     url: () => `/api/auth/users/${fan.id}`,
