@@ -10,6 +10,7 @@ import {
   draftValues,
   membersNotAttending,
   memberNames,
+  pickableMembers,
   ticketChoiceOf,
   ticketLabelOf,
   transportSummary,
@@ -49,7 +50,7 @@ describe('attendee rows', () => {
         row('a-anna', { user_id: 'u-anna' }),
         guest('g-lost', 'Lost', 'u-gone'),
       ],
-      memberNames(members),
+      memberNames(members, 'de'),
       '?',
     );
     expect(rows.map((r) => (r.isGuest ? `${r.name} (${r.host})` : r.name))).toEqual([
@@ -67,6 +68,16 @@ describe('attendee rows', () => {
     expect(membersNotAttending(members, attending).map((m) => m.username)).toEqual(['anna', 'carl']);
   });
 
+  // docs/product.md, Data protection: an erased account stays a name in the books, never a choice.
+  it("shows an erased member's pseudonym in the reader's language and offers them in no picker", () => {
+    const withErased = [...members, member('u-gone', 'Ehemaliges Mitglied 7')];
+    expect(memberNames(withErased, 'de').get('u-gone')).toBe('Ehemaliges Mitglied 7');
+    expect(memberNames(withErased, 'en').get('u-gone')).toBe('Former member 7');
+    expect(membersNotAttending(withErased, []).map((m) => m.id)).toEqual(['u-anna', 'u-bert', 'u-carl']);
+    expect(pickableMembers(withErased).map((m) => m.id)).toEqual(['u-anna', 'u-bert', 'u-carl']);
+    expect(pickableMembers(withErased, 'u-gone').map((m) => m.id)).toEqual(['u-anna', 'u-bert', 'u-carl', 'u-gone']);
+  });
+
   it("names the bought tickets for the delete confirmation, members' and guests', in the table's order", () => {
     const rows = boughtTicketRows(
       [
@@ -75,14 +86,14 @@ describe('attendee rows', () => {
         guest('g-max', 'Max', 'u-anna', { bought: true, price_cents: 1200 }),
         row('a-anna', { user_id: 'u-anna', bought: false, paid_requested: true }),
       ],
-      memberNames(members),
+      memberNames(members, 'de'),
       '?',
     );
     expect(rows.map((r) => [r.name, r.host, r.doc.paid])).toEqual([
       ['Max', 'anna', false],
       ['carl', null, true],
     ]);
-    expect(boughtTicketRows([row('a'), guest('g', 'G', 'u-anna')], memberNames(members), '?')).toEqual([]);
+    expect(boughtTicketRows([row('a'), guest('g', 'G', 'u-anna')], memberNames(members, 'de'), '?')).toEqual([]);
   });
 
   it('counts going and maybe over members and guests', () => {

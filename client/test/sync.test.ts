@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import { formerMemberNumber } from '@fankurve/shared';
 import { kindOf } from '../src/data/pushedGroup.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setOwnAttendance, updateOwnAnswer } from '../src/data/collections/attendees.js';
@@ -180,12 +181,18 @@ describe('sync: RxDB clients against the real server', () => {
     }
   });
 
-  it('ends the stream and signals the device when the account is deleted', async () => {
+  // An erased account stays on the other devices under its pseudonym (docs/architecture.md, Erasure and retention).
+  it('ends the stream and signals the device when the account is erased; the others keep it under its pseudonym', async () => {
     const removed = await t.call('DELETE', `/api/auth/users/${ben.id}`, { token: admin });
     expect(removed.status).toBe(200);
     await eventually(() => expect(benPhone.unauthorized).toBeGreaterThan(0));
-    await eventually(async () =>
-      expect((await annaPhone.storedAll('members')).map((m) => m.username).sort()).toEqual(['admin', 'anna']),
-    );
+    await eventually(async () => {
+      const members = await annaPhone.storedAll('members');
+      expect(members.map((m) => (formerMemberNumber(m.username) === null ? m.username : 'former')).sort()).toEqual([
+        'admin',
+        'anna',
+        'former',
+      ]);
+    });
   });
 });

@@ -58,7 +58,9 @@ async function seasonedMember(name: string) {
   const m = await t.member(name);
   const away = await event(`Away ${name} (A)`, '2026-12-12 15:30');
   const home = await event(`Home ${name} (H)`, '2026-12-19 15:30');
-  const ticket = (await ok('POST', `/api/attendance/${away}`, m.token, { status: 'going', needs_ticket: true })).attendance.id;
+  const ticket = (
+    await ok('POST', `/api/attendance/${away}`, m.token, { status: 'going', needs_ticket: true, needs_transport: true })
+  ).attendance.id;
   await ok('PUT', `/api/attendees/${ticket}`, admin, { bought: true, price: 20 });
   await ok('POST', '/api/ledger/entries', admin, { user_id: m.id, kind: 'payment', amount: 20 });
   const answer = (await ok('POST', `/api/attendance/${home}`, m.token, { status: 'maybe' })).attendance.id;
@@ -126,7 +128,11 @@ describe('a member erasing their own account', () => {
       deviceName: 'Phone',
     });
     await ok('PUT', `/api/auth/users/${anna.id}`, admin, { email: 'anna-neu@example.org' });
+    const hers = (await ok('POST', '/api/events', anna.token, { title: 'Kneipe (H)', date: '2026-12-20 19:00', location: 'Eck' }))
+      .event.id;
     expect(await count('push_subscriptions', anna.id)).toBe(1);
+    const eventsPull = `/api/sync/events/${SYNC_SCHEMAS.events.version}/pull`;
+    const before = await ok('POST', eventsPull, bob.token, { checkpoint: null, limit: 1000 });
     expect(await count('calendar_tokens', anna.id)).toBe(1);
 
     const erased = await t.call('POST', '/api/me/erase', { token: anna.token, body: { password: PASSWORD } });
@@ -154,7 +160,18 @@ describe('a member erasing their own account', () => {
     expect(byId.get(reply)?.comment).toBe('Ich, @erase-anna!');
     const mentions = await t.db.selectFrom('mentions').selectAll().where('deleted', '=', 0).execute();
     expect(mentions.filter((m) => m.user_id === anna.id || m.comment_id === own)).toEqual([]);
-    const notices = await t.db.selectFrom('notices').selectAll().where('user_id', '=', anna.id).where('deleted', '=', 0).execute();
+    // An erased comment allows nothing but an admin's delete.
+    for (const flag of ['resolve', 'toggle-requires-answer']) {
+      const refused = await t.call('PUT', `/api/comments/${own}/${flag}`, { token: admin });
+      expect(refused.status, flag).toBe(403);
+      expect(refused.body.code).toBe('commentNotAllowed');
+    }
+    const notices = await t.db
+      .selectFrom('notices')
+      .selectAll()
+      .where('user_id', '=', anna.id)
+      .where('deleted', '=', 0)
+      .execute();
     expect(notices).toEqual([]);
 
     // Her vote still counts but names nobody.
@@ -167,7 +184,8 @@ describe('a member erasing their own account', () => {
       ['ticket', 2000, 0],
       ['payment', -2000, 0],
     ]);
-    expect(await attendeeRow(anna.ticket)).toMatchObject({ deleted: 0, bought: 1, user_id: anna.id });
+    // The kept ticket of an event still ahead no longer holds a seat in the club's transport.
+    expect(await attendeeRow(anna.ticket)).toMatchObject({ deleted: 0, bought: 1, user_id: anna.id, needs_transport: 0 });
     expect(await attendeeRow(anna.answer)).toMatchObject({ deleted: 1 });
     expect(await attendeeRow(anna.guest)).toMatchObject({ deleted: 1 });
 
@@ -180,6 +198,11 @@ describe('a member erasing their own account', () => {
       );
       expect(doc).toMatchObject({ username: stored.username, email: null, _deleted: false });
     }
+    // The event she created reaches devices again, naming the pseudonym.
+    const events = await ok('POST', eventsPull, bob.token, { checkpoint: before.checkpoint, limit: 1000 });
+    expect((events.documents as { id: string; creator_name: string }[]).find((e) => e.id === hers)?.creator_name).toBe(
+      stored.username,
+    );
 
     // The audit log: the erasure, by her; an earlier entry about her without her name or address.
     const log = await ok('GET', `/api/audit?user_id=${anna.id}`, admin);
@@ -210,7 +233,12 @@ describe('an admin deleting an account', () => {
     await ok('DELETE', `/api/auth/users/${pendingId}`, admin);
     expect(await user(pendingId)).toMatchObject({ username: '', email: '', deleted: 1, former_number: null });
     const m = await seasonedMember('erase-by-admin');
-    const before = (await t.db.selectFrom('users').select((eb) => eb.fn.max('former_number').as('n')).executeTakeFirst())?.n;
+    const before = (
+      await t.db
+        .selectFrom('users')
+        .select((eb) => eb.fn.max('former_number').as('n'))
+        .executeTakeFirst()
+    )?.n;
     await ok('DELETE', `/api/auth/users/${m.id}`, admin);
     expect(await user(m.id)).toMatchObject({ former_number: Number(before ?? 0) + 1, deleted: 1 });
     expect((await t.call('GET', '/api/auth/profile', { token: m.token })).status).toBe(401);

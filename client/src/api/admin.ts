@@ -3,6 +3,8 @@ import type {
   AdminUserAnswer,
   AdminUsersAnswer,
   AttendanceAnswer,
+  ErasedUser,
+  ErasedUsersAnswer,
   Language,
   MessageAnswer,
   PendingCommentsAnswer,
@@ -22,7 +24,7 @@ import { api } from './client.js';
  * answer types are the server's (shared/src/schemas/answers).
  */
 
-export type { AdminUser };
+export type { AdminUser, ErasedUser };
 /** A registration waiting for approval. */
 export type PendingUser = PublicUser;
 export type { PendingRequest } from '@fankurve/shared';
@@ -44,6 +46,8 @@ export const approveUser = (userId: string) => api<UserChangedAnswer>(`/api/auth
 export const deleteUser = (userId: string) => api<MessageAnswer>(`/api/auth/users/${id(userId)}`, { method: 'DELETE' });
 
 export const fetchUsers = () => api<AdminUsersAnswer>('/api/auth/users').then((a) => a.users);
+/** Erased accounts with what the books keep of each, newest erasure first (docs/architecture.md, Erasure and retention). */
+export const fetchErasedUsers = () => api<ErasedUsersAnswer>('/api/auth/users/erased').then((a) => a.users);
 export const fetchUser = (userId: string) => api<AdminUserAnswer>(`/api/auth/users/${id(userId)}`).then((a) => a.user);
 export const createUser = (body: { username: string; email: string }) =>
   api<UserCreatedAnswer>('/api/auth/users', { method: 'POST', body });

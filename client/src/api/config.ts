@@ -11,9 +11,9 @@ import { api } from './client.js';
 /** GET /api/config (public): what the navigation bar and every device show. */
 export type SiteConfig = Omit<
   SiteConfigView,
-  'auto_import_matches' | 'reminder_days_before' | 'deadline_reminder_hours' | 'payment_reminder_days'
+  'auto_import_matches' | 'reminder_days_before' | 'deadline_reminder_hours' | 'payment_reminder_days' | 'retention_years'
 >;
-/** GET /api/config as an admin: with the daily import switch and the reminder times. */
+/** GET /api/config as an admin: with the daily import switch, the reminder times and the retention. */
 export type AdminSiteConfig = Required<SiteConfigView>;
 
 /** The admin's answers carry `auto_import_matches` (the token says who asks). */
@@ -28,7 +28,10 @@ export const fetchSiteConfig = () => api<SiteConfigAnswer>('/api/config');
 /** The admin's form: the same call with the token, so the answer carries `auto_import_matches`. */
 export const fetchAdminSiteConfig = () => api<AdminAnswer<SiteConfigAnswer>>('/api/config');
 
-/** PUT /api/config (admin): team id, team name, site title, theme colour, the daily import switch, the club's account, the loyalty seasons, the reminder times. */
+/**
+ * PUT /api/config (admin): team id, team name, site title, theme colour, the daily import switch, the
+ * club's account, the loyalty seasons, the reminder times, the retention after an erasure.
+ */
 export type SiteConfigUpdate = Required<SiteConfigInput>;
 
 export const saveSiteConfig = (body: SiteConfigUpdate) =>

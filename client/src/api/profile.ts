@@ -22,4 +22,7 @@ export const fetchSessions = async () => (await api<SessionsAnswer>('/api/auth/s
 export const endDeviceSession = (id: string) =>
   api<MessageAnswer>(`/api/auth/sessions/${encodeURIComponent(id)}`, { method: 'DELETE' });
 
+/** POST /api/me/erase: erases the signed-in member's account; the password confirms it (docs/architecture.md, Erasure and retention). */
+export const eraseOwnAccount = (password: string) => api<MessageAnswer>('/api/me/erase', { method: 'POST', body: { password } });
+
 export const endOtherSessions = () => api<OtherSessionsEndedAnswer>('/api/auth/sessions/end-others', { method: 'POST' });

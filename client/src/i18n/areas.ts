@@ -12,6 +12,7 @@ import type account from './de/account.json';
 import type audit from './de/audit.json';
 import type contingents from './de/contingents.json';
 import type deadlines from './de/deadlines.json';
+import type erasure from './de/erasure.json';
 import type invites from './de/invites.json';
 import type ledger from './de/ledger.json';
 import type legal from './de/legal.json';
@@ -91,6 +92,7 @@ export interface AreaTexts {
   audit: typeof audit;
   contingents: typeof contingents;
   deadlines: typeof deadlines;
+  erasure: typeof erasure;
   invites: typeof invites;
   ledger: typeof ledger;
   legal: typeof legal;

@@ -7,7 +7,7 @@ import type * as DataModule from '../data/index.js';
 import { isApiError, onApiMustChangePassword, onApiUnauthorized, readToken } from '../api/client.js';
 import { deleteDeviceValue, WORKER_SESSION_KEY, writeDeviceValue } from '../data/deviceStore.js';
 import { askPersistentStorage } from '../pwa/storage.js';
-import { park, takeParkedChanges } from './parkedChanges.js';
+import { park, readParkedChanges, takeParkedChanges } from './parkedChanges.js';
 
 /**
  * The session (docs/architecture.md, Sessions, throttles and limits; Readings of the product
@@ -67,6 +67,33 @@ export function onSessionMessage(listener: (message: SessionMessage) => void): (
 
 function tell(message: SessionMessage): void {
   for (const listener of messageListeners) listener(message);
+}
+
+/*
+ * What the login page says about how the last session ended, until the next sign-in: only an
+ * erased account, whose own pages are gone when the member lands there.
+ */
+let farewell: MessageCode | null = null;
+const farewellListeners = new Set<() => void>();
+
+function setFarewell(next: MessageCode | null): void {
+  if (farewell === next) return;
+  farewell = next;
+  for (const listener of farewellListeners) listener();
+}
+
+function subscribeFarewell(listener: () => void): () => void {
+  farewellListeners.add(listener);
+  return () => farewellListeners.delete(listener);
+}
+
+/** The code of the message the login page shows about the session that ended, or null. */
+export function useFarewell(): MessageCode | null {
+  return useSyncExternalStore(
+    subscribeFarewell,
+    () => farewell,
+    () => null,
+  );
 }
 
 /** The signed-in user; only for components below the sign-in guard. */
@@ -184,6 +211,7 @@ function scheduleSync(restart = false): void {
 
 /** After login, registration with an immediate token, or a password change (the old token is void). */
 export function signIn(answer: SignedIn): void {
+  setFarewell(null);
   unparkFor(answer.user.id);
   store(answer.token, answer.user);
   setState({ status: 'signedIn', token: answer.token, user: answer.user });
@@ -197,16 +225,42 @@ export function signIn(answer: SignedIn): void {
 export async function signOut(): Promise<void> {
   const token = readToken();
   if (token) void logout(token).catch(() => undefined); // offline: the session ends after 90 days unused, or from another device
-  void import('../pwa/push.js').then((push) => push.forgetPushOnSignOut()).catch(() => undefined); // the server drops its copy with the session
+  forgetPush();
   await endSession(null);
+}
+
+/** The browser's push subscription goes with the session (the server drops its copy with it). */
+function forgetPush(): void {
+  void import('../pwa/push.js').then((push) => push.forgetPushOnSignOut()).catch(() => undefined);
+}
+
+/**
+ * After the member erased their own account (docs/architecture.md, Erasure and retention): the
+ * server has ended its sessions already, so there is nobody to sign out there. Everything on the
+ * device goes, changes not sent yet too (no sign-in could ever send them), and the login page says
+ * that the account was erased.
+ */
+export async function signOutErased(userId: string): Promise<void> {
+  forgetPush();
+  setFarewell('accountErased');
+  dropSession();
+  await queue(async () => {
+    await (await loadData()).clearLocalData();
+    if (readParkedChanges()?.userId === userId) takeParkedChanges();
+  });
+}
+
+/** Token, profile and replication go; the guards send every page to /login. */
+function dropSession(): void {
+  dropStored();
+  syncKey = null;
+  setState(ANONYMOUS);
 }
 
 async function endSession(reason: MessageCode | null): Promise<void> {
   const wasSignedIn = state.status !== 'anonymous';
   const user = state.status === 'signedIn' ? state.user : null;
-  dropStored();
-  syncKey = null;
-  setState(ANONYMOUS);
+  dropSession();
   if (reason && wasSignedIn) tell({ kind: 'ended', reason });
   await queue(async () => {
     const data = await loadData();

@@ -47,7 +47,8 @@ function toRestConfig(config: SiteConfig, timeZone: string, reader: Reader): Sit
   const account = reader === 'anonymous' ? { account_holder: null, iban: null, bic: null } : { account_holder, iban, bic };
   // The admin's form also shows the reminder times (docs/architecture.md, Answer deadlines and reminders).
   const adminOnly =
-    reader === 'admin' ? { auto_import_matches, reminder_days_before, deadline_reminder_hours, payment_reminder_days, retention_years }
+    reader === 'admin'
+      ? { auto_import_matches, reminder_days_before, deadline_reminder_hours, payment_reminder_days, retention_years }
       : {};
   return { ...rest, ...account, ...adminOnly, time_zone: timeZone };
 }

@@ -21,7 +21,15 @@ export interface CommentState {
   user_id: string;
   requires_answer: boolean;
   is_resolved: boolean;
+  /** The text, where the caller has it: an erased member's comment allows nothing but an admin's delete. */
+  comment?: string;
 }
+
+/**
+ * An erased member's comment keeps its place in the conversation with its text emptied
+ * (docs/product.md, Data protection): the only empty comment there is, since a blank text is refused.
+ */
+export const isErasedComment = (comment: { comment?: string }): boolean => comment.comment === '';
 
 /**
  * While unresolved the author edits, deletes, resolves and toggles the answer request;
@@ -31,6 +39,7 @@ export interface CommentState {
 export function mayChangeComment(actor: CommentActor, comment: CommentState, action: CommentAction): boolean {
   const author = actor.id === comment.user_id;
   const admin = actor.scope === 'admin';
+  if (isErasedComment(comment)) return action === 'delete' && admin;
   switch (action) {
     case 'edit':
       return author && !comment.is_resolved;
@@ -60,7 +69,7 @@ export type CommentRefusal = 'commentNotAllowed' | 'commentIsResolved' | 'commen
  */
 export function commentRefusal(actor: CommentActor, comment: CommentState, action: CommentAction): CommentRefusal | null {
   if (mayChangeComment(actor, comment, action)) return null;
-  if (!mayEverChangeComment(actor, comment, action)) return 'commentNotAllowed';
+  if (isErasedComment(comment) || !mayEverChangeComment(actor, comment, action)) return 'commentNotAllowed';
   return action === 'unresolve' ? 'commentNotReopenable' : 'commentIsResolved';
 }
 

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useUser } from '../../session/session.js';
 import { i18next } from '../../i18n/index.js';
+import { shownName } from '../../i18n/memberNames.js';
 import { Modal } from '../../ui/Dialog.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { AdminRequired } from '../../ui/AdminRequired.js';
@@ -45,8 +46,8 @@ type Pending =
 
 /** The requester as shown: the member, or a guest with the member who brought them. */
 export function requesterName(request: PendingRequest): string {
-  if (request.username) return request.username;
-  return i18next.t('admin.guestOf', { guest: request.guest_name ?? '', member: request.brought_by_username ?? '' });
+  if (request.username) return shownName(request.username);
+  return i18next.t('admin.guestOf', { guest: request.guest_name ?? '', member: shownName(request.brought_by_username) ?? '' });
 }
 
 /** Loads the three lists of pending tasks; reloads when the server announces a change. */

@@ -4,9 +4,10 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { fetchAudit, fetchWholeAudit, type AuditEntry } from '../../api/audit.js';
-import { fetchUsers, type AdminUser } from '../../api/admin.js';
+import { fetchErasedUsers, fetchUsers } from '../../api/admin.js';
 import { formatInstant } from '../../i18n/dates.js';
 import { currentLanguage, errorText } from '../../i18n/index.js';
+import { isFormerMember, shownName } from '../../i18n/memberNames.js';
 import { useUser } from '../../session/session.js';
 import { AdminRequired } from '../../ui/AdminRequired.js';
 import { downloadText } from '../../ui/download.js';
@@ -115,7 +116,7 @@ function AuditLog() {
             <option value="">{t('audit.everyone')}</option>
             {(members ?? []).map((member) => (
               <option key={member.id} value={member.id}>
-                {member.username}
+                {shownName(member.username)}
               </option>
             ))}
           </select>
@@ -169,14 +170,21 @@ function AuditLog() {
   );
 }
 
-/** The members for the filter (the admin's user list), by name. */
-function useMembers(): AdminUser[] | null {
-  const [members, setMembers] = useState<AdminUser[] | null>(null);
+/**
+ * The members for the filter (the admin's user list) by name, then the erased accounts, newest
+ * first: the log keeps what admins did to them.
+ */
+function useMembers(): { id: string; username: string }[] | null {
+  const [members, setMembers] = useState<{ id: string; username: string }[] | null>(null);
   useEffect(() => {
     let live = true;
-    fetchUsers().then(
-      (users) =>
-        live && setMembers([...users].sort((a, b) => a.username.localeCompare(b.username, 'de', { sensitivity: 'base' }))),
+    Promise.all([fetchUsers(), fetchErasedUsers().catch(() => [])]).then(
+      ([users, erased]) =>
+        live &&
+        setMembers([
+          ...[...users].sort((a, b) => a.username.localeCompare(b.username, 'de', { sensitivity: 'base' })),
+          ...erased.map((user) => ({ id: user.id, username: user.name })),
+        ]),
       () => live && setMembers([]),
     );
     return () => {
@@ -195,6 +203,8 @@ function AuditItem({ entry, onEvent }: { entry: AuditEntry; onEvent(eventId: str
   // A field as people call it; one without a name shows as stored.
   const fields: Record<string, string> = t('audit.fields', { returnObjects: true });
   const changes = auditChanges(entry.before, entry.after);
+  const actorName = shownName(entry.actor_name);
+  const username = shownName(entry.username);
   return (
     <li className="card audit-entry" data-action={entry.action}>
       <p className="audit-entry-head">
@@ -202,11 +212,16 @@ function AuditItem({ entry, onEvent }: { entry: AuditEntry; onEvent(eventId: str
         <strong>{actions[actionKey] ?? entry.action}</strong> · <span className="badge">{t(`audit.kinds.${entry.kind}`)}</span>
       </p>
       <p className="audit-entry-who">
-        {t('audit.by', { name: entry.actor_name ?? (entry.actor_id === 'system' ? t('audit.system') : t('audit.former')) })}
+        {t('audit.by', { name: actorName ?? (entry.actor_id === 'system' ? t('audit.system') : t('audit.former')) })}
         {entry.user_id ? (
           <>
             {' · '}
-            <Link to={`/users/${entry.user_id}`}>{entry.username ?? t('audit.former')}</Link>
+            {/* An erased account has no page any more. */}
+            {username === null || isFormerMember(entry.username) ? (
+              (username ?? t('audit.former'))
+            ) : (
+              <Link to={`/users/${entry.user_id}`}>{username}</Link>
+            )}
           </>
         ) : null}
         {entry.event_id ? (

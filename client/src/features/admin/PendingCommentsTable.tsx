@@ -2,6 +2,7 @@ import type { Language, PendingComment } from '@fankurve/shared';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { formatEventDate } from '../../i18n/eventDates.js';
+import { shownName } from '../../i18n/memberNames.js';
 import { RowTable } from '../../ui/RowTable.js';
 import { excerpt, formatCommentDate } from '../comments/index.js';
 
@@ -13,7 +14,7 @@ import { excerpt, formatCommentDate } from '../comments/index.js';
 export function PendingCommentsTable({ comments, language }: { comments: readonly PendingComment[]; language: Language }) {
   const { t } = useTranslation();
   const anchor = (comment: PendingComment) => `/events/${encodeURIComponent(comment.event_id)}#comments`;
-  const name = (comment: PendingComment) => comment.username ?? t('comments.unknownAuthor');
+  const name = (comment: PendingComment) => shownName(comment.username) ?? t('comments.unknownAuthor');
   return (
     <RowTable
       rows={comments}

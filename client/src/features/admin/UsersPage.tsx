@@ -17,6 +17,7 @@ import {
   type AdminUser,
   type PendingUser,
 } from '../../api/admin.js';
+import { ErasedAccountsSection } from './ErasedAccountsSection.js';
 import { failureText, formatTimestamp } from './format.js';
 import { MemberImportSection } from './MemberImportSection.js';
 import { PendingRegistrationsTable } from './PendingRegistrationsTable.js';
@@ -26,7 +27,10 @@ import { debtText } from '../../ui/money.js';
 import { NeedsConnection } from '../../ui/NeedsConnection.js';
 import { RowTable, TableScroll } from '../../ui/RowTable.js';
 
-/** /users (admin): pending registrations, the user table with debts, create and delete users. */
+/**
+ * /users (admin): pending registrations, the user table with debts, create users and erase them
+ * (docs/architecture.md, Erasure and retention), the erased accounts apart below.
+ */
 export function UsersPage() {
   const { t } = useTranslation();
   return (
@@ -48,6 +52,8 @@ function UsersPageOnline() {
   const [busy, setBusy] = useState(false);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<{ username: string; password: string } | null>(null);
+  // Counts the erasures done here: the erased accounts' list loads again after each.
+  const [erasures, setErasures] = useState(0);
 
   const load = useCallback(async () => {
     try {
@@ -61,6 +67,10 @@ function UsersPageOnline() {
   }, [isAdmin, load]);
 
   if (!isAdmin) return <AdminRequired />;
+
+  // Deleting a member erases them: what goes at once, what the books keep (docs/product.md, Data protection).
+  const confirmWarning = (kind: 'approve' | 'decline' | 'delete') =>
+    kind === 'approve' ? '' : kind === 'decline' ? t('admin.confirm.declineWarning') : t('erasure.admin.deleteWarning');
 
   const run = async () => {
     if (!confirm) return;
@@ -77,6 +87,7 @@ function UsersPageOnline() {
               : 'admin.done.delete',
         ),
       );
+      if (confirm.kind === 'delete') setErasures((n) => n + 1);
       setConfirm(null);
     } catch (error) {
       toastError(failureText(error, t(`admin.failed.${confirm.kind}`)));
@@ -149,13 +160,12 @@ function UsersPageOnline() {
           />
         </TableScroll>
       )}
+      <ErasedAccountsSection language={language} version={erasures} />
       <MemberImportSection onCreated={() => void load()} />
       {confirm ? (
         <ConfirmDialog
           title={t(`admin.confirm.${confirm.kind}Title`)}
-          message={`${t(`admin.confirm.${confirm.kind}Question`, { username: confirm.user.username, email: confirm.user.email, date: formatTimestamp(confirm.user.created_at, language) })}${
-            confirm.kind === 'approve' ? '' : ` ${t('admin.confirm.declineWarning')}`
-          }`}
+          message={`${t(`admin.confirm.${confirm.kind}Question`, { username: confirm.user.username, email: confirm.user.email, date: formatTimestamp(confirm.user.created_at, language) })} ${confirmWarning(confirm.kind)}`.trim()}
           confirmLabel={t(`admin.confirm.${confirm.kind}`)}
           busy={busy}
           onConfirm={() => void run()}

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { login } from '../../api/auth.js';
-import { preloadData, signIn, useParkedChanges } from '../../session/session.js';
-import { errorText } from '../../i18n/index.js';
+import { preloadData, signIn, useFarewell, useParkedChanges } from '../../session/session.js';
+import { errorText, messageText } from '../../i18n/index.js';
 import { AuthForm, PasswordField, UsernameField, useSend } from './AuthForm.js';
 
 /** /login: username and password; a signed-in user is sent on by the route guard. */
@@ -13,6 +13,7 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const { busy, error, send } = useSend();
   const parked = useParkedChanges();
+  const farewell = useFarewell();
 
   function submit() {
     preloadData(); // fetch the local database's code while the server checks the password
@@ -25,6 +26,11 @@ export function LoginPage() {
   return (
     <>
       <h1>{t('auth.loginTitle')}</h1>
+      {farewell && (
+        <p className="notice notice-success" role="status" data-testid="session-farewell">
+          {messageText(farewell)}
+        </p>
+      )}
       {parked && (
         <p className="notice notice-warning" role="status">
           {t('auth.parkedChanges', { count: parked.count, username: parked.username })}

@@ -1,4 +1,11 @@
-import { COMMENT_MAX_LENGTH, mayChangeComment, type CommentAction, type CommentActor, type Language } from '@fankurve/shared';
+import {
+  COMMENT_MAX_LENGTH,
+  isErasedComment,
+  mayChangeComment,
+  type CommentAction,
+  type CommentActor,
+  type Language,
+} from '@fankurve/shared';
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
@@ -15,6 +22,7 @@ import {
   type CommentView,
 } from '../../data/index.js';
 import { currentLanguage } from '../../i18n/index.js';
+import { isFormerMember, shownName } from '../../i18n/memberNames.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { toastError } from '../../ui/toast.js';
 import './comments.css';
@@ -39,9 +47,12 @@ export function CommentSection({ eventId }: { eventId: string }) {
   const members = useMembers();
   const language = currentLanguage();
   const actor = useMemo<Actor>(() => ({ id: user.id, scope: user.scope }), [user.id, user.scope]);
-  // Active members other than oneself can be mentioned.
+  // Active members other than oneself can be mentioned; an erased account never.
   const names = useMemo(
-    () => (members ?? []).filter((member) => member.id !== user.id && member.username).map((member) => member.username),
+    () =>
+      (members ?? [])
+        .filter((member) => member.id !== user.id && member.username && !isFormerMember(member.username))
+        .map((member) => member.username),
     [members, user.id],
   );
   const sectionRef = useRef<HTMLElement>(null);
@@ -63,7 +74,7 @@ export function CommentSection({ eventId }: { eventId: string }) {
             <CommentItem
               key={comment.id}
               comment={comment}
-              author={comment.username ?? (comment.user_id === user.id ? user.username : null)}
+              author={shownName(comment.username, language) ?? (comment.user_id === user.id ? user.username : null)}
               actor={actor}
               names={names}
               language={language}
@@ -159,6 +170,8 @@ function CommentItem({ comment, author, actor, names, language, highlighted }: I
   const [confirming, setConfirming] = useState(false);
   const editId = useId();
   const name = author ?? t('comments.unknownAuthor');
+  const erased = isErasedComment(comment);
+  // An erased member's comment only stays in its place: an admin may still delete it, nothing else.
   const may = (action: CommentAction) => mayChangeComment(actor, comment, action);
   const open = comment.requires_answer && !comment.is_resolved;
 
@@ -231,6 +244,8 @@ function CommentItem({ comment, author, actor, names, language, highlighted }: I
             </button>
           </div>
         </form>
+      ) : erased ? (
+        <p className="comment-text comment-erased">{t('erasure.comment.deleted')}</p>
       ) : (
         <p className="comment-text">{comment.comment}</p>
       )}

@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import { useUser } from '../../session/session.js';
 import { markAllMentionsRead, markMentionRead, useMyMentions, type MentionView } from '../../data/index.js';
 import { currentLanguage } from '../../i18n/index.js';
+import { shownName } from '../../i18n/memberNames.js';
 import { toastError } from '../../ui/toast.js';
 import './comments.css';
 import { commentPath, failureText, formatCommentDate } from './format.js';
@@ -71,7 +72,7 @@ export function MentionList({ className = 'card' }: { className?: string }) {
                 <span className="mention-what">
                   {mention.is_read ? null : <span className="sr-only">{t('comments.mentions.unread')}: </span>}
                   {t('comments.mentions.line', {
-                    name: mention.commenter_username ?? t('comments.unknownAuthor'),
+                    name: shownName(mention.commenter_username) ?? t('comments.unknownAuthor'),
                     event: mention.event_title ?? t('comments.mentions.unknownEvent'),
                   })}
                 </span>

@@ -2,11 +2,13 @@ import {
   DEFAULT_DEADLINE_REMINDER_HOURS,
   DEFAULT_PAYMENT_REMINDER_DAYS,
   DEFAULT_REMINDER_DAYS_BEFORE,
+  DEFAULT_RETENTION_YEARS,
   IMAGE_MAX_BYTES,
   TOAST_DURATION_MS,
 } from '@fankurve/shared/constants';
 import type { MessageCode } from '@fankurve/shared/registry';
 import { isHexColour, textColourOn } from '@fankurve/shared/rules/colour';
+import { checkRetentionYears } from '@fankurve/shared/rules/erasure';
 import { checkClubAccount } from '@fankurve/shared/rules/iban';
 import {
   checkDeadlineReminderHours,
@@ -41,9 +43,10 @@ import { TeamFinder } from '../matches/index.js';
 import { AccountFields, accountValuesOf, type AccountField, type AccountValues } from './AccountFields.js';
 import { LegalTextFields, legalTextValuesOf, type LegalTextValues } from './LegalTextFields.js';
 import { ReminderFields, reminderValuesOf, type ReminderField, type ReminderValues } from './ReminderFields.js';
+import { RetentionFields, retentionValuesOf, type RetentionField, type RetentionValues } from './RetentionFields.js';
 import './config.css';
 
-interface FormValues extends AccountValues, ReminderValues, LegalTextValues {
+interface FormValues extends AccountValues, ReminderValues, RetentionValues, LegalTextValues {
   team_id: string;
   team_name: string;
   site_title: string;
@@ -51,17 +54,18 @@ interface FormValues extends AccountValues, ReminderValues, LegalTextValues {
   auto_import_matches: boolean;
 }
 
-/** The reminder times until the admin's answer brings the stored ones. */
+/** The reminder times and the retention until the admin's answer brings the stored ones. */
 const DEFAULT_REMINDERS = {
   reminder_days_before: DEFAULT_REMINDER_DAYS_BEFORE,
   deadline_reminder_hours: DEFAULT_DEADLINE_REMINDER_HOURS,
   payment_reminder_days: DEFAULT_PAYMENT_REMINDER_DAYS,
+  retention_years: DEFAULT_RETENTION_YEARS,
 };
 
 const valuesOf = (
   config: SiteConfig,
   autoImport: boolean,
-  reminders: Pick<AdminSiteConfig, ReminderField> = DEFAULT_REMINDERS,
+  reminders: Pick<AdminSiteConfig, ReminderField | RetentionField> = DEFAULT_REMINDERS,
 ): FormValues => ({
   team_id: String(config.team_id),
   team_name: config.team_name,
@@ -70,10 +74,11 @@ const valuesOf = (
   auto_import_matches: autoImport,
   ...accountValuesOf(config),
   ...reminderValuesOf(reminders),
+  ...retentionValuesOf(reminders),
   ...legalTextValuesOf(config),
 });
 
-type FormField = TeamConfigField | AccountField | ReminderField | keyof LegalTextValues;
+type FormField = TeamConfigField | AccountField | ReminderField | RetentionField | keyof LegalTextValues;
 const FIELDS: readonly FormField[] = [
   'team_id',
   'team_name',
@@ -86,6 +91,7 @@ const FIELDS: readonly FormField[] = [
   'reminder_days_before',
   'deadline_reminder_hours',
   'payment_reminder_days',
+  'retention_years',
   'imprint',
   'privacy_notice',
 ];
@@ -185,6 +191,7 @@ export function TeamConfigForm() {
     const days = checkReminderDaysBefore(values.reminder_days_before);
     const hours = checkDeadlineReminderHours(values.deadline_reminder_hours);
     const paymentDays = checkPaymentReminderDays(values.payment_reminder_days);
+    const retention = checkRetentionYears(values.retention_years);
     const imprint = checkLegalText('imprint', values.imprint);
     const privacyNotice = checkLegalText('privacy_notice', values.privacy_notice);
     if (
@@ -194,6 +201,7 @@ export function TeamConfigForm() {
       !days.ok ||
       !hours.ok ||
       !paymentDays.ok ||
+      !retention.ok ||
       !imprint.ok ||
       !privacyNotice.ok
     ) {
@@ -204,6 +212,7 @@ export function TeamConfigForm() {
         ...(days.ok ? {} : { reminder_days_before: days.code }),
         ...(hours.ok ? {} : { deadline_reminder_hours: hours.code }),
         ...(paymentDays.ok ? {} : { payment_reminder_days: paymentDays.code }),
+        ...(retention.ok ? {} : { retention_years: retention.code }),
         ...(imprint.ok ? {} : { imprint: imprint.code }),
         ...(privacyNotice.ok ? {} : { privacy_notice: privacyNotice.code }),
       };
@@ -222,6 +231,7 @@ export function TeamConfigForm() {
         reminder_days_before: days.value,
         deadline_reminder_hours: hours.value,
         payment_reminder_days: paymentDays.value,
+        retention_years: retention.value,
         imprint: imprint.value,
         privacy_notice: privacyNotice.value,
       });
@@ -333,6 +343,7 @@ export function TeamConfigForm() {
         </label>
         <AccountFields values={values} errors={errors} onChange={(field, value) => set(field, value)} />
         <ReminderFields values={values} errors={errors} disabled={!loaded} onChange={(field, value) => set(field, value)} />
+        <RetentionFields values={values} errors={errors} disabled={!loaded} onChange={(field, value) => set(field, value)} />
         <LegalTextFields values={values} errors={errors} disabled={!loaded} onChange={(field, value) => set(field, value)} />
         <FormError message={failure} />
         <div className="team-config-actions">

@@ -8,6 +8,7 @@ import { updateOwnAnswer, useOpenOffers } from '../../data/index.js';
 import { formatEventDate } from '../../i18n/eventDates.js';
 import { formatDay, formatInstant } from '../../i18n/dates.js';
 import { currentLanguage, errorText } from '../../i18n/index.js';
+import { shownName } from '../../i18n/memberNames.js';
 import { ConfirmDialog, Modal } from '../../ui/Dialog.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { ContingentForm } from './ContingentForm.js';
@@ -162,8 +163,8 @@ function allocationSummary(answer: HeldContingent, t: TFunction, language: Retur
   const { contingent, queue = [] } = answer;
   const recipients = nextInLine(queue, contingent.free).map((request) =>
     request.kind === 'guest'
-      ? t('contingents.queue.guestOf', { name: request.guest_name ?? '', host: request.host_username ?? '' })
-      : (request.username ?? ''),
+      ? t('contingents.queue.guestOf', { name: request.guest_name ?? '', host: shownName(request.host_username, language) ?? '' })
+      : (shownName(request.username, language) ?? ''),
   );
   const names =
     recipients.length > NAMES_SHOWN

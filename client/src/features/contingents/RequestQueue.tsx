@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { setRequestFlags } from '../../api/contingents.js';
 import { formatInstant } from '../../i18n/dates.js';
 import { currentLanguage, errorText, messageText } from '../../i18n/index.js';
+import { shownName } from '../../i18n/memberNames.js';
 import { Modal } from '../../ui/Dialog.js';
 import { Field } from '../../ui/Field.js';
 import { RowActions, RowTable, TableScroll, type Column } from '../../ui/RowTable.js';
@@ -80,8 +81,8 @@ export function RequestQueue({
 
   const nameOf = (entry: QueuedRequest) =>
     entry.kind === 'guest'
-      ? t('contingents.queue.guestOf', { name: entry.guest_name ?? '', host: entry.host_username ?? '?' })
-      : (entry.username ?? '?');
+      ? t('contingents.queue.guestOf', { name: entry.guest_name ?? '', host: shownName(entry.host_username) ?? '?' })
+      : (shownName(entry.username) ?? '?');
   const reasonText = (entry: QueuedRequest): string => {
     switch (entry.reason.kind) {
       case 'pinned':

@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { MoneyInput } from '../../ui/MoneyField.js';
 import { deleteGuest, removeAttendee, updateAttendee } from '../../api/eventDetail.js';
 import { errorText } from '../../i18n/index.js';
+import { shownName } from '../../i18n/memberNames.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { beyondContingent, type BeyondContingent } from '../contingents/index.js';
@@ -23,7 +24,7 @@ import {
   boughtDraft,
   draftBody,
   draftValues,
-  sortedMembers,
+  pickableMembers,
   ticketLabelOf,
   type AttendeeRow,
   type RowDraft,
@@ -74,7 +75,10 @@ export function AttendeeTable({ event, attendees, members, names, access, langua
   const rows = useMemo(() => attendeeRows(attendees, names, t('eventDetail.unknownMember')), [attendees, names, t]);
   const counts = attendanceCounts(attendees);
   const options = event.ticket_prices;
-  const payers = useMemo(() => sortedMembers(members), [members]);
+  const payers = useMemo(() => pickableMembers(members), [members]);
+  // A payer erased since keeps their row's choice; no other row is offered them.
+  const payersFor = (chosen: string) =>
+    chosen && !payers.some((member) => member.id === chosen) ? pickableMembers(members, chosen) : payers;
   const editMode = editing && access.isAdmin;
 
   const displayName = (row: AttendeeRow) =>
@@ -241,9 +245,9 @@ export function AttendeeTable({ event, attendees, members, names, access, langua
           >
             <option value="">–</option>
             <option value={CLUB_CASH_DESK}>{t('eventDetail.clubCashDesk')}</option>
-            {payers.map((member) => (
+            {payersFor(values.paid_by).map((member) => (
               <option key={member.id} value={member.id}>
-                {member.username}
+                {shownName(member.username)}
               </option>
             ))}
           </select>

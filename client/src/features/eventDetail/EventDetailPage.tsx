@@ -47,8 +47,8 @@ export function EventDetailPage() {
   const clubNow = useClubNow(timeZone);
   // The signed-in member's own name is known from the session, also before the members have synced.
   const names = useMemo(
-    () => new Map([[user.id, user.username], ...memberNames(members ?? [])]),
-    [members, user.id, user.username],
+    () => new Map([[user.id, user.username], ...memberNames(members ?? [], language)]),
+    [members, user.id, user.username, language],
   );
 
   const awaitingCreated = useAwaitCreated();

@@ -5,11 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { getContingent } from '../../api/contingents.js';
 import { fetchStadiums, updateEvent, type StadiumOption } from '../../api/eventDetail.js';
 import { currentLanguage, errorText, messageText } from '../../i18n/index.js';
+import { shownName } from '../../i18n/memberNames.js';
 import { Field, FormError } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { EventTimeFields } from '../events/index.js';
 import { MoneyField } from '../../ui/MoneyField.js';
-import { sortedMembers } from './attendeeTable.js';
+import { pickableMembers } from './attendeeTable.js';
 import { eventFormOf, eventUpdateOf, type EventForm } from './eventForm.js';
 import { SaveCancel } from './SaveCancel.js';
 
@@ -185,9 +186,9 @@ export function EventEditForm({ event, members, scope, hasBoughtTickets, online,
           <select {...control} value={form.ticket_buyer} onChange={(e) => set('ticket_buyer', e.target.value)}>
             <option value="">{t('eventDetail.nobody')}</option>
             <option value={CLUB_CASH_DESK}>{t('eventDetail.clubCashDesk')}</option>
-            {sortedMembers(members).map((member) => (
+            {pickableMembers(members, form.ticket_buyer).map((member) => (
               <option key={member.id} value={member.id}>
-                {member.username}
+                {shownName(member.username)}
               </option>
             ))}
             {form.ticket_buyer && form.ticket_buyer !== CLUB_CASH_DESK && !members.some((m) => m.id === form.ticket_buyer) ? (

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { clearUpdated, deleteEvent } from '../../api/eventDetail.js';
 import { errorText, messageText } from '../../i18n/index.js';
+import { shownName } from '../../i18n/memberNames.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { formatEventDate, isoWallClock } from '../../i18n/eventDates.js';
 import { AnswerDeadline } from '../events/index.js';
@@ -37,7 +38,9 @@ export function EventHeader({ event, names, members, attendees, access, language
 
   // The name the event document carries (kept when the account is gone); older documents: the members.
   const creator =
-    event.creator_name || (event.created_by ? names.get(event.created_by) : undefined) || t('eventDetail.unknownMember');
+    shownName(event.creator_name) ||
+    (event.created_by ? names.get(event.created_by) : undefined) ||
+    t('eventDetail.unknownMember');
   const buyer =
     event.ticket_buyer === CLUB_CASH_DESK
       ? t('eventDetail.clubCashDesk')

@@ -7,7 +7,7 @@ import { errorText, messageText } from '../../i18n/index.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { Field, FormError } from '../../ui/Field.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
-import { sortedMembers } from './attendeeTable.js';
+import { pickableMembers } from './attendeeTable.js';
 import { answerOverlay, useOverlay, type Access } from './shared.js';
 
 interface Props {
@@ -92,7 +92,7 @@ export function Guests({ eventId, attendees, members, access }: Props) {
             {(control) => (
               <select {...control} value={host} onChange={(e) => setHost(e.target.value)}>
                 <option value={access.userId}>{t('eventDetail.me')}</option>
-                {sortedMembers(members)
+                {pickableMembers(members)
                   .filter((member) => member.id !== access.userId)
                   .map((member) => (
                     <option key={member.id} value={member.id}>

@@ -6,9 +6,11 @@ import {
   type AttendeeDoc,
   type MemberDoc,
   type TicketPriceOption,
+  type Language,
   type TransferStatus,
 } from '@fankurve/shared';
 import type { AttendeeUpdate } from '../../api/eventDetail.js';
+import { isFormerMember, shownName } from '../../i18n/memberNames.js';
 
 /**
  * Pure helpers of the attendee table: its rows and counts, the transport summary, the admin's ticket
@@ -26,8 +28,9 @@ export interface AttendeeRow {
   isGuest: boolean;
 }
 
-export const memberNames = (members: readonly MemberDoc[]): Map<string, string> =>
-  new Map(members.map((member) => [member.id, member.username]));
+/** Each member's name as shown (an erased account's pseudonym in the reader's language), by id. */
+export const memberNames = (members: readonly MemberDoc[], language: Language): Map<string, string> =>
+  new Map(members.map((member) => [member.id, shownName(member.username, language)]));
 
 const collator = new Intl.Collator('de', { sensitivity: 'base' });
 
@@ -78,11 +81,17 @@ export function boughtTicketRows(
 /** Active members who are not attending yet: the choices of the admin's add-attendee select. */
 export function membersNotAttending(members: readonly MemberDoc[], attendees: readonly AttendeeDoc[]): MemberDoc[] {
   const attending = new Set(attendees.map((row) => row.user_id).filter((userId): userId is string => userId !== null));
-  return members.filter((member) => !attending.has(member.id)).sort((a, b) => collator.compare(a.username, b.username));
+  return pickableMembers(members.filter((member) => !attending.has(member.id)));
 }
 
-export const sortedMembers = (members: readonly MemberDoc[]): MemberDoc[] =>
-  [...members].sort((a, b) => collator.compare(a.username, b.username));
+/**
+ * The members a picker offers (host, ticket buyer, payer), by name. An erased account stays a name in
+ * the books (docs/product.md, Data protection) and is never offered, except as the choice already made.
+ */
+export const pickableMembers = (members: readonly MemberDoc[], chosen: string | null = null): MemberDoc[] =>
+  members
+    .filter((member) => member.id === chosen || !isFormerMember(member.username))
+    .sort((a, b) => collator.compare(a.username, b.username));
 
 export interface AttendanceCounts {
   going: number;

@@ -14,6 +14,7 @@ import { fetchEventCsv } from '../../api/exports.js';
 import { useAttendees, useEvent, useEventRows, useMembers, useSyncState, useTransports } from '../../data/index.js';
 import { formatEventDate } from '../../i18n/eventDates.js';
 import { currentLanguage, errorText } from '../../i18n/index.js';
+import { shownName } from '../../i18n/memberNames.js';
 import { useUser } from '../../session/session.js';
 import { useSiteConfig } from '../../session/siteConfig.js';
 import { useContingent } from '../contingents/index.js';
@@ -47,8 +48,12 @@ function PrintLists() {
   const today = todayIn(useSiteConfig().time_zone);
   const eventRows = useEventRows(event, today);
   const names = useMemo(
-    () => new Map([[user.id, user.username], ...(members ?? []).map((member) => [member.id, member.username] as const)]),
-    [members, user.id, user.username],
+    () =>
+      new Map([
+        [user.id, user.username],
+        ...(members ?? []).map((member) => [member.id, shownName(member.username, language)] as const),
+      ]),
+    [members, user.id, user.username, language],
   );
   // The needed tickets in the contingent's queue order: read online, remembered for offline.
   const [contingent] = useContingent(id, user.id, online);

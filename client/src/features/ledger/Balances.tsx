@@ -8,7 +8,7 @@ import {
 } from '@fankurve/shared';
 import { checkEuros, centsToEuros } from '@fankurve/shared/rules/money';
 import { freeTextProblem } from '@fankurve/shared/rules/freeText';
-import { Fragment, useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { Fragment, useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { isApiError } from '../../api/client.js';
@@ -22,6 +22,7 @@ import {
 } from '../../api/ledger.js';
 import { formatClubDay, formatDay } from '../../i18n/dates.js';
 import { currentLanguage, errorText, messageText } from '../../i18n/index.js';
+import { isFormerMember, shownName } from '../../i18n/memberNames.js';
 import { useSiteConfig } from '../../session/siteConfig.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { Field } from '../../ui/Field.js';
@@ -80,6 +81,8 @@ export function Balances({ onChanged }: { onChanged?: () => void } = {}) {
     onChanged?.();
   }, [balances, onChanged]);
   const [open, setOpen] = useState<string | null>(null);
+  // Bookings go to members; an erased account only keeps its entries (docs/product.md, Data protection).
+  const bookable = useMemo(() => (members ?? []).filter((member) => !isFormerMember(member.username)), [members]);
 
   if (error) return <p className="form-error" role="alert">{`${t('ledger.loadFailed')} ${error}`}</p>;
   if (!members) return <Loading />;
@@ -91,9 +94,9 @@ export function Balances({ onChanged }: { onChanged?: () => void } = {}) {
       <p className="ledger-accounts-link">
         <Link to="/debts/accounts">{t('ledger.accounts.link')}</Link>
       </p>
-      <StatementImport members={members} onBooked={reload} />
+      <StatementImport members={bookable} onBooked={reload} />
       <BulkChargeForm onBooked={reload} />
-      <BookEntryForm members={members} onBooked={reload} />
+      <BookEntryForm members={bookable} onBooked={reload} />
       {members.length === 0 ? (
         <p className="muted">{t('ledger.noMembers')}</p>
       ) : (
@@ -117,7 +120,7 @@ export function Balances({ onChanged }: { onChanged?: () => void } = {}) {
               {members.map((member) => (
                 <Fragment key={member.user_id}>
                   <tr data-member={member.user_id}>
-                    <td className="ledger-name">{member.username ?? '—'}</td>
+                    <td className="ledger-name">{shownName(member.username, language) ?? '—'}</td>
                     <td className={member.balanceCents > 0 ? 'num ledger-figure ledger-owed' : 'num ledger-figure'}>
                       <span className="ledger-figure-label">{t('ledger.balance')}</span>
                       {formatMoney(member.balanceCents, language)}
@@ -210,7 +213,8 @@ function MemberStatement({ member, version, onChanged }: { member: MemberBalance
   return (
     <div className="ledger-statement" data-testid="member-statement">
       <h3 className="ledger-balance">
-        <span>{t('ledger.statementOf', { name: member.username ?? '—' })}:</span> <BalanceText cents={statement.balanceCents} />
+        <span>{t('ledger.statementOf', { name: shownName(member.username, language) ?? '—' })}:</span>{' '}
+        <BalanceText cents={statement.balanceCents} />
       </h3>
       <Statement
         lines={statement.lines}

@@ -15,6 +15,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { fetchSeasonAccounts, type SeasonAccountsReport } from '../../api/ledger.js';
 import { formatClubDay } from '../../i18n/dates.js';
 import { currentLanguage, errorText } from '../../i18n/index.js';
+import { shownName } from '../../i18n/memberNames.js';
 import { downloadText } from '../../ui/download.js';
 import { useUser } from '../../session/session.js';
 import { useSiteConfig } from '../../session/siteConfig.js';
@@ -236,7 +237,7 @@ function Report({ report }: { report: SeasonAccountsReport }) {
             <tbody>
               {report.balances.map((line) => (
                 <tr key={line.user_id} data-member={line.user_id}>
-                  <th scope="row">{line.username ?? t('ledger.accounts.unknownMember')}</th>
+                  <th scope="row">{shownName(line.username, language) ?? t('ledger.accounts.unknownMember')}</th>
                   <td className={line.open > 0 ? 'num accounts-owed' : 'num accounts-credit'}>{money(line.open)}</td>
                 </tr>
               ))}

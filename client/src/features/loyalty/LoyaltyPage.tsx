@@ -11,6 +11,7 @@ import {
 } from '../../api/loyalty.js';
 import { formatInstant } from '../../i18n/dates.js';
 import { currentLanguage, errorText } from '../../i18n/index.js';
+import { isFormerMember, shownName } from '../../i18n/memberNames.js';
 import { useUser } from '../../session/session.js';
 import { Loading } from '../../ui/Loading.js';
 import { NeedsConnection, useOnline } from '../../ui/NeedsConnection.js';
@@ -174,9 +175,9 @@ function Ranking({ data, online, admin, onChanged }: RankingProps) {
                   <tr key={row.user_id} className={own ? 'ranking-own' : undefined} data-own={own ? 'true' : undefined}>
                     <td className="num">{places[index]}</td>
                     <th scope="row" className="ranking-name">
-                      {row.username}
+                      {shownName(row.username)}
                       {own ? <span className="badge ranking-you">{t('loyalty.you')}</span> : null}
-                      {admin ? (
+                      {admin && !isFormerMember(row.username) ? (
                         <div className="ranking-admin">
                           {adjustment && adjustment.points !== 0 ? (
                             <small className="muted ranking-adjustment">
@@ -188,7 +189,7 @@ function Ranking({ data, online, admin, onChanged }: RankingProps) {
                             type="button"
                             className="button button-small button-secondary"
                             disabled={!online}
-                            aria-label={t('loyalty.adjustFor', { username: row.username })}
+                            aria-label={t('loyalty.adjustFor', { username: shownName(row.username) })}
                             onClick={() => setAdjusting(row)}
                           >
                             {t('loyalty.adjust')}

@@ -12,6 +12,7 @@ import { updateOwnLanguage } from '../../api/profile.js';
 import { CalendarSection } from './CalendarSection.js';
 import { DataExportButton } from './DataExportButton.js';
 import { DevicesSection } from './DevicesSection.js';
+import { EraseAccountSection } from './EraseAccountSection.js';
 import { formatDate } from './format.js';
 import { InstallSection } from './InstallSection.js';
 import { PushSettings } from './PushSettings.js';
@@ -20,7 +21,8 @@ import './profile.css';
 
 /**
  * /profile, the signed-in user's own page (docs/architecture.md, Profile and prompts): their data, the language, installing the
- * app, its storage on this device, push notifications, the calendar feed, their mentions, the password and their signed-in devices.
+ * app, its storage on this device, push notifications, the calendar feed, their mentions, the password, their signed-in devices
+ * and, last, erasing their account.
  */
 export function ProfilePage() {
   const { t } = useTranslation();
@@ -132,6 +134,8 @@ export function ProfilePage() {
       </section>
 
       <DevicesSection language={language} />
+
+      <EraseAccountSection />
     </section>
   );
 }

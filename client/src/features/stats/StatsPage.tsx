@@ -14,6 +14,7 @@ import { useSearchParams } from 'react-router-dom';
 import { useEvents } from '../../data/index.js';
 import { formatClubDay, formatInstant } from '../../i18n/dates.js';
 import { currentLanguage } from '../../i18n/index.js';
+import { shownName } from '../../i18n/memberNames.js';
 import { useUser } from '../../session/session.js';
 import { useSiteConfig } from '../../session/siteConfig.js';
 import { Loading } from '../../ui/Loading.js';
@@ -293,8 +294,12 @@ function Attendance({ events, season }: { events: EventSeasonStats[]; season: st
 
 function Members({ members, userId, season }: { members: MemberSeasonStats[]; userId: string; season: string }) {
   const { t } = useTranslation();
-  const charted = useMemo(() => membersInChart(members), [members]);
   const language = currentLanguage();
+  // The chart's labels are the names as shown (an erased member's pseudonym in the reader's language).
+  const charted = useMemo(
+    () => membersInChart(members).map((member) => ({ ...member, username: shownName(member.username, language) })),
+    [members, language],
+  );
   const config = useMemo(
     () => membersChart(charted, { away: t('stats.away'), home: t('stats.home') }, localeOf(language)),
     [charted, t, language],
@@ -344,7 +349,7 @@ function Members({ members, userId, season }: { members: MemberSeasonStats[]; us
               return (
                 <tr key={member.user_id} className={own ? 'stats-own-row' : undefined} data-user-id={member.user_id}>
                   <th scope="row" className="stats-name">
-                    {member.username}
+                    {shownName(member.username, language)}
                     {own ? <span className="badge stats-you">{t('stats.you')}</span> : null}
                   </th>
                   <td className="num">{member.away}</td>

@@ -7,6 +7,7 @@ import { Link } from 'react-router-dom';
 import { useUser } from '../../session/session.js';
 import { useSiteConfig } from '../../session/siteConfig.js';
 import { currentLanguage, errorText } from '../../i18n/index.js';
+import { shownName } from '../../i18n/memberNames.js';
 import { Loading } from '../../ui/Loading.js';
 import { NeedsConnection } from '../../ui/NeedsConnection.js';
 import { AdminRequired } from '../../ui/AdminRequired.js';
@@ -148,7 +149,7 @@ function Debts() {
                 {formatEventDate(ticket.event_date, language)} · {ticket.event_location}
               </p>
               <p className="ticket-guest">
-                {ticket.username}
+                {shownName(ticket.username, language)}
                 {ticket.guest_name ? ` · ${t('tickets.guest', { name: ticket.guest_name })}` : ''}
                 {ticket.paid_requested ? <span className="badge badge-amber">{t('tickets.paidRequestedShort')}</span> : null}
               </p>

@@ -60,6 +60,7 @@ const stateOf = (row: CommentRow): CommentState => ({
   user_id: row.user_id,
   requires_answer: toBool(row.requires_answer),
   is_resolved: toBool(row.is_resolved),
+  comment: row.comment,
 });
 
 /**

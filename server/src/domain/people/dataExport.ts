@@ -209,7 +209,17 @@ export async function memberDataFiles(db: Kysely<Database>, userId: string): Pro
       attendees.length
         ? db
             .selectFrom('ticket_requests')
-            .select(['attendee_id', 'event_id', 'requested_at', 'state', 'allocated_at', 'pinned', 'excluded', 'note', 'updated_at'])
+            .select([
+              'attendee_id',
+              'event_id',
+              'requested_at',
+              'state',
+              'allocated_at',
+              'pinned',
+              'excluded',
+              'note',
+              'updated_at',
+            ])
             .where(
               'attendee_id',
               'in',

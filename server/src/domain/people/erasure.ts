@@ -142,6 +142,18 @@ async function erasePersonalRecords(w: WriteContext, user: UserRow, actor: Actor
   await unlinkVotes(w, id);
   await eraseAnswers(w, id);
   await tombstoneUserParts(w, id);
+  await renameOnCreatedEvents(w, id);
+}
+
+/** Events carry their creator's name to devices: the ones the member created are sent again, with the pseudonym. */
+async function renameOnCreatedEvents(w: WriteContext, id: string): Promise<void> {
+  const events = await w.db.selectFrom('events').select('id').where('created_by', '=', id).where('deleted', '=', 0).execute();
+  for (const event of events)
+    await w.db
+      .updateTable('events')
+      .set({ seq: await w.nextSeq('events') })
+      .where('id', '=', event.id)
+      .execute();
 }
 
 async function eraseNotices(w: WriteContext, id: string): Promise<void> {
@@ -186,15 +198,15 @@ async function unlinkVotes(w: WriteContext, id: string): Promise<void> {
 
 /**
  * Answers and guests go, except ticket rows: a row a ticket was bought for, or that the ledger names,
- * stays for the books (docs/product.md, Data protection). The admin's note on a kept request goes.
+ * stays for the books (docs/product.md, Data protection). The admin's note on a kept request goes,
+ * and a kept row of an event still ahead no longer needs a seat in the club's transport.
  */
 async function eraseAnswers(w: WriteContext, id: string): Promise<void> {
   const rows = await w.db
     .selectFrom('attendees as a')
-    .select(['a.id', 'a.bought'])
-    .select((eb) =>
-      eb.exists(eb.selectFrom('ledger as l').select('l.id').whereRef('l.attendee_id', '=', 'a.id')).as('in_ledger'),
-    )
+    .innerJoin('events as e', 'e.id', 'a.event_id')
+    .select(['a.id', 'a.bought', 'a.needs_transport', 'e.date'])
+    .select((eb) => eb.exists(eb.selectFrom('ledger as l').select('l.id').whereRef('l.attendee_id', '=', 'a.id')).as('in_ledger'))
     .where('a.deleted', '=', 0)
     .where((eb) => eb.or([eb('a.user_id', '=', id), eb('a.brought_by', '=', id)]))
     .execute();
@@ -208,6 +220,13 @@ async function eraseAnswers(w: WriteContext, id: string): Promise<void> {
       .execute();
   if (gone.length > 0) await w.db.deleteFrom('ticket_requests').where('attendee_id', 'in', gone).execute();
   if (kept.length > 0) await w.db.updateTable('ticket_requests').set({ note: null }).where('attendee_id', 'in', kept).execute();
+  const today = w.today();
+  for (const row of rows.filter((row) => kept.includes(row.id) && row.needs_transport === 1 && row.date.slice(0, 10) >= today))
+    await w.db
+      .updateTable('attendees')
+      .set({ needs_transport: 0, transfer_status: null, updated_at: w.now, seq: await w.nextSeq('attendees') })
+      .where('id', '=', row.id)
+      .execute();
 }
 
 /**
