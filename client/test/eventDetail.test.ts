@@ -336,7 +336,14 @@ describe('transport form', () => {
         is_free: false,
         is_price_tbd: true,
         departure_datetime: null,
+        seat_choice: 'admin',
+        charge_at_departure: false,
       },
+    });
+    // docs/product.md, Bus: members choosing their seats and the fare at departure.
+    expect(transportInputOf('e1', { ...base, is_free: true, members_choose: true, charge_at_departure: true })).toMatchObject({
+      ok: true,
+      body: { seat_choice: 'members', charge_at_departure: true },
     });
   });
 

@@ -36,6 +36,7 @@ import { startReminderJob } from './jobs/reminderJobs.js';
 import { startPaymentReminderJob } from './jobs/paymentReminderJobs.js';
 import { startRetentionJob } from './jobs/retentionJobs.js';
 import { startPollJob } from './jobs/pollJobs.js';
+import { startFareJob } from './jobs/fareJobs.js';
 
 function readVersion(): string {
   const file = path.resolve(import.meta.dirname, '../../package.json');
@@ -66,7 +67,13 @@ export async function prepareRuntime(config: Config): Promise<Runtime> {
     // The event document carries its going and maybe counts (docs/architecture.md, What a device keeps).
     // Ticket requests are recorded and contingents settled first (docs/architecture.md, Ticket contingents).
     // The ledger follows the tickets (docs/architecture.md, Ledger) before the events take their seqs.
-    beforeCommit: [recordTicketRequests, followTicketsInLedger, bumpEventsOfAttendeeRows],
+    // A folder collection's own step (e.g. the rides' seats taken) runs before the events take theirs.
+    beforeCommit: [
+      recordTicketRequests,
+      followTicketsInLedger,
+      ...COLLECTION_MODULES.flatMap((module) => module.beforeCommit ?? []),
+      bumpEventsOfAttendeeRows,
+    ],
   };
   // Several instances on one PostgreSQL hear each other's commits (docs/architecture.md, "Several instances").
   if (connection.dialect === 'postgres' && config.databaseUrl) await CommitSignal.start(store, config.databaseUrl);
@@ -125,6 +132,8 @@ export async function prepareRuntime(config: Config): Promise<Runtime> {
   startRetentionJob(store, jobs);
   // Polls: a poll's close published when its closing time passes.
   startPollJob(store, jobs);
+  // The bus fare, charged at the departure of options that say so (docs/architecture.md, The bus).
+  startFareJob(store, jobs);
   jobs.start();
   return { deps, connection, jobs, bootstrapAdmin: createdAdmin };
 }

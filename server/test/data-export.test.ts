@@ -70,6 +70,13 @@ describe('the data export', () => {
     await call('PUT', `/api/polls/${poll.poll.id}/vote`, anna.token, { option_ids: [poll.options[0].id] });
     await call('PUT', `/api/polls/${poll.poll.id}/vote`, bob.token, { option_ids: [poll.options[1].id] });
     await call('PUT', `/api/loyalty/${anna.id}/adjustment`, admin, { points: 3, note: 'Vor der App' });
+    // Bob drives to the last season's match; Anna asks for a seat in his car.
+    const ride = await call('POST', `/api/events/${events[9]}/rides`, bob.token, {
+      seats: 3,
+      departure_location: 'Ostkreuz',
+      departure_datetime: '2039-09-12 12:00',
+    });
+    await call('POST', `/api/rides/${ride.ride.id}/seats`, anna.token, { seats: 1, note: 'Mit Fahne' });
   });
   afterAll(() => t.close());
 
@@ -138,6 +145,10 @@ describe('the data export', () => {
     ]);
     expect(read('poll_votes.json')).toEqual([expect.objectContaining({ question: 'Neue Fahne?', options: ['Ja'] })]);
     expect(read('loyalty.json').adjustment).toMatchObject({ points: 3, note: 'Vor der App' });
+    expect(read('rides.json')).toEqual({
+      offered: [],
+      seats_asked: [expect.objectContaining({ driver: 'exp-bob', seats: 1, note: 'Mit Fahne', state: 'asked', removed: false })],
+    });
     const devices = read('devices.json');
     expect(devices.sessions.length).toBeGreaterThanOrEqual(1);
     expect(Object.keys(devices.sessions[0]).sort()).toEqual(['created_at', 'device_name', 'last_used_at']);

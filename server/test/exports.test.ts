@@ -176,23 +176,23 @@ describe('lists for the day (CSV exports)', () => {
 
   it('lists the passengers by seat state with the transport option when the event has exactly one', async () => {
     const { lines } = await transport();
-    expect(lines[0]).toBe('Transport;Abfahrt;Abfahrtsort;Name;Mitglied/Gast;Gast von;Antwort;Platzstatus');
+    expect(lines[0]).toBe('Transport;Abfahrt;Abfahrtsort;Platz;Name;Mitglied/Gast;Gast von;Antwort;Platzstatus');
     const body = lines.slice(1, -1);
     expect(body).toHaveLength(6);
-    expect(body[0]).toBe('Bus 1;2030-03-14 08:00;Hauptbahnhof;anna-day;Mitglied;;zugesagt;reserviert');
-    expect(body[1]).toBe("Bus 1;2030-03-14 08:00;Hauptbahnhof;'-2;Gast;anna-day;zugesagt;Warteliste");
+    expect(body[0]).toBe('Bus 1;2030-03-14 08:00;Hauptbahnhof;;anna-day;Mitglied;;zugesagt;reserviert');
+    expect(body[1]).toBe("Bus 1;2030-03-14 08:00;Hauptbahnhof;;'-2;Gast;anna-day;zugesagt;Warteliste");
     // The outstanding seats: Anna's guests (her group comes first), then Bert, who said maybe.
-    expect(body.at(-1)).toBe('Bus 1;2030-03-14 08:00;Hauptbahnhof;bert-day;Mitglied;;vielleicht;offen');
+    expect(body.at(-1)).toBe('Bus 1;2030-03-14 08:00;Hauptbahnhof;;bert-day;Mitglied;;vielleicht;offen');
     expect(body.slice(2, 5).every((line) => line.endsWith(';Gast;anna-day;zugesagt;offen'))).toBe(true);
     expect(
       body
         .slice(2, 5)
-        .map((line) => line.split(';')[3])
+        .map((line) => line.split(';')[4])
         .sort(),
     ).toEqual([`"'${HYPERLINK.replace(/"/g, '""')}"`, "'+1", "'@x"].sort());
   });
 
-  it('leaves the transport column empty when the event has several options (seats are not assigned to one)', async () => {
+  it('leaves the transport column empty when the event has several options and the passenger holds no seat on one', async () => {
     const car = await t.call('POST', '/api/transports', {
       token: admin,
       body: { event_id: eventId, name: 'Auto Kalle', departure_location: 'Köpenick', is_free: true },
@@ -201,7 +201,7 @@ describe('lists for the day (CSV exports)', () => {
     try {
       const body = (await transport()).lines.slice(1, -1);
       expect(body).toHaveLength(6);
-      expect(body[0]).toBe(';;;anna-day;Mitglied;;zugesagt;reserviert');
+      expect(body[0]).toBe(';;;;anna-day;Mitglied;;zugesagt;reserviert');
     } finally {
       await t.call('DELETE', `/api/transports/${car.body.transport.id}`, { token: admin });
     }
@@ -214,7 +214,9 @@ describe('lists for the day (CSV exports)', () => {
       expect(list[0]).toBe('Name;Member/guest;Guest of;Category;Price;Paid;Received;Ticket;Answer');
       expect(list[1]).toBe('anna-day;member;;Stehplatz;18,50;yes;no;bought;going');
       expect(list[2]).toBe("'+1;guest;anna-day;;price open;no;no;bought;going");
-      expect((await transport()).lines[0]).toBe('Transport;Departure;Departure place;Name;Member/guest;Guest of;Answer;Seat');
+      expect((await transport()).lines[0]).toBe(
+        'Transport;Departure;Departure place;Seat no.;Name;Member/guest;Guest of;Answer;Seat',
+      );
     } finally {
       await t.call('PUT', `/api/auth/users/${adminId}`, { token: admin, body: { language: 'de' } });
     }

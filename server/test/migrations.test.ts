@@ -49,11 +49,13 @@ describe('deleting an event', () => {
     expect([...EVENT_PART_COLLECTIONS].sort()).toEqual([
       'announcements',
       'attendees',
+      'boardings',
       'comments',
       'mentions',
       'offers',
       'poll_votes',
       'polls',
+      'ride_seats',
       'rides',
       'transports',
     ]);
@@ -67,6 +69,23 @@ describe('deleting an event', () => {
       body: { event_id: event.id, name: 'Bus', price_per_seat: 10, departure_location: 'Stadion' },
     });
     expect(transport.status, JSON.stringify(transport.body)).toBe(201);
+    // A boarding tick: the member's seat reserved on the event's only option, ticked by the admin.
+    const reserved = await t.call('PUT', `/api/attendance/${event.id}/user/${member.id}/transfer-status`, {
+      token: admin,
+      body: { transfer_status: 'reserved' },
+    });
+    expect(reserved.status, JSON.stringify(reserved.body)).toBe(200);
+    const membersRow = await t.db
+      .selectFrom('attendees')
+      .select('id')
+      .where('event_id', '=', event.id)
+      .where('user_id', '=', member.id)
+      .executeTakeFirstOrThrow();
+    const ticked = await t.call('PUT', `/api/transports/${transport.body.transport.id}/boarding/${membersRow.id}`, {
+      token: admin,
+      body: { on_board: true },
+    });
+    expect(ticked.status, JSON.stringify(ticked.body)).toBe(200);
     const comment = await t.call('POST', `/api/comments/event/${event.id}`, {
       token: admin,
       body: { comment: 'Wer fährt mit, @TeileToni?' },
@@ -92,6 +111,8 @@ describe('deleting an event', () => {
       body: { seats: 2, departure_location: 'Ostkreuz', departure_datetime: '2030-03-01 11:00' },
     });
     expect(ride.status, JSON.stringify(ride.body)).toBe(201);
+    const seat = await t.call('POST', `/api/rides/${ride.body.ride.id}/seats`, { token: admin, body: { seats: 1 } });
+    expect(seat.status, JSON.stringify(seat.body)).toBe(201);
     // An offer of a returned ticket, arranged in the table (its way there is server/test/offers.test.ts).
     const { value: seq } = await t.db.selectFrom('counters').select('value').where('name', '=', 'seq').executeTakeFirstOrThrow();
     const now = new Date().toISOString();

@@ -114,14 +114,14 @@ describe('GET /api/stats?season=2024', () => {
   it('answers every active member with home, away and other past events and tickets, in order', async () => {
     const answer = await stats('2024');
     expect(answer.members).toEqual([
-      { user_id: m.anna!.id, username: 'stat-anna', home: 1, away: 2, other: 1, tickets: 2 },
+      { user_id: m.anna!.id, username: 'stat-anna', home: 1, away: 2, other: 1, tickets: 2, travelled: 0 },
       // Tied at one away and one home match: by name.
-      { user_id: m.bert!.id, username: 'stat-bert', home: 1, away: 1, other: 0, tickets: 1 },
+      { user_id: m.bert!.id, username: 'stat-bert', home: 1, away: 1, other: 0, tickets: 1, travelled: 0 },
       // A maybe with a ticket is a ticket, not a match he went to; the last day's maybe neither.
-      { user_id: m.carl!.id, username: 'stat-carl', home: 1, away: 1, other: 0, tickets: 2 },
+      { user_id: m.carl!.id, username: 'stat-carl', home: 1, away: 1, other: 0, tickets: 2, travelled: 0 },
       // The season's first day counts; the party's maybe not; the neighbour seasons' tickets not.
-      { user_id: m.dora!.id, username: 'stat-dora', home: 1, away: 1, other: 0, tickets: 0 },
-      { user_id: adminId, username: 'admin', home: 0, away: 0, other: 0, tickets: 0 },
+      { user_id: m.dora!.id, username: 'stat-dora', home: 1, away: 1, other: 0, tickets: 0, travelled: 0 },
+      { user_id: adminId, username: 'admin', home: 0, away: 0, other: 0, tickets: 0, travelled: 0 },
     ]);
     // Exactly these fields (the answer schema is strict too).
     expect(Object.keys(answer).sort()).toEqual(['events', 'members', 'success']);
@@ -154,6 +154,37 @@ describe('GET /api/stats?season=2024', () => {
     const empty = await stats('2000');
     expect(empty.events).toEqual([]);
     expect(empty.members.every((row) => row.home + row.away + row.other + row.tickets === 0)).toBe(true);
+  });
+
+  it("counts the past events a member was ticked on board of a club bus (docs/product.md, Bus: 'mitgefahren')", async () => {
+    const bus = await t.call('POST', '/api/transports', {
+      token: admin,
+      body: { event_id: ids.bochum, name: 'Bus', departure_location: 'Köpenick', is_free: true },
+    });
+    expect(bus.status).toBe(201);
+    const row = await t.db
+      .selectFrom('attendees')
+      .select('id')
+      .where('event_id', '=', ids.bochum!)
+      .where('user_id', '=', m.dora!.id)
+      .executeTakeFirstOrThrow();
+    expect(
+      (await t.call('PUT', `/api/attendees/${row.id}`, { token: admin, body: { transfer_status: 'reserved' } })).status,
+    ).toBe(200);
+    const ticked = await t.call('PUT', `/api/transports/${bus.body.transport.id}/boarding/${row.id}`, {
+      token: admin,
+      body: { on_board: true },
+    });
+    expect(ticked.status, JSON.stringify(ticked.body)).toBe(200);
+    const answer = await stats('2024');
+    expect(answer.members.find((member) => member.user_id === m.dora!.id)!.travelled).toBe(1);
+    expect(answer.members.filter((member) => member.travelled > 0)).toHaveLength(1);
+    // Taken back: nobody travelled.
+    await t.call('PUT', `/api/transports/${bus.body.transport.id}/boarding/${row.id}`, {
+      token: admin,
+      body: { on_board: false },
+    });
+    expect((await stats('2024')).members.every((member) => member.travelled === 0)).toBe(true);
   });
 
   it('counts only the past: an event of today or later is not over yet, its tickets count already', async () => {

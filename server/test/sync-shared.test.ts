@@ -124,7 +124,7 @@ afterAll(() => t.close());
 describe('shared pulls', () => {
   it('are declared by the collections most of a device pulls', () => {
     expect(shared.map((collection) => collection.declaration.name).sort()).toEqual(
-      ['announcements', 'attendees', 'comments', 'events', 'members', 'rides', 'transports'].sort(),
+      ['announcements', 'attendees', 'boardings', 'comments', 'events', 'members', 'rides', 'transports'].sort(),
     );
   });
 
@@ -150,7 +150,7 @@ describe('shared pulls', () => {
     await sharedPulls.warm(collections.values(), 2);
     const warmed = shared.filter((collection) => sharedScopeOf(collection) !== null);
     expect(warmed.map((collection) => collection.declaration.name).sort()).toEqual(
-      ['announcements', 'attendees', 'comments', 'events', 'members', 'rides', 'transports'].sort(),
+      ['announcements', 'attendees', 'boardings', 'comments', 'events', 'members', 'rides', 'transports'].sort(),
     );
     for (const collection of warmed) {
       const scope = sharedScopeOf(collection)!;

@@ -28,6 +28,8 @@ export const MEMBER_PUSH_TOPICS = [
   'news',
   /** A reminder to pay: the member has owed money for the club's reminder time. */
   'payments',
+  /** Seats in members' rides: a new or cancelled ask (the driver), the answer, a changed or cancelled ride (the passengers). */
+  'rides',
 ] as const;
 
 /** Topics only admins get (docs/product.md, Comments, mentions and notifications). */

@@ -129,13 +129,46 @@ describe('seasonStats', () => {
       ],
     });
     expect(result.members).toEqual([
-      { user_id: 'u-anna', username: 'Anna', home: 1, away: 1, other: 1, tickets: 2 },
-      { user_id: 'u-carl', username: 'Carl', home: 0, away: 1, other: 0, tickets: 1 },
-      { user_id: 'u-bert', username: 'bert', home: 0, away: 0, other: 0, tickets: 1 },
+      { user_id: 'u-anna', username: 'Anna', home: 1, away: 1, other: 1, tickets: 2, travelled: 0 },
+      { user_id: 'u-carl', username: 'Carl', home: 0, away: 1, other: 0, tickets: 1, travelled: 0 },
+      { user_id: 'u-bert', username: 'bert', home: 0, away: 0, other: 0, tickets: 1, travelled: 0 },
     ]);
     // A day later the match of 2025-03-01 is over.
     const later = seasonStats({ season: 2024, today: '2025-03-02', events, members, attendees: [row('e-ahead', 'u-anna')] });
-    expect(later.members[0]).toEqual({ user_id: 'u-anna', username: 'Anna', home: 0, away: 1, other: 0, tickets: 0 });
+    expect(later.members[0]).toEqual({
+      user_id: 'u-anna',
+      username: 'Anna',
+      home: 0,
+      away: 1,
+      other: 0,
+      tickets: 0,
+      travelled: 0,
+    });
+  });
+
+  it("counts the past events a member's own row was ticked on board of a club bus, once each (docs/product.md, Bus)", () => {
+    const ticked = (id: string, eventId: string, userId: string | null, fields = {}) => ({ ...row(eventId, userId, fields), id });
+    const result = seasonStats({
+      season: 2024,
+      today: '2025-03-02',
+      events,
+      members,
+      attendees: [
+        ticked('a1', 'e-away', 'u-anna'),
+        // Ticked twice (two rows of one event) counts once; a guest's tick is the guest's; the event of today is over.
+        ticked('a2', 'e-ahead', 'u-anna'),
+        ticked('a3', 'e-ahead', 'u-anna'),
+        ticked('g1', 'e-away', null, { guest_name: 'Gast' }),
+        // Carl's row is not ticked.
+        ticked('c1', 'e-away', 'u-carl'),
+      ],
+      onBoard: new Set(['a1', 'a2', 'a3', 'g1']),
+    });
+    expect(result.members.map((member) => [member.username, member.travelled])).toEqual([
+      ['Anna', 2],
+      ['Carl', 0],
+      ['bert', 0],
+    ]);
   });
 
   it('orders by away matches, then home matches (most first), then by name folded like usernames, then id', () => {

@@ -97,6 +97,9 @@ export interface TransportInput {
   is_free: boolean;
   is_price_tbd: boolean;
   departure_datetime: string | null;
+  /** docs/product.md, Bus: who assigns the seats, and whether the fare is charged at departure. */
+  seat_choice?: 'admin' | 'members';
+  charge_at_departure?: boolean;
 }
 
 export const createTransport = (body: TransportInput) => api<TransportAnswer>('/api/transports', { method: 'POST', body });

@@ -44,6 +44,7 @@ const ProfilePage = lazyPage(() => import('../features/profile/ProfilePage.js').
 const LoyaltyPage = lazyPage(() => import('../features/loyalty/LoyaltyPage.js').then((m) => m.LoyaltyPage));
 const StatsPage = lazyPage(() => import('../features/stats/StatsPage.js').then((m) => m.StatsPage));
 const PrintListsPage = lazyPage(() => import('../features/exports/PrintListsPage.js').then((m) => m.PrintListsPage));
+const BoardingPage = lazyPage(() => import('../collections/boardings/index.js').then((m) => m.BoardingPage));
 const SeasonAccountsPage = lazyPage(() => import('../features/ledger/SeasonAccounts.js').then((m) => m.SeasonAccountsPage));
 
 /**
@@ -103,6 +104,7 @@ export function AppRoutes() {
             <Route path="/events" element={<EventsPage />} />
             <Route path="/events/:id" element={<EventDetailPage />} />
             <Route path="/events/:id/print" element={<PrintListsPage />} />
+            <Route path="/events/:id/boarding/:transportId" element={<BoardingPage />} />
             <Route path="/config" element={<ConfigPage />} />
             <Route path="/stadiums/:id" element={<StadiumDetailPage />} />
             {/* ── money routes ── */}

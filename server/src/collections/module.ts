@@ -1,3 +1,4 @@
+import type { BeforeCommit } from '../db/store.js';
 import type { Api, AppDeps } from '../http/context.js';
 import type { NotifyHandlers } from '../notify/handlers.js';
 import type { SyncCollection } from '../sync/collection.js';
@@ -16,6 +17,8 @@ export interface CollectionModule {
   readonly routes?: (app: Api, deps: AppDeps) => void;
   /** Whom its domain events reach by web push. */
   readonly notify?: NotifyHandlers;
+  /** A step every transaction that took a seq runs before it commits (docs/architecture.md, One write convention). */
+  readonly beforeCommit?: BeforeCommit;
 }
 
 export function defineCollectionModule(parts: Omit<CollectionModule, 'kind'>): CollectionModule {

@@ -3,4 +3,5 @@
  * synced collection); each line exports the module its index.ts defines.
  */
 export * from './announcements/index.js';
+export * from './boardings/index.js';
 export * from './rides/index.js';

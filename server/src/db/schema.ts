@@ -166,8 +166,40 @@ export interface TransportsTable extends Replicated {
   is_price_tbd: Bool;
   departure_datetime: string | null;
   departure_location: string;
+  /** The seat plan (migration 032; docs/product.md, Bus): null = none; rows and seats per row when given as rows. */
+  seat_count: number | null;
+  seat_rows: number | null;
+  seats_per_row: number | null;
+  seat_choice: Generated<'admin' | 'members'>;
+  charge_at_departure: Generated<Bool>;
+  /** When the departure job charged the fare (null: not yet): it charges each option once. */
+  departure_charged_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A seat of a transport option's plan and the attendee row holding it (migration 032); a seat and a row once per option. */
+export interface TransportSeatsTable {
+  transport_id: string;
+  seat: number;
+  attendee_id: string;
+  event_id: string;
+  assigned_at: string;
+}
+
+/** A transport option's captains (migration 032). */
+export interface TransportCaptainsTable {
+  transport_id: string;
+  user_id: string;
+}
+
+/** Who was charged the fare of an option, once per attendee row (migration 032), with the ledger entry. */
+export interface TransportFaresTable {
+  transport_id: string;
+  attendee_id: string;
+  ledger_id: string;
+  charge_id: string;
+  charged_at: string;
 }
 
 export interface CommentsTable extends Replicated {
@@ -528,6 +560,9 @@ export interface Database {
   events: EventsTable;
   attendees: AttendeesTable;
   transports: TransportsTable;
+  transport_seats: TransportSeatsTable;
+  transport_captains: TransportCaptainsTable;
+  transport_fares: TransportFaresTable;
   comments: CommentsTable;
   mentions: MentionsTable;
   push_subscriptions: PushSubscriptionsTable;

@@ -5,4 +5,5 @@
  * and its own client calls.
  */
 export * from './announcements/collection.js';
+export * from './boardings/collection.js';
 export * from './rides/collection.js';

@@ -12,11 +12,33 @@ export interface TransportDoc extends SyncedDoc {
   departure_datetime: string | null;
   departure_location: string;
   created_at: string;
+  /** The seat plan (docs/product.md, Bus): its seats numbered 1..seat_count; null: no plan. */
+  seat_count: number | null;
+  /** Rows and seats per row when the plan was given as rows (shown with an aisle); null: a plain count. */
+  seat_rows: number | null;
+  seats_per_row: number | null;
+  /** Who assigns the seats: the admin, or each member for themselves and their guests. */
+  seat_choice: 'admin' | 'members';
+  /** Whether the fare is charged by itself at the departure time. */
+  charge_at_departure: boolean;
+  /** The option's captains (members), who tick the passengers on board. */
+  captain_ids: string[];
+  /** The assigned seats with who holds each (the person's name kept beside it, for one who cancelled since). */
+  seats: TransportSeat[];
+}
+
+/** An assigned seat: the attendee row holding it and who that row is. */
+export interface TransportSeat {
+  seat: number;
+  attendee_id: string;
+  user_id: string | null;
+  guest_name: string | null;
+  brought_by: string | null;
 }
 
 export const transportSchema = {
   title: 'transports',
-  version: 0,
+  version: 1,
   primaryKey: 'id',
   type: 'object',
   properties: {
@@ -29,6 +51,26 @@ export const transportSchema = {
     departure_datetime: nullableString,
     departure_location: { type: 'string' },
     created_at: { type: 'string' },
+    seat_count: { type: ['integer', 'null'] },
+    seat_rows: { type: ['integer', 'null'] },
+    seats_per_row: { type: ['integer', 'null'] },
+    seat_choice: { type: 'string' },
+    charge_at_departure: { type: 'boolean' },
+    captain_ids: { type: 'array', items: { type: 'string' } },
+    seats: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          seat: { type: 'integer' },
+          attendee_id: { type: 'string' },
+          user_id: nullableString,
+          guest_name: nullableString,
+          brought_by: nullableString,
+        },
+        required: ['seat', 'attendee_id'],
+      },
+    },
     seq: seqField,
   },
   required: [
@@ -40,6 +82,10 @@ export const transportSchema = {
     'is_price_tbd',
     'departure_location',
     'created_at',
+    'seat_choice',
+    'charge_at_departure',
+    'captain_ids',
+    'seats',
     'seq',
   ],
   indexes: ['event_id'],
@@ -60,5 +106,12 @@ export const transportsSync = defineSyncCollection<TransportDoc>({
     departure_datetime: null,
     departure_location: '',
     created_at: '',
+    seat_count: null,
+    seat_rows: null,
+    seats_per_row: null,
+    seat_choice: 'admin',
+    charge_at_departure: false,
+    captain_ids: [],
+    seats: [],
   },
 });

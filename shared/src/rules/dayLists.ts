@@ -34,6 +34,8 @@ export interface DayListTransport {
   name: string;
   departure_datetime: string | null;
   departure_location: string;
+  /** The seats assigned on it (docs/product.md, Bus); none without a seat plan. */
+  seats?: readonly { seat: number; attendee_id: string }[];
 }
 
 /** Who a row is: the member's name, or the guest's with the member who brought them. */
@@ -62,15 +64,18 @@ export interface TicketListRow extends DayListPerson {
 
 export interface PassengerRow extends DayListPerson {
   seat: TransferStatus;
+  /** The option the passenger holds a seat on, or the event's only option; null when not known. */
+  option: DayListTransport | null;
+  /** Their seat number on that option; null without one. */
+  seat_number: number | null;
 }
 
 /** The passengers, and which transport option they travel with when the event's data says so. */
 export interface TransportList {
   options: DayListTransport[];
   /**
-   * The option every passenger travels with: only when the event has exactly one. Seats are not
-   * assigned to an option in the data model (a row knows that it needs a seat and the seat's state),
-   * so with several options the list is the event's passengers, with the options beside it.
+   * The option every passenger travels with: only when the event has exactly one. Otherwise a
+   * passenger's option is the one they hold a seat on (`PassengerRow.option`), if any.
    */
   only: DayListTransport | null;
   passengers: PassengerRow[];
@@ -149,10 +154,23 @@ export function transportList(
     (a, b) =>
       (a.departure_datetime ?? '\uffff').localeCompare(b.departure_datetime ?? '\uffff') || collator.compare(a.name, b.name),
   );
+  const only = options.length === 1 ? options[0]! : null;
+  const seatOf = new Map<string, { option: DayListTransport; seat: number }>();
+  for (const option of options)
+    for (const taken of option.seats ?? []) seatOf.set(taken.attendee_id, { option, seat: taken.seat });
+  const optionOrder = new Map(options.map((option, index) => [option.id, index]));
+  // Within a seat state: those with a seat by option and seat number, then the rest, members with their guests.
+  const place = (id: string) => {
+    const held = seatOf.get(id);
+    return held ? optionOrder.get(held.option.id)! * 1000 + held.seat : Number.MAX_SAFE_INTEGER;
+  };
   const passengers = attendees
     .filter((row) => row.needs_transport)
     .map((row) => ({ ...personOf(row, names), seat: row.transfer_status ?? 'outstanding', row }))
-    .sort((a, b) => SEAT_ORDER[a.seat] - SEAT_ORDER[b.seat] || byMemberThenGuests(a, b))
-    .map(({ row: _row, ...passenger }) => passenger);
-  return { options, only: options.length === 1 ? options[0]! : null, passengers };
+    .sort((a, b) => SEAT_ORDER[a.seat] - SEAT_ORDER[b.seat] || place(a.row.id) - place(b.row.id) || byMemberThenGuests(a, b))
+    .map(({ row, ...passenger }) => {
+      const held = seatOf.get(row.id);
+      return { ...passenger, option: held?.option ?? only, seat_number: held?.seat ?? null };
+    });
+  return { options, only, passengers };
 }

@@ -25,6 +25,8 @@ export interface StatsEvent {
 
 /** The part of an attendee row the statistic reads. */
 export interface StatsAttendee {
+  /** The row's id: what a boarding tick names (docs/product.md, Bus). */
+  id?: string;
   event_id: string;
   user_id: string | null;
   guest_name: string | null;
@@ -49,6 +51,8 @@ export interface MemberSeasonStats {
   other: number;
   /** The season's events they had a ticket for: their own, or one bought for them. */
   tickets: number;
+  /** The season's past events their own row was ticked on board of a club bus ("mitgefahren"). */
+  travelled: number;
 }
 
 export interface EventSeasonStats {
@@ -116,7 +120,8 @@ export function compareMemberStats(a: MemberSeasonStats, b: MemberSeasonStats): 
  *   club's day: as loyalty and "past" everywhere, an event of today is not over yet) where their own
  *   row says going, by the title's suffix (home, away, other); and `tickets`: the season's events,
  *   past or upcoming, where their own row holds a ticket (has a ticket, or one was bought for them),
- *   whatever it answers. A guest's ticket is the guest's, not the host's. An event counts once per
+ *   whatever it answers; and `travelled`: the season's past events where their own row was ticked on
+ *   board of a club bus (`onBoard`, the ticked rows). A guest's ticket is the guest's, not the host's. An event counts once per
  *   member however many rows of theirs it has. Sorted by away, then home matches (most first), then name.
  */
 export function seasonStats(input: {
@@ -125,6 +130,8 @@ export function seasonStats(input: {
   events: readonly StatsEvent[];
   attendees: readonly StatsAttendee[];
   members: readonly StatsMember[];
+  /** The attendee rows ticked on board of a transport option (docs/product.md, Bus); none: nobody travelled. */
+  onBoard?: ReadonlySet<string>;
 }): SeasonStats {
   const label = seasonLabel(input.season);
   const events = input.events
@@ -135,11 +142,12 @@ export function seasonStats(input: {
   const members = new Map<string, MemberSeasonStats>(
     input.members.map((member) => [
       member.id,
-      { user_id: member.id, username: member.username, home: 0, away: 0, other: 0, tickets: 0 },
+      { user_id: member.id, username: member.username, home: 0, away: 0, other: 0, tickets: 0, travelled: 0 },
     ]),
   );
   const went = new Set<string>();
   const ticketed = new Set<string>();
+  const travelled = new Set<string>();
 
   for (const row of input.attendees) {
     const event = byId.get(row.event_id);
@@ -158,6 +166,10 @@ export function seasonStats(input: {
     if (row.status === 'going' && !isUpcoming(event.date, input.today) && !went.has(key)) {
       went.add(key);
       member[locationOfTitle(event.title)]++;
+    }
+    if (row.id !== undefined && input.onBoard?.has(row.id) && !isUpcoming(event.date, input.today) && !travelled.has(key)) {
+      travelled.add(key);
+      member.travelled++;
     }
   }
 

@@ -21,6 +21,10 @@ export const createTransportInput = z.object({
   is_free: z.boolean().optional(),
   is_price_tbd: z.boolean().optional(),
   departure_datetime: departure.optional(),
+  /** Who assigns the seats of the seat plan (docs/product.md, Bus); default the admin. */
+  seat_choice: z.string(msg('seatChoiceInvalid')).optional(),
+  /** Whether the fare is charged by itself at the departure time; default no. */
+  charge_at_departure: z.boolean(msg('invalidInput')).optional(),
 });
 export type CreateTransportInput = z.infer<typeof createTransportInput>;
 

@@ -34,6 +34,7 @@ type Errors = Partial<Record<FieldName, string>>;
 /** Which field a refusal of the shared rule (`checkRide`) is about; the others show under the form. */
 const FIELD_OF: Record<string, FieldName> = {
   rideSeatsInvalid: 'seats',
+  rideSeatsBelowTaken: 'seats',
   rideLocationRequired: 'location',
   departureInvalid: 'time',
   dateOutOfRange: 'time',

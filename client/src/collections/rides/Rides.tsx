@@ -1,17 +1,20 @@
 import { formatMoney } from '@fankurve/shared/rules/money';
 import type { Language } from '@fankurve/shared';
-import { useId, useState } from 'react';
+import { isUpcoming, todayIn } from '@fankurve/shared/dates';
+import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../api/client.js';
 import { LocalRuleError, useSyncState } from '../../data/index.js';
 import { formatEventDate, isoWallClock } from '../../i18n/eventDates.js';
 import { currentLanguage, errorText } from '../../i18n/index.js';
 import { useUser } from '../../session/session.js';
+import { useSiteConfig } from '../../session/siteConfig.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { removeRide } from './api.js';
 import { cancelRide, useRides, type RideView } from './data.js';
 import { RideForm } from './RideForm.js';
+import { RideSeats, SeatsFree } from './RideSeats.js';
 import './rides.css';
 
 /** The server's reason when it gave one, or the rule the device refused by, else the screen's own sentence. */
@@ -28,8 +31,9 @@ interface Props {
 /**
  * The rides members offer to an event (docs/product.md, Rides), on its page, from the device's
  * database (offline too): soonest departure first, with driver, place and time, seats, the way back,
- * the suggested cost share and the note. Every member offers rides and changes and cancels their
- * own on the device; an admin removes another member's ride online.
+ * the suggested cost share and the note, the free seats and the asks for them (RideSeats). Every
+ * member offers rides and changes and cancels their own on the device; an admin removes another
+ * member's ride online.
  */
 export function Rides({ eventId, eventDate }: Props) {
   const { t } = useTranslation();
@@ -38,6 +42,8 @@ export function Rides({ eventId, eventDate }: Props) {
   const online = useSyncState('online');
   const language = currentLanguage();
   const rides = useRides(eventId, user);
+  const today = todayIn(useSiteConfig().time_zone);
+  const past = !isUpcoming(eventDate, today);
   const headingId = useId();
   const [editing, setEditing] = useState<RideView | 'new' | null>(null);
   const [confirming, setConfirming] = useState<RideView | null>(null);
@@ -93,7 +99,9 @@ export function Rides({ eventId, eventDate }: Props) {
                 online={online}
                 onEdit={() => setEditing(ride)}
                 onCancel={() => setConfirming(ride)}
-              />
+              >
+                <RideSeats ride={ride} userId={user.id} past={past} today={today} />
+              </RideItem>
             </li>
           ))}
         </ul>
@@ -128,6 +136,8 @@ export function Rides({ eventId, eventDate }: Props) {
 
 interface ItemProps {
   ride: RideView;
+  /** Its seats: the asks, the own ask, the ask for seats. */
+  children: ReactNode;
   driver: string;
   language: Language;
   admin: boolean;
@@ -137,7 +147,7 @@ interface ItemProps {
   onCancel: () => void;
 }
 
-function RideItem({ ride, driver, language, admin, online, onEdit, onCancel }: ItemProps) {
+function RideItem({ ride, driver, language, admin, online, onEdit, onCancel, children }: ItemProps) {
   const { t } = useTranslation();
   const titleId = useId();
   return (
@@ -147,7 +157,7 @@ function RideItem({ ride, driver, language, admin, online, onEdit, onCancel }: I
           {driver}
           {ride.own ? <span className="badge badge-muted ride-yours">{t('rides.yours')}</span> : null}
         </h3>
-        <span className="ride-seats">{t('rides.seats', { count: ride.seats })}</span>
+        <SeatsFree ride={ride} />
       </div>
       <dl className="facts">
         <div>
@@ -177,6 +187,7 @@ function RideItem({ ride, driver, language, admin, online, onEdit, onCancel }: I
           </div>
         ) : null}
       </dl>
+      {children}
       {ride.own ? (
         <div className="ride-actions">
           <button type="button" className="button button-small button-ghost" onClick={onEdit}>

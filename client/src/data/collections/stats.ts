@@ -4,6 +4,7 @@ import { asyncScheduler, combineLatest, map, of, switchMap, throttleTime, type O
 import type { FankurveDatabase } from '../database.js';
 import type { DocStore } from '../docStore.js';
 import { useQuery } from '../query.js';
+import { kindOf } from '../pushedGroup.js';
 import { rowsOfEvents$ } from './attendees.js';
 
 /*
@@ -30,8 +31,12 @@ function deviceSeasonStats(db: FankurveDatabase, docs: DocStore, season: number,
     }),
   );
   const members$ = docs.all('members');
-  return combineLatest([events$, rows$, members$]).pipe(
-    map(([events, rows, members]) =>
+  // The rows ticked on board of a club bus (docs/product.md, Bus), for "mitgefahren".
+  const onBoard$ = kindOf(db, 'boardings')
+    .find({ selector: { on_board: true } })
+    .$.pipe(map((docs) => new Set(docs.map((doc) => doc.attendee_id))));
+  return combineLatest([events$, rows$, members$, onBoard$]).pipe(
+    map(([events, rows, members, onBoard]) =>
       seasonStats({
         season,
         today,
@@ -39,6 +44,7 @@ function deviceSeasonStats(db: FankurveDatabase, docs: DocStore, season: number,
         events: events.map((event) => ({ ...event, deleted: false })),
         attendees: rows.map((row) => ({ ...row, deleted: false })),
         members,
+        onBoard,
       }),
     ),
   );

@@ -12,6 +12,7 @@ import { MoneyField } from '../../ui/MoneyField.js';
 import { transportSummary } from './attendeeTable.js';
 import { EMPTY_TRANSPORT_FORM, transportFormOf, transportInputOf, type TransportForm } from './transportForm.js';
 import { SaveCancel } from './SaveCancel.js';
+import { BusOption } from '../../collections/boardings/index.js';
 import type { Access } from './shared.js';
 
 interface Props {
@@ -105,6 +106,7 @@ export function Transports({ eventId, attendees, transports, access, language }:
                     </dd>
                   </div>
                 </dl>
+                <BusOption eventId={eventId} transport={transport} attendees={attendees} online={access.online} />
                 {access.isAdmin ? (
                   <div className="detail-actions">
                     <button
@@ -254,6 +256,18 @@ function TransportEditor({ eventId, transport, online, onDone }: EditorProps) {
           </label>
         </div>
       </MoneyField>
+      <label className="check">
+        <input type="checkbox" checked={form.members_choose} onChange={(e) => set('members_choose', e.target.checked)} />
+        {t('boardings.membersChoose')}
+      </label>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={form.charge_at_departure}
+          onChange={(e) => set('charge_at_departure', e.target.checked)}
+        />
+        {t('boardings.chargeAtDeparture')}
+      </label>
       <FormError message={error} />
       <div className="detail-actions">
         <SaveCancel saving={saving} online={online} onCancel={onDone} />

@@ -14,6 +14,10 @@ export interface TransportForm {
   price: string;
   is_free: boolean;
   is_price_tbd: boolean;
+  /** Members choose their seats of the seat plan themselves (docs/product.md, Bus); else the admin assigns them. */
+  members_choose: boolean;
+  /** The fare is charged by itself at the departure time. */
+  charge_at_departure: boolean;
 }
 
 export const EMPTY_TRANSPORT_FORM: TransportForm = {
@@ -23,9 +27,17 @@ export const EMPTY_TRANSPORT_FORM: TransportForm = {
   price: '',
   is_free: false,
   is_price_tbd: false,
+  members_choose: false,
+  charge_at_departure: false,
 };
 
-export function transportFormOf(transport: TransportDoc): TransportForm {
+export function transportFormOf(
+  transport: Partial<TransportDoc> &
+    Pick<
+      TransportDoc,
+      'name' | 'departure_location' | 'departure_datetime' | 'price_per_seat_cents' | 'is_free' | 'is_price_tbd'
+    >,
+): TransportForm {
   return {
     name: transport.name,
     departure_location: transport.departure_location,
@@ -33,6 +45,8 @@ export function transportFormOf(transport: TransportDoc): TransportForm {
     price: transport.is_free || transport.is_price_tbd ? '' : centsToInputText(transport.price_per_seat_cents),
     is_free: transport.is_free,
     is_price_tbd: transport.is_price_tbd,
+    members_choose: transport.seat_choice === 'members',
+    charge_at_departure: transport.charge_at_departure ?? false,
   };
 }
 
@@ -69,6 +83,8 @@ export function transportInputOf(
       is_free: form.is_free,
       is_price_tbd: form.is_price_tbd,
       departure_datetime: departure,
+      seat_choice: form.members_choose ? 'members' : 'admin',
+      charge_at_departure: form.charge_at_departure,
     },
   };
 }

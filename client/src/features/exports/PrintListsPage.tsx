@@ -285,6 +285,7 @@ function PassengerTable({ list }: { list: TransportList }) {
           <table className="print-table" data-testid="print-transport">
             <thead>
               <tr>
+                <th scope="col">{t('boardings.printSeat')}</th>
                 <th scope="col">{t('account.print.name')}</th>
                 <th scope="col">{t('account.print.kind')}</th>
                 <th scope="col">{t('account.print.host')}</th>
@@ -295,6 +296,13 @@ function PassengerTable({ list }: { list: TransportList }) {
             <tbody>
               {list.passengers.map((row) => (
                 <tr key={row.attendee_id}>
+                  <LabelledCell label={t('boardings.printSeat')}>
+                    {row.seat_number === null
+                      ? '–'
+                      : list.only
+                        ? String(row.seat_number)
+                        : `${row.option?.name ?? ''} ${row.seat_number}`}
+                  </LabelledCell>
                   <PersonCells person={row} />
                   <td>{t(`account.print.${row.status}`)}</td>
                   <LabelledCell label={t('account.print.seat')}>{t(`account.print.${row.seat}`)}</LabelledCell>

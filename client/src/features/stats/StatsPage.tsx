@@ -222,6 +222,13 @@ function OwnSeason({ own, members, season }: { own: MemberSeasonStats; members: 
                 {decimal.format(members.reduce((sum, member) => sum + member.tickets, 0) / Math.max(1, members.length))}
               </td>
             </tr>
+            <tr>
+              <th scope="row">{t('stats.travelled')}</th>
+              <td className="num">{own.travelled}</td>
+              <td className="num">
+                {decimal.format(members.reduce((sum, member) => sum + member.travelled, 0) / Math.max(1, members.length))}
+              </td>
+            </tr>
           </tbody>
         </table>
         <p className="muted stats-note">{t('stats.averageOf', { count: members.length })}</p>

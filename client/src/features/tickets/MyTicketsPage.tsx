@@ -21,6 +21,7 @@ import { formatEventDate } from '../../i18n/eventDates.js';
 import { debtText } from '../../ui/money.js';
 import { BalanceText, GiroCode, Statement } from '../ledger/index.js';
 import { MyOffers } from '../contingents/index.js';
+import { MyRides } from '../../collections/rides/index.js';
 import { requestErrorText, ticketPriceText } from './format.js';
 import './tickets.css';
 
@@ -58,6 +59,7 @@ export function MyTicketsPage() {
       </p>
       <LedgerBalance ledger={ledger} tickets={tickets} member={user} />
       <MyOffers userId={user.id} />
+      <MyRides user={user} today={today} />
       {lists.map(([list, items]) => (
         <section key={list} className="ticket-list" aria-labelledby={`${titleId}-${list}`} data-list={list}>
           <h2 id={`${titleId}-${list}`} className="section-title">

@@ -1,12 +1,23 @@
 import { messageAnswer } from '@fankurve/shared';
-import { rideAnswer, ridesAnswer } from '@fankurve/shared/collections/rides/answers';
-import { rideMessages } from '@fankurve/shared/collections/rides/collection';
-import { createRideInput, updateRideInput } from '@fankurve/shared/collections/rides/schemas';
+import { rideAnswer, rideSeatAnswer, ridesAnswer } from '@fankurve/shared/collections/rides/answers';
+import { rideMessages, rideSeatMessages } from '@fankurve/shared/collections/rides/collection';
+import { answerSeatInput, askSeatInput, createRideInput, updateRideInput } from '@fankurve/shared/collections/rides/schemas';
 import { toBool, write } from '../../db/store.js';
 import type { Api, AppDeps } from '../../http/context.js';
-import { apiRoute, idParams } from '../../http/openapi.js';
+import { apiRoute, idParams, z } from '../../http/openapi.js';
 import { requireActor } from '../../http/session.js';
-import { cancelRide, changeRide, listRides, offerRide, withDriver, type RideWithDriver } from './domain.js';
+import {
+  answerSeat,
+  askSeat,
+  cancelRide,
+  cancelSeat,
+  changeRide,
+  listRides,
+  offerRide,
+  withDriver,
+  type RideSeatRow,
+  type RideWithDriver,
+} from './domain.js';
 
 const tag = 'Rides';
 
@@ -15,6 +26,14 @@ export function toRestRide(row: RideWithDriver) {
   const { deleted: _deleted, seq: _seq, ...rest } = row;
   return { ...rest, drives_back: toBool(row.drives_back) };
 }
+
+/** The REST shape of a seat request (`restRideSeat`): no seq or tombstone flag. */
+export function toRestSeat(row: RideSeatRow) {
+  const { deleted: _deleted, seq: _seq, ...rest } = row;
+  return { ...rest, seats: Number(row.seats) };
+}
+
+const seatParams = z.object({ id: z.string().min(1).max(64), seatId: z.string().min(1).max(64) });
 
 /** Rides: every signed-in member reads and offers them; the driver changes and cancels, an admin may remove. */
 export function rideRoutes(app: Api, deps: AppDeps): void {
@@ -83,6 +102,59 @@ export function rideRoutes(app: Api, deps: AppDeps): void {
       const actor = requireActor(c);
       await write(deps.store, (w) => cancelRide(w, actor, c.req.valid('param').id));
       return c.json({ success: true as const, message: rideMessages.rideCancelled }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'post',
+      path: '/api/rides/{id}/seats',
+      tag,
+      summary: "Ask for seats in another member's ride",
+      params: idParams,
+      body: askSeatInput,
+      answers: { 201: rideSeatAnswer },
+    }),
+    async (c) => {
+      const actor = requireActor(c);
+      const row = await write(deps.store, (w) => askSeat(w, actor, c.req.valid('param').id, c.req.valid('json')));
+      return c.json({ success: true as const, message: rideSeatMessages.rideSeatAsked, seat: toRestSeat(row) }, 201);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'put',
+      path: '/api/rides/{id}/seats/{seatId}',
+      tag,
+      summary: 'Accept or decline a seat request (the driver; an admin too)',
+      params: seatParams,
+      body: answerSeatInput,
+      answers: { 200: rideSeatAnswer },
+    }),
+    async (c) => {
+      const actor = requireActor(c);
+      const { id, seatId } = c.req.valid('param');
+      const { state } = c.req.valid('json');
+      const row = await write(deps.store, (w) => answerSeat(w, actor, seatId, state, { rideId: id, adminToo: true }));
+      return c.json({ success: true as const, message: rideSeatMessages.rideSeatAnswered, seat: toRestSeat(row) }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'delete',
+      path: '/api/rides/{id}/seats/{seatId}',
+      tag,
+      summary: 'Cancel a seat request (its passenger) or remove it (admin)',
+      params: seatParams,
+      answers: { 200: messageAnswer },
+    }),
+    async (c) => {
+      const actor = requireActor(c);
+      const { id, seatId } = c.req.valid('param');
+      await write(deps.store, (w) => cancelSeat(w, actor, seatId, { rideId: id, adminToo: true }));
+      return c.json({ success: true as const, message: rideSeatMessages.rideSeatCancelled }, 200);
     },
   );
 }

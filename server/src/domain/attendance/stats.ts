@@ -31,7 +31,7 @@ export async function seasonStats(
   if (!checked.ok) throw badInput(checked.code);
   const { from, until } = seasonDateRange(checked.value);
 
-  const [events, attendees, members] = await Promise.all([
+  const [events, attendees, members, onBoard] = await Promise.all([
     db
       .selectFrom('events')
       .select(['id', 'title', 'date', 'deleted', 'archived'])
@@ -43,7 +43,7 @@ export async function seasonStats(
     db
       .selectFrom('attendees as a')
       .innerJoin('events as e', 'e.id', 'a.event_id')
-      .select(['a.event_id', 'a.user_id', 'a.guest_name', 'a.status', 'a.has_ticket', 'a.bought', 'a.deleted'])
+      .select(['a.id', 'a.event_id', 'a.user_id', 'a.guest_name', 'a.status', 'a.has_ticket', 'a.bought', 'a.deleted'])
       .where('a.deleted', '=', 0)
       .where('e.deleted', '=', 0)
       .where('e.archived', '=', 0)
@@ -51,6 +51,16 @@ export async function seasonStats(
       .where('e.date', '<', until)
       .execute(),
     db.selectFrom('users').select(['id', 'username']).where('deleted', '=', 0).where('status', '=', 'active').execute(),
+    // The rows ticked on board of a club bus (docs/product.md, Bus): "mitgefahren".
+    db
+      .selectFrom('boardings as b')
+      .innerJoin('events as e', 'e.id', 'b.event_id')
+      .select('b.attendee_id')
+      .where('b.on_board', '=', 1)
+      .where('b.deleted', '=', 0)
+      .where('e.date', '>=', from)
+      .where('e.date', '<', until)
+      .execute(),
   ]);
 
   return computeSeasonStats({
@@ -64,5 +74,6 @@ export async function seasonStats(
       deleted: toBool(row.deleted),
     })),
     members,
+    onBoard: new Set(onBoard.map((row) => row.attendee_id)),
   });
 }

@@ -13,6 +13,7 @@ import { requireAdmin, type Actor } from '../actor.js';
 import { attendeeFieldsOf } from '../attendance/attendeeRows.js';
 import { queueOrderOf } from '../tickets/contingentAllocation.js';
 import { getEventView, type EventView } from './events.js';
+import { busPartsOf } from './transportSeats.js';
 
 /*
  * The lists for the day of an event as spreadsheets (docs/architecture.md, Lists for the day): the
@@ -29,7 +30,17 @@ export interface CsvFile {
 const WORDS = {
   de: {
     ticketsHeader: ['Name', 'Mitglied/Gast', 'Gast von', 'Kategorie', 'Preis', 'Bezahlt', 'Erhalten', 'Ticket', 'Antwort'],
-    transportHeader: ['Transport', 'Abfahrt', 'Abfahrtsort', 'Name', 'Mitglied/Gast', 'Gast von', 'Antwort', 'Platzstatus'],
+    transportHeader: [
+      'Transport',
+      'Abfahrt',
+      'Abfahrtsort',
+      'Platz',
+      'Name',
+      'Mitglied/Gast',
+      'Gast von',
+      'Antwort',
+      'Platzstatus',
+    ],
     member: 'Mitglied',
     guest: 'Gast',
     unknown: 'Unbekannt',
@@ -46,7 +57,17 @@ const WORDS = {
   },
   en: {
     ticketsHeader: ['Name', 'Member/guest', 'Guest of', 'Category', 'Price', 'Paid', 'Received', 'Ticket', 'Answer'],
-    transportHeader: ['Transport', 'Departure', 'Departure place', 'Name', 'Member/guest', 'Guest of', 'Answer', 'Seat'],
+    transportHeader: [
+      'Transport',
+      'Departure',
+      'Departure place',
+      'Seat no.',
+      'Name',
+      'Member/guest',
+      'Guest of',
+      'Answer',
+      'Seat',
+    ],
     member: 'member',
     guest: 'guest',
     unknown: 'unknown',
@@ -124,23 +145,28 @@ export async function ticketsCsv(
   return { filename: fileName('tickets', event), text: toCsv(words.ticketsHeader, rows) };
 }
 
-/** GET /api/events/{id}/export/transport.csv (admin): the passengers with their seat state (rules/dayLists.ts `transportList`). */
+/** GET /api/events/{id}/export/transport.csv (admin): the passengers with their option, seat number and seat state (rules/dayLists.ts `transportList`). */
 export async function transportCsv(db: Kysely<Database>, actor: Actor, eventId: string, language: Language): Promise<CsvFile> {
   requireAdmin(actor);
   const { event, attendees, names } = await dayListData(db, eventId);
-  const transports = await db
+  const options = await db
     .selectFrom('transports')
     .select(['id', 'name', 'departure_datetime', 'departure_location'])
     .where('event_id', '=', eventId)
     .where('deleted', '=', 0)
     .execute();
+  const parts = await busPartsOf(
+    db,
+    options.map((option) => option.id),
+  );
+  const transports = options.map((option) => ({ ...option, seats: parts.get(option.id)!.seats }));
   const words = WORDS[language];
   const list = transportList(attendees, transports satisfies DayListTransport[], names);
-  const only = list.only;
   const rows = list.passengers.map((passenger): CsvCell[] => [
-    only?.name ?? null,
-    only?.departure_datetime?.slice(0, 16) ?? null,
-    only?.departure_location || null,
+    passenger.option?.name ?? null,
+    passenger.option?.departure_datetime?.slice(0, 16) ?? null,
+    passenger.option?.departure_location || null,
+    passenger.seat_number,
     ...personCells(passenger, words),
     words[passenger.status],
     words[passenger.seat],

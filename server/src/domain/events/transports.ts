@@ -13,6 +13,8 @@ import { toBool, toInt, type WriteContext } from '../../db/store.js';
 import { requireAdmin, type Actor } from '../actor.js';
 import { requireLiveEvent } from '../attendance/attendance.js';
 import { badInput, notFound } from '../errors.js';
+import { checkSeatChoice } from '@fankurve/shared/collections/boardings/rules';
+import { scheduleFareJob } from './fareSchedule.js';
 
 /*
  * Transport options of an event (docs/product.md, Input rules): admins write them, every member reads them (REST and
@@ -52,6 +54,14 @@ export async function findLiveTransport(db: Kysely<Database>, id: string): Promi
   return row;
 }
 
+/** Who chooses the seats, as sent (400 `seatChoiceInvalid`); undefined: left as it is. */
+function seatChoiceOf(value: string | undefined): 'admin' | 'members' | undefined {
+  if (value === undefined) return undefined;
+  const checked = checkSeatChoice(value);
+  if (!checked.ok) throw badInput(checked.code);
+  return checked.value;
+}
+
 /** The live transport options of a live event (404 'Event not found'), oldest first. */
 export async function listTransports(db: Kysely<Database>, eventId: string): Promise<TransportRow[]> {
   await requireLiveEvent(db, eventId);
@@ -71,6 +81,7 @@ export async function createTransport(w: WriteContext, actor: Actor, input: Crea
   const departureLocation = text(input.departure_location, 'departureLocationRequired');
   const price = priceFields(input.price_per_seat ?? null, input.is_free ?? false, input.is_price_tbd ?? false);
   const departure = departureOf(input.departure_datetime);
+  const seatChoice = seatChoiceOf(input.seat_choice) ?? 'admin';
   await requireLiveEvent(w.db, input.event_id);
   const row: TransportRow = {
     id: newId(),
@@ -79,12 +90,19 @@ export async function createTransport(w: WriteContext, actor: Actor, input: Crea
     ...price,
     departure_datetime: departure,
     departure_location: departureLocation,
+    seat_count: null,
+    seat_rows: null,
+    seats_per_row: null,
+    seat_choice: seatChoice,
+    charge_at_departure: toInt(input.charge_at_departure ?? false),
+    departure_charged_at: null,
     created_at: w.now,
     updated_at: w.now,
     seq: await w.nextSeq('transports'),
     deleted: 0,
   };
   await w.db.insertInto('transports').values(row).execute();
+  await scheduleFareJob(w, row);
   return row;
 }
 
@@ -111,12 +129,16 @@ export async function updateTransport(
       : {}),
     ...(input.departure_datetime !== undefined ? { departure_datetime: departureOf(input.departure_datetime) } : {}),
     ...priceFields(price, isFree, isTbd),
+    ...(input.seat_choice !== undefined ? { seat_choice: seatChoiceOf(input.seat_choice)! } : {}),
+    ...(input.charge_at_departure !== undefined ? { charge_at_departure: toInt(input.charge_at_departure) } : {}),
   };
   const changed = (Object.keys(fields) as (keyof typeof fields)[]).some((key) => fields[key] !== current[key]);
   if (!changed) return current;
   const update = { ...fields, updated_at: w.now, seq: await w.nextSeq('transports') };
   await w.db.updateTable('transports').set(update).where('id', '=', id).execute();
-  return { ...current, ...update };
+  const after = { ...current, ...update };
+  await scheduleFareJob(w, after);
+  return after;
 }
 
 /** Removes a transport option (a tombstone, so every device drops it). */

@@ -4,6 +4,7 @@ import { requireAdmin, type Actor } from '../actor.js';
 import { badInput, conflict, notFound } from '../errors.js';
 import { insertEntry, reverse, toEntry, type LedgerEntry } from './ledgerEntries.js';
 import { audit } from '../club/auditLog.js';
+import { passengersOf } from '../events/transportSeats.js';
 
 /*
  * Bulk charges (docs/architecture.md, Ledger, "Bulk charges"): one charge to many members at once —
@@ -13,11 +14,12 @@ import { audit } from '../club/auditLog.js';
  * guest's goes to the member who brought them); reversing the charge reverses every entry of it.
  */
 
-/** One person charged: whose ledger it lands in, and the guest's name when it is a guest. */
-interface Charged {
+/** One person charged: whose ledger it lands in, the guest's name when it is a guest, and their attendee row when known. */
+export interface Charged {
   userId: string;
   username: string;
   guestName: string | null;
+  attendeeId?: string;
 }
 
 async function chargedBy(
@@ -38,7 +40,7 @@ async function chargedBy(
     };
   }
   let eventId: string;
-  let passengersOnly = false;
+  let passengers: Set<string> | null = null;
   if ('event_id' in target) {
     eventId = target.event_id;
     const event = await w.db
@@ -51,23 +53,23 @@ async function chargedBy(
   } else {
     const transport = await w.db
       .selectFrom('transports')
-      .select(['event_id'])
+      .selectAll()
       .where('id', '=', target.transport_id)
       .where('deleted', '=', 0)
       .executeTakeFirst();
     if (!transport) throw notFound('transportNotFound');
     eventId = transport.event_id;
-    passengersOnly = true;
+    passengers = new Set((await passengersOf(w.db, transport)).map((row) => row.id));
   }
-  let rows = w.db
+  const going = await w.db
     .selectFrom('attendees as a')
-    .select(['a.user_id', 'a.brought_by', 'a.guest_name'])
+    .select(['a.id', 'a.user_id', 'a.brought_by', 'a.guest_name'])
     .where('a.event_id', '=', eventId)
     .where('a.deleted', '=', 0)
-    .where('a.status', '=', 'going');
-  // A transport option's passengers: those with a seat reserved on the club's transport of its event.
-  if (passengersOnly) rows = rows.where('a.transfer_status', '=', 'reserved');
-  const attendees = await rows.execute();
+    .where('a.status', '=', 'going')
+    .execute();
+  // A transport option's passengers (docs/product.md, Bus): a seat on it, or its event's only option and reserved.
+  const attendees = passengers === null ? going : going.filter((row) => passengers.has(row.id));
   const debtors = [...new Set(attendees.map((row) => debtorOf(row)).filter((id): id is string => id !== null))];
   const names = new Map<string, string>();
   if (debtors.length > 0)
@@ -113,6 +115,21 @@ export async function chargeInBulk(
       ? splitCents(Math.round(input.total * 100), people.length)
       : people.map(() => Math.round(input.amount! * 100));
   if (shares.some((cents) => cents <= 0)) throw badInput('chargeTotalTooSmall');
+  return bookBulkCharge(w, actor, { key, eventId, people, shares, note: input.note });
+}
+
+/**
+ * Books one charge entry per person (`shares[i]` cents to `people[i]`, a guest's text `note (guest)`)
+ * under one bulk charge and records it in the audit log; the fare (domain/events/transportFares.ts)
+ * books through it too.
+ */
+export async function bookBulkCharge(
+  w: WriteContext,
+  actor: Actor,
+  charge: { key: string; eventId: string | null; people: readonly Charged[]; shares: readonly number[]; note: string },
+): Promise<{ id: string; entries: LedgerEntry[]; totalCents: number }> {
+  const { key, eventId, people, shares } = charge;
+  const input = { note: charge.note };
   const id = newId();
   const entries: LedgerEntry[] = [];
   for (const [i, person] of people.entries()) {
@@ -125,7 +142,7 @@ export async function chargeInBulk(
       event_id: eventId,
       attendee_id: null,
       reverses_id: null,
-      created_by: actor.id,
+      created_by: actor.system ? null : actor.id,
     });
     await w.db.insertInto('bulk_charge_entries').values({ ledger_id: entry.id, charge_id: id }).execute();
     w.record({ type: 'ledger.booked', entryId: entry.id, userId: entry.user_id, kind: entry.kind, actorId: actor.id });

@@ -204,113 +204,145 @@ export async function memberDataFiles(db: Kysely<Database>, userId: string): Pro
     ? await db.selectFrom('poll_options').select(['id', 'text']).where('id', 'in', optionIds).execute()
     : [];
   const optionText = new Map(options.map((option) => [option.id, option.text]));
-  const [requests, offers, rides, eventReminders, paymentReminders, events, announcements, polls, inviteUsed, invites] =
-    await Promise.all([
-      attendees.length
-        ? db
-            .selectFrom('ticket_requests')
-            .select([
-              'attendee_id',
-              'event_id',
-              'requested_at',
-              'state',
-              'allocated_at',
-              'pinned',
-              'excluded',
-              'note',
-              'updated_at',
-            ])
-            .where(
-              'attendee_id',
-              'in',
-              attendees.map((row) => row.id),
-            )
-            .orderBy('requested_at')
-            .execute()
-        : [],
-      db
-        .selectFrom('offers as o')
-        .innerJoin('events as e', 'e.id', 'o.event_id')
-        .select([
-          'o.id',
-          'o.event_id',
-          'e.title as event_title',
-          'o.attendee_id',
-          'o.price_cents',
-          'o.expires_at',
-          'o.state',
-          'o.response',
-          'o.created_at',
-          'o.updated_at',
-        ])
-        .where('o.user_id', '=', userId)
-        .orderBy('o.created_at')
-        .execute(),
-      db
-        .selectFrom('rides as r')
-        .innerJoin('events as e', 'e.id', 'r.event_id')
-        .select([
-          'r.id',
-          'r.event_id',
-          'e.title as event_title',
-          'r.seats',
-          'r.departure_location',
-          'r.departure_datetime',
-          'r.drives_back',
-          'r.note',
-          'r.cost_share_cents',
-          'r.created_at',
-          'r.updated_at',
-          'r.deleted',
-        ])
-        .where('r.driver_id', '=', userId)
-        .orderBy('r.created_at')
-        .execute(),
-      db
-        .selectFrom('event_reminders as r')
-        .innerJoin('events as e', 'e.id', 'r.event_id')
-        .select(['r.event_id', 'e.title as event_title', 'r.kind', 'r.sent_at'])
-        .where('r.user_id', '=', userId)
-        .orderBy('r.sent_at')
-        .execute(),
-      db
-        .selectFrom('payment_reminders')
-        .select(['owing_since', 'round', 'amount_cents', 'sent_at'])
-        .where('user_id', '=', userId)
-        .orderBy('sent_at')
-        .execute(),
-      db
-        .selectFrom('events')
-        .select(['id', 'title', 'date', 'created_at', 'deleted'])
-        .where('created_by', '=', userId)
-        .orderBy('date')
-        .execute(),
-      db
-        .selectFrom('announcements')
-        .select(['id', 'title', 'created_at', 'deleted'])
-        .where('created_by', '=', userId)
-        .orderBy('created_at')
-        .execute(),
-      db
-        .selectFrom('polls')
-        .select(['id', 'question', 'created_at', 'deleted'])
-        .where('created_by', '=', userId)
-        .orderBy('created_at')
-        .execute(),
-      // The invite the member registered through (docs/architecture.md, Invites), and the ones they made; never the link's token.
-      db
-        .selectFrom('invite_uses as u')
-        .innerJoin('invites as i', 'i.id', 'u.invite_id')
-        .select(['u.invite_id', 'u.joined_at', 'i.created_at as invite_created_at'])
-        .where('u.user_id', '=', userId)
-        .executeTakeFirst(),
-      db
-        .selectFrom('invites')
-        .select(['id', 'created_at', 'expires_at', 'max_uses', 'uses', 'approve', 'revoked_at'])
-        .where('created_by', '=', userId)
-        .orderBy('created_at')
-        .execute(),
-    ]);
+  const [
+    requests,
+    offers,
+    rides,
+    seatsAsked,
+    eventReminders,
+    paymentReminders,
+    events,
+    announcements,
+    polls,
+    inviteUsed,
+    invites,
+  ] = await Promise.all([
+    attendees.length
+      ? db
+          .selectFrom('ticket_requests')
+          .select([
+            'attendee_id',
+            'event_id',
+            'requested_at',
+            'state',
+            'allocated_at',
+            'pinned',
+            'excluded',
+            'note',
+            'updated_at',
+          ])
+          .where(
+            'attendee_id',
+            'in',
+            attendees.map((row) => row.id),
+          )
+          .orderBy('requested_at')
+          .execute()
+      : [],
+    db
+      .selectFrom('offers as o')
+      .innerJoin('events as e', 'e.id', 'o.event_id')
+      .select([
+        'o.id',
+        'o.event_id',
+        'e.title as event_title',
+        'o.attendee_id',
+        'o.price_cents',
+        'o.expires_at',
+        'o.state',
+        'o.response',
+        'o.created_at',
+        'o.updated_at',
+      ])
+      .where('o.user_id', '=', userId)
+      .orderBy('o.created_at')
+      .execute(),
+    db
+      .selectFrom('rides as r')
+      .innerJoin('events as e', 'e.id', 'r.event_id')
+      .select([
+        'r.id',
+        'r.event_id',
+        'e.title as event_title',
+        'r.seats',
+        'r.departure_location',
+        'r.departure_datetime',
+        'r.drives_back',
+        'r.note',
+        'r.cost_share_cents',
+        'r.created_at',
+        'r.updated_at',
+        'r.deleted',
+      ])
+      .where('r.driver_id', '=', userId)
+      .orderBy('r.created_at')
+      .execute(),
+    db
+      .selectFrom('ride_seats as s')
+      .innerJoin('rides as r', 'r.id', 's.ride_id')
+      .innerJoin('events as e', 'e.id', 's.event_id')
+      .innerJoin('users as u', 'u.id', 'r.driver_id')
+      .select([
+        's.id',
+        's.ride_id',
+        's.event_id',
+        'e.title as event_title',
+        'u.username as driver',
+        's.seats',
+        's.note',
+        's.state',
+        's.created_at',
+        's.updated_at',
+        's.deleted',
+      ])
+      .where('s.passenger_id', '=', userId)
+      .orderBy('s.created_at')
+      .execute(),
+    db
+      .selectFrom('event_reminders as r')
+      .innerJoin('events as e', 'e.id', 'r.event_id')
+      .select(['r.event_id', 'e.title as event_title', 'r.kind', 'r.sent_at'])
+      .where('r.user_id', '=', userId)
+      .orderBy('r.sent_at')
+      .execute(),
+    db
+      .selectFrom('payment_reminders')
+      .select(['owing_since', 'round', 'amount_cents', 'sent_at'])
+      .where('user_id', '=', userId)
+      .orderBy('sent_at')
+      .execute(),
+    db
+      .selectFrom('events')
+      .select(['id', 'title', 'date', 'created_at', 'deleted'])
+      .where('created_by', '=', userId)
+      .orderBy('date')
+      .execute(),
+    db
+      .selectFrom('announcements')
+      .select(['id', 'title', 'created_at', 'deleted'])
+      .where('created_by', '=', userId)
+      .orderBy('created_at')
+      .execute(),
+    db
+      .selectFrom('polls')
+      .select(['id', 'question', 'created_at', 'deleted'])
+      .where('created_by', '=', userId)
+      .orderBy('created_at')
+      .execute(),
+    // The invite the member registered through (docs/architecture.md, Invites), and the ones they made; never the link's token.
+    db
+      .selectFrom('invite_uses as u')
+      .innerJoin('invites as i', 'i.id', 'u.invite_id')
+      .select(['u.invite_id', 'u.joined_at', 'i.created_at as invite_created_at'])
+      .where('u.user_id', '=', userId)
+      .executeTakeFirst(),
+    db
+      .selectFrom('invites')
+      .select(['id', 'created_at', 'expires_at', 'max_uses', 'uses', 'approve', 'revoked_at'])
+      .where('created_by', '=', userId)
+      .orderBy('created_at')
+      .execute(),
+  ]);
 
   const event = (row: { event_id: string; event_title: string; event_date: string }) => ({
     event_id: row.event_id,
@@ -464,15 +496,15 @@ export async function memberDataFiles(db: Kysely<Database>, userId: string): Pro
       'notices.json',
       notices.map(({ is_read, deleted, ...row }) => ({ ...row, read: toBool(is_read), removed: toBool(deleted) })),
     ),
-    json(
-      'rides.json',
-      rides.map(({ drives_back, cost_share_cents, deleted, ...ride }) => ({
+    json('rides.json', {
+      offered: rides.map(({ drives_back, cost_share_cents, deleted, ...ride }) => ({
         ...ride,
         drives_back: toBool(drives_back),
         cost_share: money(cost_share_cents),
         removed: toBool(deleted),
       })),
-    ),
+      seats_asked: seatsAsked.map(({ deleted, ...seat }) => ({ ...seat, removed: toBool(deleted) })),
+    }),
     json('reminders.json', {
       answer_reminders: eventReminders,
       payment_reminders: paymentReminders.map(({ amount_cents, ...row }) => ({ ...row, amount: centsToEuros(amount_cents) })),

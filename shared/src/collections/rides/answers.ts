@@ -16,6 +16,7 @@ export const restRide = z
     drives_back: z.boolean(),
     note: textOrNull,
     cost_share_cents: z.number().int().nullable(),
+    seats_taken: z.number().int(),
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -29,3 +30,23 @@ export type RidesAnswer = z.infer<typeof ridesAnswer>;
 /** POST /api/events/{id}/rides (201) and PUT /api/rides/{id}. */
 export const rideAnswer = messageAnswerWith({ ride: restRide });
 export type RideAnswer = z.infer<typeof rideAnswer>;
+
+/** A member's request for seats in a ride. */
+export const restRideSeat = z
+  .strictObject({
+    id: z.string(),
+    ride_id: z.string(),
+    event_id: z.string(),
+    passenger_id: z.string(),
+    seats: z.number().int(),
+    note: textOrNull,
+    state: z.enum(['asked', 'accepted', 'declined']),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'RideSeat' });
+export type RestRideSeat = z.infer<typeof restRideSeat>;
+
+/** POST /api/rides/{id}/seats (201) and PUT /api/rides/{id}/seats/{seatId}. */
+export const rideSeatAnswer = messageAnswerWith({ seat: restRideSeat });
+export type RideSeatAnswer = z.infer<typeof rideSeatAnswer>;

@@ -3,10 +3,10 @@ import { defineSyncCollection } from '../../docs/declaration.js';
 import { defineCollection } from '../define.js';
 
 /*
- * Rides members offer to an event (docs/product.md, Rides), a collection in its own files
- * (docs/architecture.md, Adding a synced collection): this file declares the document, its sync
- * declaration, its message codes and its limits; rules.ts the checks both sides make; schemas.ts
- * and answers.ts the REST shapes.
+ * Rides members offer to an event and the seats members ask for in them (docs/product.md, Rides):
+ * two collections in one folder (docs/architecture.md, Adding a synced collection, "Seats in
+ * rides"): this file declares the documents, their sync declarations, their message codes and their
+ * limits; rules.ts the checks both sides make; schemas.ts and answers.ts the REST shapes.
  */
 
 /** How many seats a ride offers, at least and at most (docs/product.md, Limits and constants). */
@@ -33,13 +33,15 @@ export interface RideDoc extends SyncedDoc {
   note: string | null;
   /** A suggested share of the cost per seat, only shown (it stays between driver and passengers). */
   cost_share_cents: number | null;
+  /** The seats held by asks that are asked or accepted; kept by the server (docs/product.md, Rides). */
+  seats_taken: number;
   created_at: string;
   updated_at: string;
 }
 
 export const rideSchema = {
   title: 'rides',
-  version: 0,
+  version: 1,
   primaryKey: 'id',
   type: 'object',
   properties: {
@@ -52,6 +54,7 @@ export const rideSchema = {
     drives_back: { type: 'boolean' },
     note: nullableString,
     cost_share_cents: { type: ['integer', 'null'] },
+    seats_taken: { type: 'integer', minimum: 0, maximum: 100, multipleOf: 1 },
     created_at: { type: 'string' },
     updated_at: { type: 'string' },
     seq: seqField,
@@ -64,6 +67,7 @@ export const rideSchema = {
     'departure_location',
     'departure_datetime',
     'drives_back',
+    'seats_taken',
     'created_at',
     'updated_at',
     'seq',
@@ -109,6 +113,7 @@ export const ridesSync = defineSyncCollection<RideDoc, 'ride.offer' | 'ride.chan
     drives_back: false,
     note: null,
     cost_share_cents: null,
+    seats_taken: 0,
     created_at: '',
     updated_at: '',
   },
@@ -123,10 +128,110 @@ export const rideMessages = {
   rideLocationRequired: 'Please say where the ride starts',
   rideDepartsAfterEvent: 'The ride must leave before the event starts',
   rideCostShareInvalid: 'The cost share must be between 0 and 100 euros',
+  rideSeatsBelowTaken: 'The ride cannot offer fewer seats than passengers have asked for',
 } as const;
 export type RideMessageCode = keyof typeof rideMessages;
 
 export const ridesDefinition = defineCollection('rides', {
   declaration: ridesSync,
   messages: rideMessages,
+});
+
+/** The longest note of a seat request (one line). */
+export const RIDE_SEAT_NOTE_MAX_LENGTH = 120;
+
+/** Where a seat request stands: asked, accepted or declined by the driver (cancelling deletes it). */
+export const RIDE_SEAT_STATES = ['asked', 'accepted', 'declined'] as const;
+export type RideSeatState = (typeof RIDE_SEAT_STATES)[number];
+/** What the driver answers. */
+export const RIDE_SEAT_ANSWERS = ['accepted', 'declined'] as const;
+export type RideSeatAnswer = (typeof RIDE_SEAT_ANSWERS)[number];
+
+/**
+ * A member's request for seats in another member's ride (docs/product.md, Rides): it holds its seats
+ * while asked or accepted; the passenger cancels it by deleting it.
+ */
+export interface RideSeatDoc extends SyncedDoc {
+  ride_id: string;
+  event_id: string;
+  /** The member who asks. */
+  passenger_id: string;
+  seats: number;
+  /** One line for the driver, or none. */
+  note: string | null;
+  state: RideSeatState;
+  created_at: string;
+  updated_at: string;
+}
+
+export const rideSeatSchema = {
+  title: 'ride_seats',
+  version: 0,
+  primaryKey: 'id',
+  type: 'object',
+  properties: {
+    id: idField,
+    ride_id: idField,
+    event_id: idField,
+    passenger_id: { type: 'string' },
+    seats: { type: 'integer', minimum: 0, maximum: 100, multipleOf: 1 },
+    note: nullableString,
+    state: { type: 'string', enum: [...RIDE_SEAT_STATES] },
+    created_at: { type: 'string' },
+    updated_at: { type: 'string' },
+    seq: seqField,
+  },
+  required: ['id', 'ride_id', 'event_id', 'passenger_id', 'seats', 'state', 'created_at', 'updated_at', 'seq'],
+  indexes: ['ride_id'],
+} as const;
+
+/**
+ * The seat requests an actor may see (docs/architecture.md, Seats in rides): their own, every one
+ * of the rides they drive, and once accepted the other accepted ones of that ride. The passenger
+ * asks and cancels on the device, offline too; the driver accepts or declines there (`state`); the
+ * server decides when the push arrives (the last seat taken meanwhile: refused with a notice).
+ */
+export const rideSeatsSync = defineSyncCollection<RideSeatDoc, 'rideSeat.ask' | 'rideSeat.answer' | 'rideSeat.cancel'>({
+  name: 'ride_seats',
+  schema: rideSeatSchema,
+  priority: 3,
+  push: {
+    fields: ['state'],
+    createFields: ['ride_id', 'event_id', 'passenger_id', 'seats', 'note'],
+    create: true,
+    delete: true,
+    ownerOf: (doc) => doc.passenger_id,
+    refusals: ['rideSeat.ask', 'rideSeat.answer', 'rideSeat.cancel'],
+  },
+  partOfEvent: true,
+  partOfUser: 'passenger_id',
+  tombstone: {
+    ride_id: '',
+    event_id: '',
+    passenger_id: '',
+    seats: 0,
+    note: null,
+    state: 'declined',
+    created_at: '',
+    updated_at: '',
+  },
+});
+
+/** The seat requests' message codes (docs/product.md, Error texts), English as the server sends them. */
+export const rideSeatMessages = {
+  rideSeatNotFound: 'Seat request not found',
+  rideSeatAsked: 'Seat requested',
+  rideSeatAnswered: 'Seat request answered',
+  rideSeatCancelled: 'Seat request cancelled',
+  rideSeatsAskedInvalid: 'Ask for at least 1 seat and at most the seats the ride offers',
+  rideOwnSeat: 'You drive this ride yourself',
+  rideSeatAlreadyAsked: 'You have already asked for a seat in this ride',
+  rideFull: 'Not enough free seats in this ride',
+  rideSeatDeclined: 'This seat request was declined',
+} as const;
+export type RideSeatMessageCode = keyof typeof rideSeatMessages;
+
+export const rideSeatsDefinition = defineCollection('ride_seats', {
+  declaration: rideSeatsSync,
+  messages: rideSeatMessages,
 });

@@ -12,6 +12,7 @@ export const restMemberStats = z
     away: z.number().int(),
     other: z.number().int(),
     tickets: z.number().int(),
+    travelled: z.number().int(),
   })
   .meta({ id: 'MemberSeasonStats' });
 

@@ -16,6 +16,21 @@ export const restTransport = z
     created_at: z.string(),
     updated_at: z.string(),
     price_per_seat: z.number(),
+    seat_count: z.number().int().nullable(),
+    seat_rows: z.number().int().nullable(),
+    seats_per_row: z.number().int().nullable(),
+    seat_choice: z.enum(['admin', 'members']),
+    charge_at_departure: z.boolean(),
+    captain_ids: z.array(z.string()),
+    seats: z.array(
+      z.strictObject({
+        seat: z.number().int(),
+        attendee_id: z.string(),
+        user_id: textOrNull,
+        guest_name: textOrNull,
+        brought_by: textOrNull,
+      }),
+    ),
   })
   .meta({ id: 'Transport' });
 export type RestTransport = z.infer<typeof restTransport>;
