@@ -78,9 +78,12 @@ export function Rides({ eventId, eventDate }: Props) {
         <h2 id={headingId} className="card-title">
           {t('rides.heading')}
         </h2>
-        <button type="button" className="button button-small button-ghost" onClick={() => setEditing('new')}>
-          {t('rides.offer')}
-        </button>
+        {/* An event that is over takes no new ride and no change of one (docs/product.md, Rides). */}
+        {past ? null : (
+          <button type="button" className="button button-small button-ghost" onClick={() => setEditing('new')}>
+            {t('rides.offer')}
+          </button>
+        )}
       </div>
       <p className="rides-intro">{t('rides.intro')}</p>
       {rides === undefined ? (
@@ -97,7 +100,7 @@ export function Rides({ eventId, eventDate }: Props) {
                 language={language}
                 admin={isAdmin}
                 online={online}
-                onEdit={() => setEditing(ride)}
+                onEdit={past ? undefined : () => setEditing(ride)}
                 onCancel={() => setConfirming(ride)}
               >
                 <RideSeats ride={ride} userId={user.id} past={past} today={today} />
@@ -142,7 +145,8 @@ interface ItemProps {
   language: Language;
   admin: boolean;
   online: boolean;
-  onEdit: () => void;
+  /** Absent once the event is over. */
+  onEdit?: () => void;
   /** The driver cancels it, or an admin removes another member's. */
   onCancel: () => void;
 }
@@ -190,10 +194,12 @@ function RideItem({ ride, driver, language, admin, online, onEdit, onCancel, chi
       {children}
       {ride.own ? (
         <div className="ride-actions">
-          <button type="button" className="button button-small button-ghost" onClick={onEdit}>
-            {t('rides.edit')}
-            <span className="sr-only"> {ride.departure_location}</span>
-          </button>
+          {onEdit ? (
+            <button type="button" className="button button-small button-ghost" onClick={onEdit}>
+              {t('rides.edit')}
+              <span className="sr-only"> {ride.departure_location}</span>
+            </button>
+          ) : null}
           <button type="button" className="button button-small button-danger-ghost" onClick={onCancel}>
             {t('rides.cancel')}
             <span className="sr-only"> {ride.departure_location}</span>

@@ -74,6 +74,7 @@ export async function offerRide(
   made: { id?: string; createdAt?: string } = {},
 ): Promise<RideRow> {
   const event = await requireLiveEvent(w.db, eventId);
+  if (!isUpcoming(event.date, w.today())) throw conflict('eventIsPast');
   const fields = checked({ drives_back: false, ...input }, event.date);
   const row: RideRow = {
     id: made.id ?? newId(),
@@ -96,6 +97,7 @@ export async function changeRide(w: WriteContext, actor: Actor, id: string, inpu
   const current = await findLiveRide(w.db, id);
   if (current.driver_id !== actor.id) throw forbidden();
   const event = await requireLiveEvent(w.db, current.event_id);
+  if (!isUpcoming(event.date, w.today())) throw conflict('eventIsPast');
   const now: Record<string, unknown> = { ...current, drives_back: toBool(current.drives_back) };
   const fields = columnsOf(checked({ ...now, ...definedOnly(input) }, event.date));
   const changed = RIDE_FIELDS.filter((key) => fields[key] !== current[key]);

@@ -134,6 +134,20 @@ describe('POST /api/events/{id}/rides', () => {
     expect((await offer(ride, null)).status).toBe(401);
     expect(await state()).toEqual(before);
   });
+
+  it('refuses a ride to an event that is over, and a change of one, with 409, changing nothing', async () => {
+    const later = (await createEventVia(t, admin, { title: 'Vorbei (H)', date: '2030-04-02 18:30' })).id;
+    const res = await offer(ride, driver.token, later);
+    expect(res.status).toBe(201);
+    // The event's day moves into the past: the ride can neither be offered nor changed any more.
+    await t.db.updateTable('events').set({ date: '2020-01-01 15:30:00' }).where('id', '=', later).execute();
+    const before = await state();
+    const past = { ...ride, departure_datetime: '2020-01-01 12:00' };
+    expect(await offer(past, driver.token, later)).toMatchObject({ status: 409, body: { message: MESSAGES.eventIsPast } });
+    const change = await t.call('PUT', `/api/rides/${res.body.ride.id}`, { token: driver.token, body: { seats: 2 } });
+    expect(change).toMatchObject({ status: 409, body: { message: MESSAGES.eventIsPast } });
+    expect(await state()).toEqual(before);
+  });
 });
 
 describe('GET /api/events/{id}/rides', () => {
