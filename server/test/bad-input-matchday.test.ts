@@ -198,6 +198,11 @@ const ROUTES: BodyRoute[] = [
         MESSAGES.seatPriceInvalid,
       ],
       [
+        'a fare with fractional cents',
+        { event_id: 'EVENT', name: 'Car', departure_location: 'Here', price_per_seat: 12.345 },
+        MESSAGES.moneyTooPrecise,
+      ],
+      [
         'free and TBD',
         { event_id: 'EVENT', name: 'Car', departure_location: 'Here', is_free: true, is_price_tbd: true },
         MESSAGES.priceChoiceExclusive,
@@ -220,6 +225,7 @@ const ROUTES: BodyRoute[] = [
     bad: [
       ['a blank name', { name: ' ' }, MESSAGES.transportNameRequired],
       ['a null price', { price_per_seat: null }, MESSAGES.seatPriceInvalid],
+      ['a fare with fractional cents', { price_per_seat: 9.999 }, MESSAGES.moneyTooPrecise],
       ['free and TBD', { is_free: true, is_price_tbd: true }, MESSAGES.priceChoiceExclusive],
       ['a bad departure', { departure_datetime: '2030-02-30 08:00' }, MESSAGES.departureInvalid],
       ['free as text', { is_free: 'yes' }, null],
