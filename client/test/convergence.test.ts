@@ -9,7 +9,10 @@ import { World } from './convergence/world.js';
  * rule of docs/architecture.md (sync: push), as client/test/convergence/model.ts states it: each
  * device equal to the server and its outbox empty, no device's change lost unless the server
  * refused it with a notice, both of a member's devices' edits of different fields kept, and the
- * admin's ticket fields untouched by member pushes.
+ * admin's ticket fields untouched by member pushes. Some runs also have a ride whose seats members'
+ * devices ask for, cancel and its driver's device answers (docs/architecture.md, Seats in rides:
+ * no more seats held than offered, a refused ask leaves a notice), or a bus whose captains' devices
+ * tick its passengers on board (docs/architecture.md, The bus).
  *
  * A failing run prints its seed and operation log. Replay it with
  * CONVERGENCE_SEED=<seed> CONVERGENCE_RUNS=1 (CONVERGENCE_TRACE=1 adds the sync traffic to the log,

@@ -11,6 +11,8 @@ export class RunContext {
   readonly deviceErrors: Violation[] = [];
   /** Guest handle of the scenario → the document id its device chose. */
   readonly guestIds = new Map<number, string>();
+  /** The run's bus: its transport option and the passengers' attendee rows (by PASSENGERS index). */
+  bus: { transportId: string; eventId: string; passengerRows: string[] } | null = null;
   /** How often each kind of outcome happened (for the statistics of many runs). */
   readonly counts = new Map<string, number>();
   private readonly labels = new Map<string, string>();

@@ -1,4 +1,6 @@
 import { eurosToCents, type AttendanceStatus, type AttendeeDoc, type NoticeAction } from '@fankurve/shared';
+import type { BoardingDoc } from '@fankurve/shared/collections/boardings/collection';
+import type { RideDoc, RideSeatAnswer, RideSeatDoc } from '@fankurve/shared/collections/rides/collection';
 import type { AdminChange, DeviceName, MemberName } from './scenario.js';
 import type { Notice } from './world.js';
 
@@ -23,6 +25,19 @@ import type { Notice } from './world.js';
  *
  * Every write a device made is recorded with the value it wrote, and checked against the server's
  * final state (which every device holds once settled).
+ *
+ * Seats in rides (docs/architecture.md, Seats in rides; invariant 5): Cem's device offers the ride,
+ * the others' devices ask and cancel, Cem's answers. Each ask is on the server iff its member's
+ * devices did not cancel it and it was not refused (a notice `rideSeat.ask` for the member at the
+ * event: the ride full, a second ask); a cancelled one is gone; a live ask's state is the driver's
+ * last answer, or asked (unless the answer was refused: `rideSeat.answer`); the asks hold at most
+ * the ride's seats, and the ride's `seats_taken` is what they hold. So of two offline asks for the
+ * last seat exactly one holds it, and the other leaves its member a notice.
+ *
+ * Boarding ticks (docs/architecture.md, The bus; invariant 6): one document per option and
+ * passenger, written by the captains' devices. Each ticked document is on the server unless every
+ * member who wrote it was refused (`boarding.tick`); its `on_board` is one of the values written to
+ * it, and where one device alone wrote it, that device's last value (unless its member was refused).
  */
 
 export type MemberField = 'status' | 'guest_name' | 'needs_ticket' | 'has_ticket' | 'needs_transport';
@@ -65,6 +80,14 @@ export class Expectations {
   readonly writers = new Map<string, Set<DeviceName>>();
   /** Per document: the admin's last REST value of each field it sent. */
   readonly admin = new Map<string, Map<AdminField, { value: unknown; step: number }>>();
+  /** The run's ride, once Cem's device offered it. */
+  ride: { id: string; eventId: string; step: number } | null = null;
+  /** Per ask document: who asked, and whether a device of theirs cancelled it since. */
+  readonly asks = new Map<string, { member: MemberName; eventId: string; asked: Write<number>; cancelled: Write<true> | null }>();
+  /** Per ask document: the driver's last answer. */
+  readonly answers = new Map<string, Write<RideSeatAnswer>>();
+  /** Per boarding document: every value written to it, in order. */
+  readonly ticks = new Map<string, { eventId: string; writes: (Write<boolean> & { member: MemberName })[] }>();
 
   ownAttendance(docId: string, ref: RowRef, status: AttendanceStatus | null, device: DeviceName, step: number): void {
     this.attendance.set(attendanceKey(ref.member, ref.eventId), { ...ref, value: status, device, step });
@@ -95,6 +118,25 @@ export class Expectations {
     for (const [field, value] of Object.entries(values)) fields.set(field as AdminField, { value, step });
   }
 
+  asked(docId: string, member: MemberName, eventId: string, seats: number, device: DeviceName, step: number): void {
+    this.asks.set(docId, { member, eventId, asked: { value: seats, device, step }, cancelled: null });
+  }
+
+  cancelled(docId: string, device: DeviceName, step: number): void {
+    const ask = this.asks.get(docId);
+    if (ask) ask.cancelled = { value: true, device, step };
+  }
+
+  answered(docId: string, value: RideSeatAnswer, device: DeviceName, step: number): void {
+    this.answers.set(docId, { value, device, step });
+  }
+
+  ticked(docId: string, eventId: string, member: MemberName, value: boolean, device: DeviceName, step: number): void {
+    let entry = this.ticks.get(docId);
+    if (!entry) this.ticks.set(docId, (entry = { eventId, writes: [] }));
+    entry.writes.push({ member, value, device, step });
+  }
+
   private wroteTo(docId: string, device: DeviceName): void {
     let devices = this.writers.get(docId);
     if (!devices) this.writers.set(docId, (devices = new Set()));
@@ -119,19 +161,26 @@ export interface FinalState {
   /** The server's live rows of the run's events (every device holds the same once settled). */
   rows: AttendeeDoc[];
   notices: Notice[];
+  /** The live rides, asks and boarding ticks of the run's events. */
+  rides: RideDoc[];
+  seats: RideSeatDoc[];
+  boardings: BoardingDoc[];
   memberIds: Record<MemberName, string>;
 }
 
 export interface Violation {
   /**
    * 1: devices equal the server; 2: no lost write; 3: two devices' different-field edits survive;
-   * 4: admin fields; null: a device's write threw (no invariant, but the change was not made).
+   * 4: admin fields; 5: seats in rides; 6: boarding ticks; null: a device's write threw (no
+   * invariant, but the change was not made).
    */
-  invariant: 1 | 2 | 3 | 4 | null;
+  invariant: Invariant | null;
   /** What went wrong, without ids: for counting failures of thousands of runs by kind. */
   kind: string;
   message: string;
 }
+
+type Invariant = 1 | 2 | 3 | 4 | 5 | 6;
 
 export interface CheckResult {
   violations: Violation[];
@@ -143,7 +192,14 @@ type Label = (docId: string) => string;
 
 export function checkInvariants(expected: Expectations, final: FinalState, label: Label): CheckResult {
   const check = new Checker(expected, final, label);
-  const violations = [...check.attendance(), ...check.guestPresence(), ...check.memberFields(), ...check.adminFields()];
+  const violations = [
+    ...check.attendance(),
+    ...check.guestPresence(),
+    ...check.memberFields(),
+    ...check.adminFields(),
+    ...check.rideSeats(),
+    ...check.boardings(),
+  ];
   return { violations, twoDeviceRows: check.twoDeviceRows() };
 }
 
@@ -238,6 +294,90 @@ class Checker {
     }
   }
 
+  *rideSeats(): Generator<Violation> {
+    const { ride } = this.expected;
+    if (!ride) return;
+    const live = this.final.rides.find((doc) => doc.id === ride.id);
+    const memberIds = this.final.memberIds;
+    const cem = this.final.notices.filter((notice) => notice.user_id === memberIds.cem);
+    if (!live) {
+      if (!cem.some((notice) => notice.action === 'ride.offer'))
+        yield this.violation(
+          5,
+          null,
+          'ride: offer lost',
+          `cem's device offered the ride at step ${ride.step}, the server has none`,
+        );
+      return;
+    }
+    const seats = new Map(this.final.seats.filter((seat) => seat.ride_id === ride.id).map((seat) => [seat.id, seat]));
+    for (const [docId, ask] of this.expected.asks) {
+      const seat = seats.get(docId);
+      const ref: RowRef = { member: ask.member, eventId: ask.eventId, guest: false };
+      const said = `${this.label(docId)}: ${ask.asked.device} asked for ${ask.asked.value} seat(s) at step ${ask.asked.step}`;
+      if (ask.cancelled && seat && !this.refused(ref, 'rideSeat.cancel')) {
+        yield this.violation(
+          5,
+          docId,
+          'ask: cancel lost',
+          `${said}, ${ask.cancelled.device} cancelled it at step ${ask.cancelled.step}, but the server keeps it${this.noticesOf(ref)}`,
+        );
+      } else if (!ask.cancelled && !seat && !this.refused(ref, 'rideSeat.ask')) {
+        yield this.violation(5, docId, 'ask: lost', `${said}, but the server has no such ask${this.noticesOf(ref)}`);
+      } else if (seat && seat.seats !== ask.asked.value) {
+        yield this.violation(5, docId, 'ask: seats changed', `${said}, the server's ask holds ${seat.seats}`);
+      }
+      if (!seat) continue;
+      const answer = this.expected.answers.get(docId);
+      const state = answer?.value ?? 'asked';
+      const driver: RowRef = { member: 'cem', eventId: ask.eventId, guest: false };
+      if (seat.state !== state && !(answer && this.refused(driver, 'rideSeat.answer'))) {
+        const how = answer ? `${answer.device} answered ${answer.value} at step ${answer.step}` : 'never answered';
+        yield this.violation(
+          5,
+          docId,
+          'ask: answer lost',
+          `${said}, ${how}, the server has ${seat.state}${this.noticesOf(driver)}`,
+        );
+      }
+    }
+    const held = [...seats.values()]
+      .filter((seat) => seat.state === 'asked' || seat.state === 'accepted')
+      .reduce((sum, seat) => sum + seat.seats, 0);
+    if (held > live.seats)
+      yield this.violation(5, ride.id, 'ride: more seats held than offered', `the asks hold ${held} of ${live.seats} seat(s)`);
+    if (held !== live.seats_taken)
+      yield this.violation(
+        5,
+        ride.id,
+        'ride: seats_taken wrong',
+        `the asks hold ${held}, the ride says ${live.seats_taken} taken`,
+      );
+  }
+
+  *boardings(): Generator<Violation> {
+    const onServer = new Map(this.final.boardings.map((doc) => [doc.id, doc]));
+    for (const [docId, entry] of this.expected.ticks) {
+      const doc = onServer.get(docId);
+      const members = [...new Set(entry.writes.map((write) => write.member))];
+      const refused = (member: MemberName) => this.refused({ member, eventId: entry.eventId, guest: false }, 'boarding.tick');
+      const said = `${this.label(docId)}: ${entry.writes.map((write) => `${write.device} ${write.value} (step ${write.step})`).join(', ')}`;
+      const notices = members.map((member) => this.noticesOf({ member, eventId: entry.eventId, guest: false })).join('');
+      if (!doc) {
+        if (!members.every(refused)) yield this.violation(6, docId, 'tick: lost', `${said}, but the server has none${notices}`);
+        continue;
+      }
+      if (!entry.writes.some((write) => write.value === doc.on_board)) {
+        yield this.violation(6, docId, 'tick: value never written', `${said}, the server has ${doc.on_board}`);
+        continue;
+      }
+      const devices = new Set(entry.writes.map((write) => write.device));
+      const last = entry.writes[entry.writes.length - 1]!;
+      if (devices.size === 1 && doc.on_board !== last.value && !refused(last.member))
+        yield this.violation(6, docId, 'tick: last value lost', `${said}, the server has ${doc.on_board}${notices}`);
+    }
+  }
+
   twoDeviceRows(): number {
     const checked = [...this.expected.writers].filter(([docId, devices]) => devices.size > 1 && this.rows.has(docId));
     return checked.filter(([docId]) => !this.broken.has(docId)).length;
@@ -257,7 +397,7 @@ class Checker {
     return this.violation(twoDevices ? 3 : 2, docId, kind, message + this.noticesOf(ref));
   }
 
-  private violation(invariant: 1 | 2 | 3 | 4, docId: string | null, kind: string, message: string): Violation {
+  private violation(invariant: Invariant, docId: string | null, kind: string, message: string): Violation {
     if (docId) this.broken.add(docId);
     return { invariant, kind, message };
   }

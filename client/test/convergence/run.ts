@@ -110,6 +110,9 @@ async function playAndCheck(run: RunContext, settleTimeoutMs: number): Promise<O
   for (const notice of settled.state.notices) run.count(`notice ${notice.action}: ${notice.code}`);
   for (const id of run.world.takeSettledByLedger()) run.expected.adminFields(id, { paid: true }, run.scenario.steps.length);
   const final = { ...settled.state, memberIds: run.world.memberIds() };
+  for (const seat of settled.state.seats) run.count(`ask ends ${seat.state}`);
+  for (const { writes } of run.expected.ticks.values())
+    if (new Set(writes.map((write) => write.device)).size > 1) run.count('tick written by two devices');
   const { violations, twoDeviceRows } = checkInvariants(run.expected, final, (id) => run.label(id));
   return { violations: [...run.deviceErrors, ...violations], twoDeviceRows, settleMs, rows: settled.state.rows };
 }

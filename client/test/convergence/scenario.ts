@@ -21,6 +21,15 @@ export const DEVICE_MEMBER: Record<DeviceName, MemberName> = { annaPhone: 'anna'
 export const DEVICES = Object.keys(DEVICE_MEMBER) as DeviceName[];
 
 export const EVENTS_PER_RUN = 2;
+/** Accounts without a device: the bus's passengers (the admin seats them; captains tick them). */
+export const PASSENGERS = ['pia', 'ole'] as const;
+/** Cem drives the run's ride (docs/architecture.md, Seats in rides): the others' devices ask for seats. */
+export const DRIVER_DEVICE: DeviceName = 'cem';
+const ASKER_DEVICES = ['annaPhone', 'annaLaptop', 'ben'] as const satisfies readonly DeviceName[];
+/** Anna and Ben are the bus's captains unless the admin changes them; Cem's taps are refused on the device. */
+const CAPTAIN_MEMBERS = ['anna', 'ben'] as const satisfies readonly MemberName[];
+const RIDE_RUNS = 0.3;
+const BUS_RUNS = 0.3;
 const MAX_GUESTS = 5;
 const STEPS = { min: 6, max: 16 };
 const GUEST_NAMES = ['Paul', ' Paula ', 'Jo', 'Kim', 'Mats', 'Ida '];
@@ -68,8 +77,23 @@ export type Step =
   | { kind: 'offline' | 'online'; device: DeviceName }
   | { kind: 'adminMember'; member: MemberName; event: number; change: AdminChange }
   | { kind: 'adminGuest'; guest: number; change: AdminChange }
+  /** Cem's device offers the run's ride (1 or 2 seats) to an event. */
+  | { kind: 'offerRide'; event: number; seats: number }
+  | { kind: 'askSeat'; device: DeviceName; seats: number }
+  /** The device cancels its member's ask of the ride (the one it holds). */
+  | { kind: 'cancelSeat'; device: DeviceName }
+  /** The driver's device answers the ask of a member (or, holding none of theirs, the first it holds). */
+  | { kind: 'answerSeat'; asker: MemberName; answer: 'accepted' | 'declined' }
+  /** The admin (REST): a transport option with a seat plan for the event, the passengers seated, the captains named. */
+  | { kind: 'setUpBus'; event: number; captains: MemberName[] }
+  | { kind: 'adminCaptains'; captains: MemberName[] }
+  /** A device ticks a passenger (index into PASSENGERS) on board or off. */
+  | { kind: 'tick'; device: DeviceName; passenger: number; onBoard: boolean }
   | { kind: 'pause'; ms: number }
-  /** Wait (a little) until every online device holds the server's rows: edits after it start from the same state. */
+  /**
+   * Wait (a little) until every online device holds the server's rows, rides, asks, ticks and
+   * transport options: edits after it start from the same state.
+   */
   | { kind: 'sync' };
 
 export interface Scenario {
@@ -87,6 +111,9 @@ interface Draft extends Scenario {
   offline: Set<DeviceName>;
   /** Member and event pairs with an attend step so far: answer steps go there, so they find a row. */
   attended: Set<string>;
+  /** The run's ride's seats, when it has one. */
+  rideSeats: number | null;
+  hasBus: boolean;
 }
 
 export function generateScenario(seed: number): Scenario {
@@ -99,9 +126,14 @@ export function generateScenario(seed: number): Scenario {
     steps: [],
     offline: new Set(),
     attended: new Set(),
+    rideSeats: null,
+    hasBus: false,
   };
   const count = random.int(STEPS.min, STEPS.max);
   if (random.chance(0.8)) openWithAnnaAttending(draft);
+  // Some runs also have a ride or a bus, set up first (and reached by every device) like Anna's row.
+  if (random.chance(RIDE_RUNS)) offerRide(draft);
+  if (random.chance(BUS_RUNS)) setUpBus(draft);
   while (draft.steps.length < count) draft.steps.push(nextStep(draft));
   const { ownRoles, guests, steps } = draft;
   return { seed, ownRoles, guests, steps };
@@ -127,7 +159,17 @@ function ownRolesOf(random: Random): Record<MemberName, Roles[]> {
 
 function nextStep(draft: Draft): Step {
   const { random } = draft;
-  const category = random.weighted({ member: 60, admin: 18, network: 15, pause: 5, sync: 2 });
+  const category = random.weighted({
+    member: 60,
+    admin: 18,
+    network: 15,
+    pause: 5,
+    sync: 2,
+    ride: draft.rideSeats === null ? 0 : 40,
+    bus: draft.hasBus ? 30 : 0,
+  });
+  if (category === 'ride') return rideStep(draft);
+  if (category === 'bus') return busStep(draft);
   if (category === 'member') return memberStep(draft, random.weighted({ annaPhone: 3, annaLaptop: 3, ben: 2, cem: 2 }));
   if (category === 'admin') return adminStep(draft);
   if (category === 'network') return networkStep(draft);
@@ -238,4 +280,56 @@ function networkStep(draft: Draft): Step {
   if (wasOffline) draft.offline.delete(device);
   else draft.offline.add(device);
   return { kind: wasOffline ? 'online' : 'offline', device };
+}
+
+function offerRide(draft: Draft): void {
+  const { random } = draft;
+  draft.rideSeats = random.pick([1, 1, 2]);
+  draft.steps.push({ kind: 'offerRide', event: random.int(0, EVENTS_PER_RUN - 1), seats: draft.rideSeats }, { kind: 'sync' });
+}
+
+function setUpBus(draft: Draft): void {
+  draft.hasBus = true;
+  const event = draft.random.int(0, EVENTS_PER_RUN - 1);
+  draft.steps.push({ kind: 'setUpBus', event, captains: [...CAPTAIN_MEMBERS] }, { kind: 'sync' });
+}
+
+/**
+ * A member asks for seats (from a device that may be offline), cancels, or the driver answers; now
+ * and then two members' devices go offline and both ask, so the last seat is asked for twice.
+ */
+function rideStep(draft: Draft): Step {
+  const { random } = draft;
+  const seats = (): number => (draft.rideSeats === 2 && random.chance(0.2) ? 2 : 1);
+  const choice = random.weighted({ ask: 5, cancel: 2, answer: 3, race: 2 });
+  if (choice === 'ask') return { kind: 'askSeat', device: random.pick(ASKER_DEVICES), seats: seats() };
+  if (choice === 'cancel') return { kind: 'cancelSeat', device: random.pick(ASKER_DEVICES) };
+  // The driver answers what reached the car: the online devices catch up first.
+  if (choice === 'answer') {
+    draft.steps.push({ kind: 'sync' });
+    return {
+      kind: 'answerSeat',
+      asker: random.pick(['anna', 'ben'] as const),
+      answer: random.chance(0.6) ? 'accepted' : 'declined',
+    };
+  }
+  const annaDevice = random.pick(['annaPhone', 'annaLaptop'] as const);
+  for (const device of [annaDevice, 'ben'] as const) {
+    if (draft.offline.has(device)) continue;
+    draft.offline.add(device);
+    draft.steps.push({ kind: 'offline', device });
+  }
+  draft.steps.push({ kind: 'askSeat', device: annaDevice, seats: seats() });
+  return { kind: 'askSeat', device: 'ben', seats: seats() };
+}
+
+/** Mostly a captain's device ticks a passenger on board or off; Cem (no captain) now and then; rarely the admin changes the captains. */
+function busStep(draft: Draft): Step {
+  const { random } = draft;
+  if (random.chance(0.06)) {
+    const captains = random.pick([['anna', 'ben'], ['anna'], ['ben']] as MemberName[][]);
+    return { kind: 'adminCaptains', captains };
+  }
+  const device = random.weighted({ annaPhone: 3, annaLaptop: 3, ben: 4, cem: 1 });
+  return { kind: 'tick', device, passenger: random.int(0, PASSENGERS.length - 1), onBoard: random.chance(0.7) };
 }

@@ -1,18 +1,29 @@
 import type { AttendeeDoc } from '@fankurve/shared';
 import { sameValue } from './model.js';
-import { ATTENDEE_FIELDS, type Device, type Notice, type World } from './world.js';
+import {
+  ATTENDEE_FIELDS,
+  BOARDING_FIELDS,
+  RIDE_FIELDS,
+  RIDE_SEAT_FIELDS,
+  visibleSeats,
+  type Device,
+  type Notice,
+  type RideAndBusDocs,
+  type World,
+} from './world.js';
 
 /*
  * The end of a run: with every device online, each must come to hold exactly the server's attendee
- * rows and notices of the run's events and have nothing left in its outbox, the same state seen on
- * two polls in a row (so a conflict answer still under way cannot slip through).
+ * rows and notices of the run's events, its rides, the asks its member may see, the boarding ticks
+ * and the transport options (their seq), and have nothing left in its outbox, the same state seen
+ * on two polls in a row (so a conflict answer still under way cannot slip through).
  */
 
 const POLL_MS = 10;
 /** How long a device may hold the server's state with ids still in its outbox before that counts as a leak. */
 const OUTBOX_GRACE_MS = 300;
 
-export interface ServerState {
+export interface ServerState extends RideAndBusDocs {
   rows: AttendeeDoc[];
   notices: Notice[];
 }
@@ -63,8 +74,13 @@ export async function devicesCaughtUp(world: World, eventIds: string[], timeoutM
   const label = (id: string) => id;
   for (;;) {
     const rows = (await world.serverRows(eventIds)).sort(byId);
+    const others = await world.serverRideAndBus(eventIds);
     const behind = await Promise.all(
-      online.map(async (device) => rowsDifference(rows, await world.deviceRows(device, eventIds), label)),
+      online.map(
+        async (device) =>
+          rowsDifference(rows, await world.deviceRows(device, eventIds), label) ??
+          rideAndBusDifference(world, device, others, await world.deviceRideAndBus(device, eventIds), label),
+      ),
     );
     if (behind.every((difference) => difference === null)) return true;
     if (Date.now() > deadline) return false;
@@ -75,7 +91,15 @@ export async function devicesCaughtUp(world: World, eventIds: string[], timeoutM
 async function serverState(world: World, eventIds: string[]): Promise<ServerState> {
   const rows = (await world.serverRows(eventIds)).sort(byId);
   const notices = (await world.serverNotices(eventIds)).sort(byId);
-  return { rows, notices };
+  const others = await world.serverRideAndBus(eventIds);
+  return {
+    rows,
+    notices,
+    rides: others.rides.sort(byId),
+    seats: others.seats.sort(byId),
+    boardings: others.boardings.sort(byId),
+    transports: others.transports.sort(byId),
+  };
 }
 
 /** What keeps the devices from the server's state; with `all`, every device's differences, else the first. */
@@ -105,6 +129,8 @@ async function differenceOf(
   const rows = await world.deviceRows(device, eventIds);
   const rowDifference = rowsDifference(server.rows, rows, label);
   if (rowDifference) return rowDifference;
+  const otherDifference = rideAndBusDifference(world, device, server, await world.deviceRideAndBus(device, eventIds), label);
+  if (otherDifference) return otherDifference;
   const memberId = world.members[device.member].id;
   const expected = server.notices.filter((notice) => notice.user_id === memberId).map((notice) => notice.id);
   const held = await world.deviceNotices(device, eventIds);
@@ -113,19 +139,49 @@ async function differenceOf(
 }
 
 function rowsDifference(server: AttendeeDoc[], device: AttendeeDoc[], label: Label): string | null {
+  return docsDifference(ATTENDEE_FIELDS, server, device, label);
+}
+
+/** The rides, the asks the device's member may see, the ticks and the transport options' seqs. */
+function rideAndBusDifference(
+  world: World,
+  device: Device,
+  server: RideAndBusDocs,
+  held: RideAndBusDocs,
+  label: Label,
+): string | null {
+  const seats = visibleSeats(server.seats, server.rides, world.members[device.member].id);
+  const differences = [
+    docsDifference(RIDE_FIELDS, server.rides, held.rides, label, 'ride '),
+    docsDifference(RIDE_SEAT_FIELDS, seats, held.seats, label, 'ask '),
+    docsDifference(BOARDING_FIELDS, server.boardings, held.boardings, label, 'tick '),
+    docsDifference(['id', 'seq'], server.transports, held.transports, label, 'transport '),
+  ].filter(Boolean);
+  return differences.length > 0 ? differences.join('; ') : null;
+}
+
+function docsDifference<Doc extends { id: string }>(
+  fieldList: readonly (keyof Doc)[],
+  server: readonly Doc[],
+  device: readonly Doc[],
+  label: Label,
+  what = '',
+): string | null {
   const onDevice = new Map(device.map((row) => [row.id, row]));
   const differences: string[] = [];
   for (const row of server) {
     const held = onDevice.get(row.id);
     onDevice.delete(row.id);
-    if (!held) differences.push(`${label(row.id)} missing`);
+    if (!held) differences.push(`${what}${label(row.id)} missing`);
     else {
-      const fields = ATTENDEE_FIELDS.filter((field) => !sameValue(row[field], held[field]));
-      const shown = fields.map((field) => `${field} ${JSON.stringify(held[field])} (server ${JSON.stringify(row[field])})`);
-      if (fields.length > 0) differences.push(`${label(row.id)}: ${shown.join(', ')}`);
+      const fields = fieldList.filter((field) => !sameValue(row[field], held[field]));
+      const shown = fields.map(
+        (field) => `${String(field)} ${JSON.stringify(held[field])} (server ${JSON.stringify(row[field])})`,
+      );
+      if (fields.length > 0) differences.push(`${what}${label(row.id)}: ${shown.join(', ')}`);
     }
   }
-  for (const id of onDevice.keys()) differences.push(`${label(id)} held but not on the server`);
+  for (const id of onDevice.keys()) differences.push(`${what}${label(id)} held but not on the server`);
   return differences.length > 0 ? differences.join('; ') : null;
 }
 

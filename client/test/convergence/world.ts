@@ -1,4 +1,6 @@
 import { attendeeSchema, type AttendeeDoc } from '@fankurve/shared';
+import { boardingSchema, type BoardingDoc } from '@fankurve/shared/collections/boardings/collection';
+import { rideSchema, rideSeatSchema, type RideDoc, type RideSeatDoc } from '@fankurve/shared/collections/rides/collection';
 import { toAttendeeDoc } from '../../../server/src/sync/collections/attendees.js';
 import { createTestApp, listen, type TestApp } from '../../../server/test/helpers.js';
 import { firstValueFrom } from 'rxjs';
@@ -6,17 +8,36 @@ import { rowsOfEvents$ } from '../../src/data/collections/attendees.js';
 import type { Outbox } from '../../src/data/outbox.js';
 import { eventually, TestClient } from '../sync-clients.js';
 import { traceSyncTraffic, TRACING, type TraceSink } from './trace.js';
-import { DEVICE_MEMBER, DEVICES, EVENTS_PER_RUN, MEMBERS, type DeviceName, type MemberName } from './scenario.js';
+import { DEVICE_MEMBER, DEVICES, EVENTS_PER_RUN, MEMBERS, PASSENGERS, type DeviceName, type MemberName } from './scenario.js';
 import { kindOf } from '../../src/data/pushedGroup.js';
 
 /*
  * The world every run shares: one real server, the admin, three members and their four devices
- * (each its own RxDB database replicating attendees and notices over HTTP). A run works on fresh
- * events of its own, so runs do not see each other's rows.
+ * (each its own RxDB database replicating attendees, notices, rides, ride seats and boarding ticks
+ * over HTTP, with events and transport options in its document store), and two passengers of the
+ * bus without a device. A run works on fresh events of its own, so runs do not see each other's rows.
  */
 
 /** The fields of an attendee document, as devices hold it and the server's pull sends it. */
 export const ATTENDEE_FIELDS = Object.keys(attendeeSchema.properties) as (keyof AttendeeDoc)[];
+export const RIDE_FIELDS = Object.keys(rideSchema.properties) as (keyof RideDoc)[];
+export const RIDE_SEAT_FIELDS = Object.keys(rideSeatSchema.properties) as (keyof RideSeatDoc)[];
+export const BOARDING_FIELDS = Object.keys(boardingSchema.properties) as (keyof BoardingDoc)[];
+
+/** A transport option as a device must come to hold it: its id and seq (a new seq with every seat and captain change). */
+export interface TransportStamp {
+  id: string;
+  seq: number;
+}
+
+/** The pushed documents of the rides and the bus (docs/architecture.md, Seats in rides; The bus) as the server holds them. */
+export interface RideAndBusDocs {
+  rides: RideDoc[];
+  /** Every live ask; each member's devices hold those the member may see (`visibleSeats`). */
+  seats: RideSeatDoc[];
+  boardings: BoardingDoc[];
+  transports: TransportStamp[];
+}
 
 export interface Notice {
   id: string;
@@ -78,6 +99,8 @@ export class World {
     readonly adminToken: string,
     readonly members: Record<MemberName, { id: string; token: string }>,
     readonly devices: Record<DeviceName, Device>,
+    /** The bus's passengers: accounts without a device, answering over REST. */
+    readonly passengers: { id: string; token: string }[],
   ) {}
 
   static async start(): Promise<World> {
@@ -87,15 +110,27 @@ export class World {
     const adminToken = await t.adminToken();
     const members = {} as Record<MemberName, { id: string; token: string }>;
     for (const name of MEMBERS) members[name] = await t.member(name);
+    const passengers = [];
+    for (const name of PASSENGERS) passengers.push(await t.member(name));
     const tokens = await deviceTokens(t, members);
     const devices = {} as Record<DeviceName, Device>;
     for (const name of DEVICES) {
-      // Two collections per device: eight open collections, under the open-source RxDB limit of 13.
-      const client = await TestClient.connect(server.url, tokens[name], ['attendees', 'notices']);
+      // Two RxDB collections per device (attendees, and the group of the small pushed kinds: notices,
+      // rides, ride_seats, boardings): eight open collections, under the open-source RxDB limit of 13.
+      // Events and transports go to the document store (a ride's event date, a bus's captains).
+      const client = await TestClient.connect(server.url, tokens[name], [
+        'attendees',
+        'notices',
+        'events',
+        'rides',
+        'ride_seats',
+        'transports',
+        'boardings',
+      ]);
       await retryQuickly(client);
       devices[name] = { name, member: DEVICE_MEMBER[name], client, writes: new WriteTracker(client.outbox) };
     }
-    const world = new World(t, server, adminToken, members, devices);
+    const world = new World(t, server, adminToken, members, devices, passengers);
     // The ledger marks a ticket paid when the member's credit covers it (docs/architecture.md, Ledger).
     t.runtime.deps.store.commits.subscribe((commit) => {
       for (const event of commit.events) {
@@ -187,6 +222,84 @@ export class World {
     return docs.map((doc) => doc.id);
   }
 
+  /** The live rides, asks, ticks and transport options of the events, as the pulls send them. */
+  async serverRideAndBus(eventIds: readonly string[]): Promise<RideAndBusDocs> {
+    const db = this.t.runtime.deps.store.db;
+    const events = [...eventIds];
+    const rides = await db
+      .selectFrom('rides as r')
+      .innerJoin('events as e', 'e.id', 'r.event_id')
+      .selectAll('r')
+      .where('r.event_id', 'in', events)
+      .where('r.deleted', '=', 0)
+      .where('e.deleted', '=', 0)
+      .where('e.archived', '=', 0)
+      .execute();
+    const seats = await db
+      .selectFrom('ride_seats as s')
+      .innerJoin('rides as r', 'r.id', 's.ride_id')
+      .innerJoin('events as e', 'e.id', 's.event_id')
+      .selectAll('s')
+      .where('s.event_id', 'in', events)
+      .where('s.deleted', '=', 0)
+      .where('r.deleted', '=', 0)
+      .where('e.deleted', '=', 0)
+      .where('e.archived', '=', 0)
+      .execute();
+    const boardings = await db
+      .selectFrom('boardings as b')
+      .innerJoin('transports as t', 't.id', 'b.transport_id')
+      .innerJoin('events as e', 'e.id', 'b.event_id')
+      .selectAll('b')
+      .where('b.event_id', 'in', events)
+      .where('b.deleted', '=', 0)
+      .where('t.deleted', '=', 0)
+      .where('e.deleted', '=', 0)
+      .where('e.archived', '=', 0)
+      .execute();
+    const transports = await db
+      .selectFrom('transports as t')
+      .innerJoin('events as e', 'e.id', 't.event_id')
+      .select(['t.id', 't.seq'])
+      .where('t.event_id', 'in', events)
+      .where('t.deleted', '=', 0)
+      .where('e.deleted', '=', 0)
+      .execute();
+    return {
+      rides: rides.map((row) =>
+        pick(RIDE_FIELDS, {
+          ...row,
+          drives_back: Boolean(Number(row.drives_back)),
+          cost_share_cents: row.cost_share_cents === null ? null : Number(row.cost_share_cents),
+          seats: Number(row.seats),
+          seats_taken: Number(row.seats_taken),
+          seq: Number(row.seq),
+        }),
+      ),
+      seats: seats.map((row) => pick(RIDE_SEAT_FIELDS, { ...row, seats: Number(row.seats), seq: Number(row.seq) })),
+      boardings: boardings.map((row) =>
+        pick(BOARDING_FIELDS, { ...row, on_board: Boolean(Number(row.on_board)), by: row.by_id, seq: Number(row.seq) }),
+      ),
+      transports: transports.map((row) => ({ id: row.id, seq: Number(row.seq) })),
+    };
+  }
+
+  /** The rides, asks, ticks and transport options of the events on the device. */
+  async deviceRideAndBus(device: Device, eventIds: readonly string[]): Promise<RideAndBusDocs> {
+    const { db, docs } = device.client;
+    const selector = { selector: { event_id: { $in: [...eventIds] } } };
+    const rides = await kindOf(db, 'rides').find(selector).exec();
+    const seats = await kindOf(db, 'ride_seats').find(selector).exec();
+    const boardings = await kindOf(db, 'boardings').find(selector).exec();
+    const transports = (await docs.table('transports').toArray()).filter((doc) => eventIds.includes(doc.event_id));
+    return {
+      rides: rides.map((doc) => pick(RIDE_FIELDS, doc.toJSON() as RideDoc)),
+      seats: seats.map((doc) => pick(RIDE_SEAT_FIELDS, doc.toJSON() as RideSeatDoc)),
+      boardings: boardings.map((doc) => pick(BOARDING_FIELDS, doc.toJSON() as BoardingDoc)),
+      transports: transports.map((doc) => ({ id: doc.id, seq: doc.seq })),
+    };
+  }
+
   memberIds(): Record<MemberName, string> {
     return Object.fromEntries(MEMBERS.map((name) => [name, this.members[name].id])) as Record<MemberName, string>;
   }
@@ -229,6 +342,28 @@ async function deviceTokens(t: TestApp, members: Record<MemberName, { token: str
     laptop = await t.login('anna', 'member-pass');
   }
   return { annaPhone: members.anna.token, annaLaptop: laptop, ben: members.ben.token, cem: members.cem.token };
+}
+
+/**
+ * The asks a member's devices hold (docs/architecture.md, Seats in rides, pull scope): those of
+ * rides the member drives, their own, and once they hold an accepted ask, the ride's other accepted ones.
+ */
+export function visibleSeats(seats: readonly RideSeatDoc[], rides: readonly RideDoc[], memberId: string): RideSeatDoc[] {
+  const driverOf = new Map(rides.map((ride) => [ride.id, ride.driver_id]));
+  const acceptedIn = new Set(
+    seats.filter((seat) => seat.passenger_id === memberId && seat.state === 'accepted').map((seat) => seat.ride_id),
+  );
+  return seats.filter(
+    (seat) =>
+      driverOf.get(seat.ride_id) === memberId ||
+      seat.passenger_id === memberId ||
+      (seat.state === 'accepted' && acceptedIn.has(seat.ride_id)),
+  );
+}
+
+function pick<Doc>(fields: readonly (keyof Doc)[], doc: Record<string, unknown> | Doc): Doc {
+  const source = doc as Record<string, unknown>;
+  return Object.fromEntries(fields.map((field) => [field, source[field as string] ?? null])) as Doc;
 }
 
 function visibleFields(doc: AttendeeDoc): AttendeeDoc {
