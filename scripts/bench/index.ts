@@ -27,8 +27,9 @@
  * (keep the temp folder), BENCH_DATABASE_URL (PostgreSQL for the instances part; else
  * TEST_DATABASE_URL; neither answering, the part is skipped), BENCH_LIGHTHOUSE_RUNS (per page, 3),
  * BENCH_LIGHTHOUSE_PAGES (a comma-separated choice of the signed-in pages, e.g. `/admin/tasks`),
+ * BENCH_LIGHTHOUSE_ROLES (`admin` or `member`: only that user's device),
  * BENCH_LIGHTHOUSE_REPORTS=<folder> (keep each Lighthouse report), BENCH_SKIP_LIGHTHOUSE=1 (a default
- * run without its 17 minutes of Lighthouse), BENCH_USER_SERVER=0 (no user's server), BENCH_RUSH_INSTANCES=2 (the rush
+ * run without its half hour of Lighthouse), BENCH_USER_SERVER=0 (no user's server), BENCH_RUSH_INSTANCES=2 (the rush
  * over two server instances on one PostgreSQL, the devices spread over them), BENCH_DEVICE_PROFILE=<folder> (the member's first sign-in
  * as a CPU profile of the page, for DevTools), BENCH_SERVER_PROFILE=<folder> (every server's CPU profile, written
  * when it stops), CHROMIUM_PATH.
@@ -57,7 +58,7 @@ import { benchRush } from './rush.js';
 import { benchStatements } from './statements.js';
 import { benchMemberImport } from './memberImport.js';
 import { benchHardening } from './hardening.js';
-import { CLUBS, seedClub, type ClubKey, type SeedResult } from './seed.js';
+import { CLUBS, seedClub, type ClubKey, type SeededUser, type SeedResult } from './seed.js';
 import { benchUserServer } from './userServer.js';
 import { memoryOf, REPO_ROOT, serverCommand, startAppServer, type Child, type ServerCommand } from './server.js';
 
@@ -167,18 +168,20 @@ function memoryFigures(pid: number): MemoryFigures {
   return { rssMiB, peakMiB };
 }
 
-/** Lighthouse as the admin (the only one who sees /admin/tasks), the device synced first. */
+/** Lighthouse as the admin and as the bench member, each on a device of their own synced first. */
 async function measureLighthouse(seed: SeedResult, server: Child, figures: Figures, errors: Record<string, string>) {
-  const adminToken = await signIn(server.baseUrl, seed.admin.username, seed.admin.password);
-  const adminPulls = await benchPulls(server.baseUrl, adminToken);
+  const expectedOf = async (user: SeededUser) =>
+    storedCounts(await benchPulls(server.baseUrl, await signIn(server.baseUrl, user.username, user.password)));
   const runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
-  log(`Lighthouse: 7 pages, ${runs} runs each…`);
-  figures.lighthouse = await phase('lighthouse', errors, () =>
+  log(`Lighthouse: the sign-in page, then 9 pages as the admin and 6 as a member, ${runs} runs each…`);
+  figures.lighthouse = await phase('lighthouse', errors, async () =>
     benchLighthouse({
       baseUrl: server.baseUrl,
-      user: seed.admin,
+      users: [
+        { role: 'admin', user: seed.admin, expected: await expectedOf(seed.admin) },
+        { role: 'member', user: seed.benchMember, expected: await expectedOf(seed.benchMember) },
+      ],
       eventId: seed.openUpcoming[0]!.id,
-      expected: storedCounts(adminPulls),
       runs,
       log,
     }),
