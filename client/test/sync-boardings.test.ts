@@ -1,10 +1,10 @@
 import type { NoticeDoc, TransportDoc } from '@fankurve/shared';
 import type { BoardingDoc } from '@fankurve/shared/collections/boardings/collection';
 import { boardingIdOf } from '@fankurve/shared/collections/boardings/rules';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { writes } from '../src/collections/boardings/data.js';
 import { LocalRuleError } from '../src/data/device.js';
-import { kindOf } from '../src/data/pushedGroup.js';
+import { kindOf, PUSHED_GROUP } from '../src/data/pushedGroup.js';
 import { createEventVia, createTestApp, listen, type TestApp } from '../../server/test/helpers.js';
 import { eventually, TestClient } from './sync-clients.js';
 
@@ -177,6 +177,27 @@ describe('sync: boardings', () => {
     await writes.tickBoarding(on(annaPhone), { id: anna.id, isAdmin: false }, transport, passengers[1]!, false);
     await eventually(async () =>
       expect((await ticksOn(doraPhone, transport.id)).find((tick) => tick.attendee_id === passengers[1])?.on_board).toBe(false),
+    );
+  });
+
+  it("a tick whose passenger the other captain's tick reached meanwhile changes that document", async () => {
+    const { transport, anna, dora, passengers, annaPhone, doraPhone } = await setUp();
+    const id = boardingIdOf(transport.id, passengers[0]!);
+    await writes.tickBoarding(on(annaPhone), { id: anna.id, isAdmin: false }, transport, passengers[0]!, true);
+    await eventually(async () => expect((await ticksOn(doraPhone, transport.id)).map((tick) => tick.id)).toEqual([id]));
+    // Dora's device read before Anna's tick was pulled: it finds nothing and inserts the same id.
+    const group = (doraPhone.db.collections as unknown as Record<string, { findOne: (query: unknown) => unknown }>)[PUSHED_GROUP]!;
+    const findOne = vi.spyOn(group, 'findOne').mockImplementationOnce(() => ({ exec: async () => null }));
+    await writes.tickBoarding(on(doraPhone), { id: dora.id, isAdmin: false }, transport, passengers[0]!, false);
+    expect(findOne).toHaveBeenCalledTimes(2);
+    findOne.mockRestore();
+    // One document, taken off by Dora, on her device, on the server and on Anna's.
+    expect((await ticksOn(doraPhone, transport.id)).map((tick) => [tick.id, tick.on_board, tick.by])).toEqual([[id, false, dora.id]]);
+    await eventually(async () =>
+      expect((await serverTicks(transport.id)).map((row) => [row.id, row.on_board, row.by_id])).toEqual([[id, 0, dora.id]]),
+    );
+    await eventually(async () =>
+      expect((await ticksOn(annaPhone, transport.id)).map((tick) => [tick.id, tick.on_board])).toEqual([[id, false]]),
     );
   });
 

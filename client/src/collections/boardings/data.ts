@@ -32,13 +32,30 @@ export function useBoardings(transportId: string): BoardingDoc[] | undefined {
  * the device unless they are one of the option's captains or an admin (`boardingNotAllowed`).
  */
 async function tick(
-  { db, outbox }: Device,
+  device: Device,
   user: { id: string; isAdmin: boolean },
   transport: Pick<TransportDoc, 'id' | 'event_id' | 'captain_ids'>,
   attendeeId: string,
   onBoard: boolean,
 ): Promise<void> {
   if (!mayTick(transport, user)) throw new LocalRuleError('boardingNotAllowed');
+  try {
+    await writeTick(device, user, transport, attendeeId, onBoard);
+  } catch (error) {
+    // Another captain's tick of this passenger (the same id) arrived between the read and the
+    // insert: the tick changes that document instead.
+    if ((error as { code?: unknown }).code !== 'CONFLICT') throw error;
+    await writeTick(device, user, transport, attendeeId, onBoard);
+  }
+}
+
+async function writeTick(
+  { db, outbox }: Device,
+  user: { id: string },
+  transport: Pick<TransportDoc, 'id' | 'event_id'>,
+  attendeeId: string,
+  onBoard: boolean,
+): Promise<void> {
   const id = boardingIdOf(transport.id, attendeeId);
   const now = new Date().toISOString();
   const boardings = kindOf(db, 'boardings');
