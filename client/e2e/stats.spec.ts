@@ -261,7 +261,7 @@ function chartJsLoaded(page: Page): Promise<boolean> {
   });
 }
 
-test('Chart.js loads with the statistics page only, not with the shell, the events, the profile or the ranking', async ({
+test("Chart.js loads for the statistics page's charts only, not with the shell, the events, the profile or the ranking", async ({
   page,
   request,
 }) => {
@@ -274,7 +274,8 @@ test('Chart.js loads with the statistics page only, not with the shell, the even
   await page.goto('/allesfahrer');
   await page.getByRole('link', { name: WORDS.de.loyaltyLink }).click();
   await expect(page.getByRole('heading', { name: WORDS.de.title, level: 1 })).toBeVisible();
-  expect(await chartJsLoaded(page)).toBe(true);
+  // Loaded after the page's figures have painted, for its charts.
+  await expect.poll(() => chartJsLoaded(page)).toBe(true);
   await page.goto('/events');
   await expect(page.getByRole('heading', { name: 'Termine' })).toBeVisible();
   expect(await chartJsLoaded(page)).toBe(false);

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppRoutes, preloadStartScreen } from './app/router.js';
 import { showSessionMessages } from './app/sessionMessages.js';
@@ -7,21 +7,36 @@ import { startSiteConfig } from './session/siteConfig.js';
 import { initI18n } from './i18n/index.js';
 import './pwa/install.js'; // catches the browser's install offer (beforeinstallprompt) from the start
 import { registerServiceWorker } from './pwa/register.js';
+import { yieldToMain } from './data/yieldToMain.js';
 import './ui/styles.css';
 
+/**
+ * Starts the app in tasks of its own, each short on a phone (docs/architecture.md, Loading): the
+ * entry's modules were evaluated in the task before; then the device database and the start screen's
+ * chunk are asked for, the texts and the club's configuration are read, and the session starts.
+ */
 async function main(): Promise<void> {
+  await yieldToMain();
   showSessionMessages();
   const startScreen = prewarmDevice() ? preloadStartScreen(location.pathname) : null;
+  await yieldToMain();
   await initI18n();
+  await yieldToMain();
   startSiteConfig();
+  await yieldToMain();
   startSession();
   const root = document.getElementById('root');
   if (!root) throw new Error('#root missing in index.html');
   await startScreen;
-  createRoot(root).render(
-    <StrictMode>
-      <AppRoutes />
-    </StrictMode>,
+  // The first render as a transition: React builds the screen in slices of a few milliseconds
+  // instead of one long task (docs/architecture.md, Loading).
+  const reactRoot = createRoot(root);
+  startTransition(() =>
+    reactRoot.render(
+      <StrictMode>
+        <AppRoutes />
+      </StrictMode>,
+    ),
   );
   registerServiceWorker();
 }

@@ -18,17 +18,6 @@ const ChangePasswordPage = lazyPage(() => import('../features/auth/ChangePasswor
 const EventsPage = lazyPage(() => import('../features/events/EventsPage.js').then((m) => m.EventsPage));
 const EventDetailPage = lazyPage(() => import('../features/eventDetail/EventDetailPage.js').then((m) => m.EventDetailPage));
 
-/**
- * Loads the screen of a signed-in start URL right away, in parallel with the app shell and the
- * device database. The first render waits for it (a little): a screen that suspends on its first
- * render is revealed only after React's fallback delay, which a warm start cannot afford.
- */
-export async function preloadStartScreen(pathname: string): Promise<void> {
-  const page = pathname.startsWith('/events/') ? EventDetailPage : pathname === '/' || pathname === '/events' ? EventsPage : null;
-  if (!page) return;
-  await Promise.race([page.preload().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 1500))]);
-}
-
 const AdminTasksPage = lazyPage(() => import('../features/admin/AdminTasksPage.js').then((m) => m.AdminTasksPage));
 const UsersPage = lazyPage(() => import('../features/admin/UsersPage.js').then((m) => m.UsersPage));
 const InvitesPage = lazyPage(() => import('../features/admin/InvitesPage.js').then((m) => m.InvitesPage));
@@ -46,6 +35,38 @@ const StatsPage = lazyPage(() => import('../features/stats/StatsPage.js').then((
 const PrintListsPage = lazyPage(() => import('../features/exports/PrintListsPage.js').then((m) => m.PrintListsPage));
 const BoardingPage = lazyPage(() => import('../collections/boardings/index.js').then((m) => m.BoardingPage));
 const SeasonAccountsPage = lazyPage(() => import('../features/ledger/SeasonAccounts.js').then((m) => m.SeasonAccountsPage));
+
+/** The screens a signed-in member opens the app on, by address (the routes below). */
+const START_SCREENS: Record<string, { preload(): Promise<unknown> }> = {
+  '/': EventsPage,
+  '/events': EventsPage,
+  '/my-tickets': MyTicketsPage,
+  '/debts': DebtsPage,
+  '/allesfahrer': LoyaltyPage,
+  '/stats': StatsPage,
+  '/profile': ProfilePage,
+  '/admin/tasks': AdminTasksPage,
+  '/users': UsersPage,
+};
+
+function startScreenOf(pathname: string): { preload(): Promise<unknown> } | null {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  if (/^\/events\/[^/]+$/.test(path)) return EventDetailPage;
+  return START_SCREENS[path] ?? null;
+}
+
+/**
+ * Loads the screen of a signed-in start URL right away, in parallel with the app shell and the
+ * device database. The first render waits for it (a little): a screen that suspends on its first
+ * render is revealed only after React's fallback delay, which a warm start cannot afford, and its
+ * chunk would load inside the render's task.
+ */
+export async function preloadStartScreen(pathname: string): Promise<void> {
+  const page = startScreenOf(pathname);
+  if (!page) return;
+  await Promise.race([page.preload().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 1500))]);
+}
+
 
 /**
  * The login page. While the member types, the events screen's chunk loads, so the work after the

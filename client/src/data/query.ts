@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { map, type Observable, type Subscription } from 'rxjs';
 import type { FankurveDatabase } from './database.js';
 import type { DocStore } from './docStore.js';
@@ -16,7 +16,9 @@ function useDeviceQuery<T>(open: () => Promise<[FankurveDatabase, DocStore]>, bu
     void open().then(([db, docs]) => {
       if (cancelled) return;
       subscription = build(db, docs)?.subscribe({
-        next: setValue,
+        // A transition: React renders what a new result changes in slices of a few milliseconds,
+        // so a long list arriving never blocks the page in one long task (docs/architecture.md, Loading).
+        next: (next) => startTransition(() => setValue(() => next)),
         // Sign-out deletes the store under a screen still shown: its queries end there.
         error: (error: unknown) => {
           if ((error as { name?: string }).name !== 'DatabaseClosedError') throw error;

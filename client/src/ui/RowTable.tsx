@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useRenderSlices } from './renderSlices.js';
 import './table.css';
 
 /** A column of a RowTable: its header, what it shows of a row, and `num` for a right-aligned number. */
@@ -12,7 +13,7 @@ export interface Column<T> {
  * A table with one row per item (the admin's lists). Its last column holds the row's actions, which
  * stay in view at the right edge while the table scrolls sideways in its `TableScroll` box
  * (docs/architecture.md, Screens: nav bar, online-only pages, wide tables). A column given as `false`
- * is left out.
+ * is left out. A long list renders in slices after the first screen (`useRenderSlices`).
  */
 export function RowTable<T extends { id: string }>({
   columns,
@@ -25,6 +26,7 @@ export function RowTable<T extends { id: string }>({
 }) {
   const shown = columns.filter((column): column is Column<T> => column !== false);
   const numClass = (column: Column<T>) => (column.num ? 'num' : undefined);
+  const rendered = useRenderSlices(rows.length);
   return (
     <table className={className ? `admin-table ${className}` : 'admin-table'}>
       <thead>
@@ -37,7 +39,7 @@ export function RowTable<T extends { id: string }>({
         </tr>
       </thead>
       <tbody>
-        {rows.map((row) => (
+        {rows.slice(0, rendered).map((row) => (
           <tr key={row.id}>
             {shown.map((column) => (
               <td key={column.header} className={numClass(column)}>

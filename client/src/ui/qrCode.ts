@@ -1,5 +1,10 @@
 import QRCode from 'qrcode';
 
+export interface QrPath {
+  size: number;
+  path: string;
+}
+
 /** The light border around a QR code that scanners need: four modules wide. */
 const QUIET_ZONE = 4;
 
@@ -9,7 +14,7 @@ const QUIET_ZONE = 4;
  * (docs/architecture.md, Content-Security-Policy). The GiroCode asks for level M as the EPC's
  * guidelines do; an invite link takes the same.
  */
-export function qrPath(payload: string, errorCorrectionLevel: 'L' | 'M' | 'Q' | 'H' = 'M'): { size: number; path: string } {
+export function qrPath(payload: string, errorCorrectionLevel: 'L' | 'M' | 'Q' | 'H' = 'M'): QrPath {
   const { modules } = QRCode.create(payload, { errorCorrectionLevel });
   const parts: string[] = [];
   for (let row = 0; row < modules.size; row++) {

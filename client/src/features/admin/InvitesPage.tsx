@@ -1,6 +1,6 @@
 import type { Language } from '@fankurve/shared/constants';
 import { INVITE_MAX_USES, INVITE_VALID_MAX_DAYS, checkInviteMaxUses, inviteState } from '@fankurve/shared/rules/invites';
-import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { createInvite, fetchInvites, revokeInvite, type Invite } from '../../api/invites.js';
@@ -10,7 +10,7 @@ import { AdminRequired } from '../../ui/AdminRequired.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { Field, FormError } from '../../ui/Field.js';
 import { NeedsConnection } from '../../ui/NeedsConnection.js';
-import { qrPath } from '../../ui/qrCode.js';
+import { useQrPath } from '../../ui/useQrPath.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { failureText, formatTimestamp } from './format.js';
 import './admin.css';
@@ -233,7 +233,7 @@ function InviteCard({
   const linkId = useId();
   const state = inviteState(invite, new Date().toISOString());
   const [showQr, setShowQr] = useState(qrOpen);
-  const code = useMemo(() => (showQr ? qrPath(invite.url) : null), [showQr, invite.url]);
+  const code = useQrPath(showQr ? invite.url : null);
   const until = formatTimestamp(invite.expires_at, language);
 
   async function copy() {

@@ -1,6 +1,6 @@
 import type { AttendanceStatus, EventDoc, Language } from '@fankurve/shared';
 import { formatMoney } from '@fankurve/shared/rules/money';
-import { useId, useState } from 'react';
+import { memo, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { setOwnAttendance } from '../../data/index.js';
@@ -35,8 +35,30 @@ const ANSWERS: { status: AttendanceStatus | null; key: 'events.answerGoing' | 'e
     { status: null, key: 'events.answerNotGoing' },
   ];
 
+/**
+ * A card renders again only when what it shows changed: a new result of the device's queries brings
+ * new objects for every event, and a list of a hundred cards would otherwise render whole each time.
+ */
+function sameCard(before: Props, after: Props): boolean {
+  const same = <K extends keyof Props>(key: K) => Object.is(before[key], after[key]);
+  const a = before.attendance;
+  const b = after.attendance;
+  return (
+    (before.event === after.event || (before.event.id === after.event.id && before.event.seq === after.event.seq)) &&
+    a.going === b.going &&
+    a.maybe === b.maybe &&
+    a.paymentRequired === b.paymentRequired &&
+    a.own?.status === b.own?.status &&
+    (['countsLoading', 'past', 'answersClosed', 'deadlinePassed', 'language', 'userId', 'offered'] as const).every(same) &&
+    // The wall clock only counts down a deadline the card shows.
+    (after.event.answer_deadline === null || same('clubNow'))
+  );
+}
+
 /** One event: when, where, price, how many go, and the member's own answer (works offline). */
-export function EventCard({
+export const EventCard = memo(EventCardContent, sameCard);
+
+function EventCardContent({
   event,
   attendance,
   countsLoading,

@@ -17,6 +17,7 @@ import {
 } from '../../data/index.js';
 import { currentLanguage } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
+import { useRenderSlices } from '../../ui/renderSlices.js';
 import { Announcements } from '../../collections/announcements/index.js';
 import { Polls } from '../polls/index.js';
 import { SyncMatchesButton } from '../matches/index.js';
@@ -28,26 +29,6 @@ import { orderEvents } from './order.js';
 import { useClubNow } from './useClubNow.js';
 import { attendanceOf, summarizeAttendance, type EventAttendance } from './summary.js';
 import './events.css';
-
-/**
- * False for the first paint, true from the next frame on: the past events (below the upcoming ones,
- * off the first screen) render after the first paint, in a task of their own (docs/architecture.md,
- * Client data layer).
- */
-function usePainted(): boolean {
-  const [painted, setPainted] = useState(false);
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => setPainted(true), 0);
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
-  }, []);
-  return painted;
-}
 
 interface EventsSnapshot {
   events: EventDoc[];
@@ -67,7 +48,6 @@ export function EventsPage() {
   const language = currentLanguage();
   const [query, setQuery] = useSearchParams();
   const [creating, setCreating] = useState(false);
-  const painted = usePainted();
   const navigate = useNavigate();
   // The club's calendar day decides what is past and which season is the current one; its wall clock which answer deadlines passed.
   const timeZone = useSiteConfig().time_zone;
@@ -107,6 +87,9 @@ export function EventsPage() {
     if (liveEvents && liveSummary) setLive({ events: liveEvents, attendance: [...liveSummary] });
   }, [liveEvents, liveSummary]);
   const summary = useMemo(() => liveSummary ?? new Map(remembered?.attendance ?? []), [liveSummary, remembered]);
+  // The upcoming cards first, the past ones (faded, below) after: a season's cards in slices.
+  const rendered = useRenderSlices(upcoming.length + past.length);
+  const pastRendered = Math.max(0, rendered - upcoming.length);
 
   if (events === undefined) return <Loading />;
 
@@ -176,18 +159,18 @@ export function EventsPage() {
             <>
               {upcoming.length > 0 ? (
                 <ul className="card-list" aria-label={t('events.upcoming')}>
-                  {upcoming.map((event) => card(event, false))}
+                  {upcoming.slice(0, rendered).map((event) => card(event, false))}
                 </ul>
               ) : (
                 <p className="empty-state">{t('events.noUpcoming')}</p>
               )}
-              {past.length > 0 && painted ? (
+              {pastRendered > 0 ? (
                 <>
                   <h2 className="section-title" id="events-past">
                     {t('events.past')}
                   </h2>
                   <ul className="card-list past-list" aria-labelledby="events-past">
-                    {past.map((event) => card(event, true))}
+                    {past.slice(0, pastRendered).map((event) => card(event, true))}
                   </ul>
                 </>
               ) : null}

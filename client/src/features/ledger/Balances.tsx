@@ -27,6 +27,7 @@ import { useSiteConfig } from '../../session/siteConfig.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { Field } from '../../ui/Field.js';
 import { Loading } from '../../ui/Loading.js';
+import { useRenderSlices } from '../../ui/renderSlices.js';
 import { MoneyField } from '../../ui/MoneyField.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { BalanceText, Statement, useEntryText } from './Statement.js';
@@ -83,6 +84,7 @@ export function Balances({ onChanged }: { onChanged?: () => void } = {}) {
   const [open, setOpen] = useState<string | null>(null);
   // Bookings go to members; an erased account only keeps its entries (docs/product.md, Data protection).
   const bookable = useMemo(() => (members ?? []).filter((member) => !isFormerMember(member.username)), [members]);
+  const rendered = useRenderSlices(members?.length ?? 0);
 
   if (error) return <p className="form-error" role="alert">{`${t('ledger.loadFailed')} ${error}`}</p>;
   if (!members) return <Loading />;
@@ -117,7 +119,7 @@ export function Balances({ onChanged }: { onChanged?: () => void } = {}) {
               </tr>
             </thead>
             <tbody>
-              {members.map((member) => (
+              {members.slice(0, rendered).map((member) => (
                 <Fragment key={member.user_id}>
                   <tr data-member={member.user_id}>
                     <td className="ledger-name">{shownName(member.username, language) ?? '—'}</td>

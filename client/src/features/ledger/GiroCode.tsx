@@ -1,11 +1,11 @@
 import { epcPayload, isPayableByGiroCode } from '@fankurve/shared/rules/girocode';
 import { formatMoney } from '@fankurve/shared/rules/money';
 import { formatIban } from '@fankurve/shared/rules/siteConfig';
-import { useId, useMemo } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../i18n/index.js';
 import { useSiteConfig } from '../../session/siteConfig.js';
-import { qrPath } from '../../ui/qrCode.js';
+import { useQrPath } from '../../ui/useQrPath.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import './GiroCode.css';
 
@@ -21,10 +21,7 @@ export function GiroCode({ amountCents, reference }: { amountCents: number; refe
   const language = currentLanguage();
   const { account_holder: holder, iban, bic } = useSiteConfig();
   const payable = holder !== null && iban !== null && isPayableByGiroCode(amountCents);
-  const code = useMemo(
-    () => (payable ? qrPath(epcPayload({ bic, name: holder, iban, amountCents, reference })) : null),
-    [payable, bic, holder, iban, amountCents, reference],
-  );
+  const code = useQrPath(payable ? epcPayload({ bic, name: holder, iban, amountCents, reference }) : null);
   const amount = formatMoney(amountCents, language);
   // More than a GiroCode carries (the same rule as the server's 409 `ledgerAmountTooLarge`): said, not drawn.
   if (holder !== null && iban !== null && amountCents > 0 && !isPayableByGiroCode(amountCents)) {
@@ -34,7 +31,7 @@ export function GiroCode({ amountCents, reference }: { amountCents: number; refe
       </p>
     );
   }
-  if (!payable || !code) return null;
+  if (!payable) return null;
 
   async function copyIban() {
     try {
@@ -50,17 +47,22 @@ export function GiroCode({ amountCents, reference }: { amountCents: number; refe
       {/* A section of /my-tickets beneath its h1 (axe heading-order). */}
       <h2 id={titleId}>{t('account.giro.title')}</h2>
       <div className="giro-code-body">
-        <svg
-          className="giro-code-qr"
-          viewBox={`0 0 ${code.size} ${code.size}`}
-          role="img"
-          aria-label={t('account.giro.codeLabel', { amount, holder })}
-          shapeRendering="crispEdges"
-          data-testid="giro-code-qr"
-        >
-          <rect width={code.size} height={code.size} fill="#fff" />
-          <path d={code.path} fill="#000" />
-        </svg>
+        {code ? (
+          <svg
+            className="giro-code-qr"
+            viewBox={`0 0 ${code.size} ${code.size}`}
+            role="img"
+            aria-label={t('account.giro.codeLabel', { amount, holder })}
+            shapeRendering="crispEdges"
+            data-testid="giro-code-qr"
+          >
+            <rect width={code.size} height={code.size} fill="#fff" />
+            <path d={code.path} fill="#000" />
+          </svg>
+        ) : (
+          // The code's room while it is drawn: the text beside it does not move.
+          <div className="giro-code-qr" aria-hidden="true" />
+        )}
         <div className="giro-code-text">
           <dl>
             <dt>{t('account.giro.holder')}</dt>

@@ -1,39 +1,5 @@
-import {
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  Tooltip,
-  type ChartConfiguration,
-} from 'chart.js';
+import type { ChartConfiguration } from 'chart.js';
 import { useEffect, useRef } from 'react';
-
-/*
- * Chart.js, registered with only the parts the statistics draw (tree-shaken: it loads with the stats
- * page's chunk and nowhere else). It draws on a canvas and sets the canvas's size through the CSSOM,
- * which the Content-Security-Policy allows (docs/architecture.md, Content-Security-Policy): no
- * inline style in markup, no injected stylesheet, no eval.
- */
-Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Tooltip, Legend);
-
-/** A colour of the page's palette (styles.css), read when a chart is drawn: the club's theme follows. */
-export function cssColour(name: string, fallback: string): string {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
-}
-
-/** The page's font and text colour for every chart. */
-function applyPageLook(): void {
-  const body = getComputedStyle(document.body);
-  Chart.defaults.font.family = body.fontFamily;
-  Chart.defaults.font.size = 12;
-  Chart.defaults.color = cssColour('--text', '#14213d');
-  Chart.defaults.borderColor = cssColour('--border', '#d8dee8');
-}
 
 interface Props {
   /** Built anew only when the figures or the language change (memoised by the caller). */
@@ -52,10 +18,16 @@ interface Props {
 export function ChartCanvas({ config, label, height, testId }: Props) {
   const canvas = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
-    if (!canvas.current) return;
-    applyPageLook();
-    const chart = new Chart(canvas.current, config);
-    return () => chart.destroy();
+    let cancelled = false;
+    let remove: (() => void) | undefined;
+    // Chart.js (a third of the page's code) loads after the figures and tables have painted.
+    void import('./chartEngine.js').then(({ drawChart }) => {
+      if (!cancelled && canvas.current) remove = drawChart(canvas.current, config);
+    });
+    return () => {
+      cancelled = true;
+      remove?.();
+    };
   }, [config]);
   return (
     <div className="stats-chart" style={{ height }} data-testid={testId}>

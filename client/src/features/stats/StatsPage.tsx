@@ -18,6 +18,7 @@ import { shownName } from '../../i18n/memberNames.js';
 import { useUser } from '../../session/session.js';
 import { useSiteConfig } from '../../session/siteConfig.js';
 import { Loading } from '../../ui/Loading.js';
+import { useRenderSlices } from '../../ui/renderSlices.js';
 import { useOnline } from '../../ui/NeedsConnection.js';
 import { ChartCanvas } from './ChartCanvas.js';
 import { attendanceChart, MEMBERS_IN_CHART, membersChart, membersChartHeight, membersInChart, ownChart } from './charts.js';
@@ -239,6 +240,7 @@ function OwnSeason({ own, members, season }: { own: MemberSeasonStats; members: 
 
 function Attendance({ events, season }: { events: EventSeasonStats[]; season: string }) {
   const { t } = useTranslation();
+  const eventsRendered = useRenderSlices(events.length);
   const language = currentLanguage();
   const config = useMemo(
     () =>
@@ -280,7 +282,7 @@ function Attendance({ events, season }: { events: EventSeasonStats[]; season: st
                 </tr>
               </thead>
               <tbody>
-                {events.map((event) => (
+                {events.slice(0, eventsRendered).map((event) => (
                   <tr key={event.event_id} data-event-id={event.event_id}>
                     <th scope="row" className="stats-name">
                       {event.title}
@@ -301,6 +303,7 @@ function Attendance({ events, season }: { events: EventSeasonStats[]; season: st
 
 function Members({ members, userId, season }: { members: MemberSeasonStats[]; userId: string; season: string }) {
   const { t } = useTranslation();
+  const membersRendered = useRenderSlices(members.length);
   const language = currentLanguage();
   // The chart's labels are the names as shown (an erased member's pseudonym in the reader's language).
   const charted = useMemo(
@@ -351,7 +354,7 @@ function Members({ members, userId, season }: { members: MemberSeasonStats[]; us
             </tr>
           </thead>
           <tbody>
-            {members.map((member) => {
+            {members.slice(0, membersRendered).map((member) => {
               const own = member.user_id === userId;
               return (
                 <tr key={member.user_id} className={own ? 'stats-own-row' : undefined} data-user-id={member.user_id}>

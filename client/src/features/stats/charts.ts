@@ -1,6 +1,6 @@
 import type { EventSeasonStats, MemberSeasonStats } from '@fankurve/shared/rules/stats';
 import type { ChartConfiguration, Scale, TooltipItem } from 'chart.js';
-import { cssColour } from './ChartCanvas.js';
+import { cssColour } from './colours.js';
 
 /*
  * The statistics' three charts as Chart.js configurations (docs/product.md, Statistics). Readable at

@@ -9,6 +9,7 @@ import { useSiteConfig } from '../../session/siteConfig.js';
 import { currentLanguage, errorText } from '../../i18n/index.js';
 import { shownName } from '../../i18n/memberNames.js';
 import { Loading } from '../../ui/Loading.js';
+import { useRenderSlices } from '../../ui/renderSlices.js';
 import { NeedsConnection } from '../../ui/NeedsConnection.js';
 import { AdminRequired } from '../../ui/AdminRequired.js';
 import { formatEventDate } from '../../i18n/eventDates.js';
@@ -58,6 +59,7 @@ function Debts() {
   }, [version]);
 
   useLedgerChanges(reload);
+  const unpaidRendered = useRenderSlices(data?.unpaidTickets.length ?? 0);
 
   if (error) return <p className="form-error" role="alert">{`${t('tickets.loadFailed')} ${error}`}</p>;
   if (!data) return <Loading />;
@@ -131,7 +133,7 @@ function Debts() {
         <p className="muted">{t('tickets.noDebts')}</p>
       ) : (
         <ul className="plain-list ticket-items">
-          {data.unpaidTickets.map((ticket) => (
+          {data.unpaidTickets.slice(0, unpaidRendered).map((ticket) => (
             <li key={ticket.id} className={ticket.overdue ? 'card ticket-item ticket-overdue' : 'card ticket-item'}>
               <div className="ticket-head">
                 <h3 className="ticket-title">
