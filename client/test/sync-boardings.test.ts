@@ -186,13 +186,17 @@ describe('sync: boardings', () => {
     await writes.tickBoarding(on(annaPhone), { id: anna.id, isAdmin: false }, transport, passengers[0]!, true);
     await eventually(async () => expect((await ticksOn(doraPhone, transport.id)).map((tick) => tick.id)).toEqual([id]));
     // Dora's device read before Anna's tick was pulled: it finds nothing and inserts the same id.
-    const group = (doraPhone.db.collections as unknown as Record<string, { findOne: (query: unknown) => unknown }>)[PUSHED_GROUP]!;
+    const group = (doraPhone.db.collections as unknown as Record<string, { findOne: (query: unknown) => unknown }>)[
+      PUSHED_GROUP
+    ]!;
     const findOne = vi.spyOn(group, 'findOne').mockImplementationOnce(() => ({ exec: async () => null }));
     await writes.tickBoarding(on(doraPhone), { id: dora.id, isAdmin: false }, transport, passengers[0]!, false);
     expect(findOne).toHaveBeenCalledTimes(2);
     findOne.mockRestore();
     // One document, taken off by Dora, on her device, on the server and on Anna's.
-    expect((await ticksOn(doraPhone, transport.id)).map((tick) => [tick.id, tick.on_board, tick.by])).toEqual([[id, false, dora.id]]);
+    expect((await ticksOn(doraPhone, transport.id)).map((tick) => [tick.id, tick.on_board, tick.by])).toEqual([
+      [id, false, dora.id],
+    ]);
     await eventually(async () =>
       expect((await serverTicks(transport.id)).map((row) => [row.id, row.on_board, row.by_id])).toEqual([[id, 0, dora.id]]),
     );

@@ -239,14 +239,18 @@ async function warmDevice(
   if (synced.at === null) throw new Error(`the ${who.role}'s device did not sync: ${JSON.stringify(synced.counts)}`);
   const firstSyncMs = synced.at - clickedAt;
   const last = Object.entries(synced.reachedAt).sort((a, b) => b[1] - a[1])[0];
-  input.log(`  ${who.role}'s device synced in ${firstSyncMs} ms (last stored: ${last?.[0]} at ${last ? last[1] - clickedAt : '—'} ms)`);
+  input.log(
+    `  ${who.role}'s device synced in ${firstSyncMs} ms (last stored: ${last?.[0]} at ${last ? last[1] - clickedAt : '—'} ms)`,
+  );
   await waitInPage(page, 'navigator.serviceWorker && navigator.serviceWorker.controller !== null', 30_000);
   // Every screen once, so the browser's code cache knows the chunks (a member's device has used them).
+  const visitsFrom = Date.now();
   for (const { path: pagePath } of pages) {
     await page.goto(`${input.baseUrl}${pagePath}`);
     await page.locator('main').first().waitFor();
   }
   await page.goto('about:blank');
+  input.log(`  ${who.role}'s device: every screen visited once in ${((Date.now() - visitsFrom) / 1000).toFixed(1)} s`);
   return firstSyncMs;
 }
 
@@ -283,6 +287,7 @@ async function auditRuns(
 ): Promise<LighthousePageFigures> {
   const runs: LighthouseRun[] = [];
   const failedRuns: string[] = [];
+  const from = Date.now();
   // A run Lighthouse gives up on ("Please run Lighthouse again") is repeated, at most once per run.
   while (runs.length < input.runs && failedRuns.length < input.runs) {
     try {
@@ -295,7 +300,7 @@ async function auditRuns(
   if (runs.length === 0) throw new Error(`${page.name}: every Lighthouse run failed: ${failedRuns.join(' | ')}`);
   const figures = { ...page, runs, failedRuns, median: medianRun(runs) };
   input.log(
-    `  ${page.name}: performance ${runs.map((r) => r.scores.performance).join(', ')} → ${figures.median.scores.performance}`,
+    `  ${page.name}: performance ${runs.map((r) => r.scores.performance).join(', ')} → ${figures.median.scores.performance} (${((Date.now() - from) / 1000).toFixed(0)} s of Lighthouse)`,
   );
   return figures;
 }
@@ -387,7 +392,24 @@ function meetsTarget(m: LighthouseRun, name: string): boolean {
 
 /** The side-by-side table: each page as the admin and as a member, beside the reference and the targets. */
 export function printLighthouseTable(figures: LighthouseFigures): void {
-  const header = ['page', 'as', 'perf', '(before)', 'TBT ms', '(before)', 'longest task', 'LCP', 'FCP', 'JS boot-up', 'JS KiB', 'budget', 'a11y', 'b.p.', 'seo', 'target'];
+  const header = [
+    'page',
+    'as',
+    'perf',
+    '(before)',
+    'TBT ms',
+    '(before)',
+    'longest task',
+    'LCP',
+    'FCP',
+    'JS boot-up',
+    'JS KiB',
+    'budget',
+    'a11y',
+    'b.p.',
+    'seo',
+    'target',
+  ];
   const rowOf = (page: LighthousePageFigures, as: string) => {
     const m = page.median;
     const before = LIGHTHOUSE_REFERENCE[page.name];
@@ -436,7 +458,8 @@ export function printLighthouseTable(figures: LighthouseFigures): void {
     );
   }
   for (const page of [figures.login, ...figures.users.flatMap((u) => u.pages)]) {
-    if (page.median.failedAudits.length > 0) console.log(`  ${page.name}: below full marks: ${page.median.failedAudits.join(', ')}`);
+    if (page.median.failedAudits.length > 0)
+      console.log(`  ${page.name}: below full marks: ${page.median.failedAudits.join(', ')}`);
   }
 }
 

@@ -67,7 +67,6 @@ export async function preloadStartScreen(pathname: string): Promise<void> {
   await Promise.race([page.preload().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 1500))]);
 }
 
-
 /**
  * The login page. While the member types, the events screen's chunk loads, so the work after the
  * click is the sign-in, opening the device database and the first pull.
