@@ -28,7 +28,8 @@
  * TEST_DATABASE_URL; neither answering, the part is skipped), BENCH_LIGHTHOUSE_RUNS (per page, 3),
  * BENCH_LIGHTHOUSE_PAGES (a comma-separated choice of the signed-in pages, e.g. `/admin/tasks`),
  * BENCH_LIGHTHOUSE_ROLES (`admin` or `member`: only that user's device),
- * BENCH_LIGHTHOUSE_REPORTS=<folder> (keep each Lighthouse report), BENCH_SKIP_LIGHTHOUSE=1 (a default
+ * BENCH_LIGHTHOUSE_REPORTS=<folder> (keep each Lighthouse report), BENCH_LIGHTHOUSE_PROFILE=<folder> (each measured
+ * page's CPU profile and DevTools trace on the warm device; `scripts/bench/traceTasks.ts` lists a trace's long tasks), BENCH_SKIP_LIGHTHOUSE=1 (a default
  * run without its half hour of Lighthouse), BENCH_USER_SERVER=0 (no user's server), BENCH_RUSH_INSTANCES=2 (the rush
  * over two server instances on one PostgreSQL, the devices spread over them), BENCH_DEVICE_PROFILE=<folder> (the member's first sign-in
  * as a CPU profile of the page, for DevTools), BENCH_SERVER_PROFILE=<folder> (every server's CPU profile, written

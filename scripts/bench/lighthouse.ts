@@ -4,7 +4,7 @@
  * runs against that same browser over its remote debugging port without resetting storage. Mobile,
  * simulated throttling (Lighthouse's defaults); several runs per page, median per figure.
  */
-import { chromium, type BrowserContext } from '@playwright/test';
+import { chromium, type BrowserContext, type CDPSession } from '@playwright/test';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -320,12 +320,40 @@ async function profilePages(context: BrowserContext, input: LighthouseInput, rol
     await session.send('Profiler.enable');
     await session.send('Profiler.setSamplingInterval', { interval: 500 });
     await session.send('Profiler.start');
+    const trace = await startTrace(session);
     await page.goto(`${input.baseUrl}${pagePath}`);
     await page.waitForTimeout(6000);
     const { profile } = await session.send('Profiler.stop');
-    fs.writeFileSync(path.join(folder, `${role}-${name.replace(/\W+/g, '_')}.cpuprofile`), JSON.stringify(profile));
+    const file = path.join(folder, `${role}-${name.replace(/\W+/g, '_')}`);
+    fs.writeFileSync(`${file}.cpuprofile`, JSON.stringify(profile));
+    fs.writeFileSync(`${file}.trace.json`, await trace.stop());
     await page.close();
   }
+}
+
+/** A DevTools trace of the page (its tasks, scripts, layout and garbage collection), as JSON text. */
+async function startTrace(session: CDPSession): Promise<{ stop(): Promise<string> }> {
+  await session.send('Tracing.start', {
+    categories: 'devtools.timeline,disabled-by-default-devtools.timeline,toplevel,v8.execute,blink.user_timing',
+    transferMode: 'ReturnAsStream',
+  });
+  return {
+    async stop() {
+      const complete = new Promise<string>((resolve) =>
+        session.once('Tracing.tracingComplete', (event) => resolve(event.stream!)),
+      );
+      await session.send('Tracing.end');
+      const handle = await complete;
+      let text = '';
+      for (;;) {
+        const chunk = await session.send('IO.read', { handle });
+        text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString('utf8') : chunk.data;
+        if (chunk.eof) break;
+      }
+      await session.send('IO.close', { handle });
+      return text;
+    },
+  };
 }
 
 /** One persistent profile: Chromium with its debugging port for Lighthouse, removed afterwards. */
