@@ -22,6 +22,9 @@ export interface LighthouseRun {
   tbtMs: number | null;
   lcpMs: number | null;
   fcpMs: number | null;
+  /** Cumulative layout shift and Speed Index, the other parts of the performance score. */
+  cls: number | null;
+  speedIndexMs: number | null;
   /** JavaScript execution time (Lighthouse's bootup-time audit). */
   bootupMs: number | null;
   /** The longest main-thread task Lighthouse saw (its long-tasks audit), ms. */
@@ -200,6 +203,8 @@ function runOf(lhr: Lhr): LighthouseRun {
     tbtMs: numeric('total-blocking-time'),
     lcpMs: numeric('largest-contentful-paint'),
     fcpMs: numeric('first-contentful-paint'),
+    cls: numeric('cumulative-layout-shift'),
+    speedIndexMs: numeric('speed-index'),
     bootupMs: numeric('bootup-time'),
     longestTaskMs: taskDurations.length > 0 ? Math.max(...taskDurations) : 0,
     scriptKiB: scripts ? scripts.reduce((sum, item) => sum + (Number(item.resourceSize) || 0), 0) / 1024 : null,
@@ -219,6 +224,8 @@ function medianRun(runs: LighthouseRun[]): LighthouseRun {
     tbtMs: of((r) => r.tbtMs),
     lcpMs: of((r) => r.lcpMs),
     fcpMs: of((r) => r.fcpMs),
+    cls: of((r) => r.cls),
+    speedIndexMs: of((r) => r.speedIndexMs),
     bootupMs: of((r) => r.bootupMs),
     longestTaskMs: of((r) => r.longestTaskMs),
     scriptKiB: of((r) => r.scriptKiB),
@@ -458,6 +465,8 @@ export function printLighthouseTable(figures: LighthouseFigures): void {
     'longest task',
     'LCP',
     'FCP',
+    'CLS',
+    'SI',
     'JS boot-up',
     'JS KiB',
     '(before)',
@@ -480,6 +489,8 @@ export function printLighthouseTable(figures: LighthouseFigures): void {
       ms(m.longestTaskMs),
       seconds(m.lcpMs),
       seconds(m.fcpMs),
+      m.cls === null ? '—' : m.cls.toFixed(3),
+      seconds(m.speedIndexMs),
       ms(m.bootupMs),
       kib(m.scriptKiB),
       kib(before?.scriptKiB ?? null),
