@@ -34,11 +34,12 @@ export default function SyncIndicator() {
   const full = [main, pending].filter((part): part is string => part !== null).join(' · ');
   const count = unread.length;
 
-  // The list was closed after its last refusal was read: the badge button is gone, the focus goes to the indicator.
+  // The list was closed and its last refusal is read: the badge button is gone, the focus goes to the
+  // indicator. The read state may arrive after the close (a device query's result is a transition).
   useEffect(() => {
-    if (open || !refocus.current) return;
+    if (open || !refocus.current || count > 0) return;
     refocus.current = false;
-    if (count === 0) statusRef.current?.focus();
+    statusRef.current?.focus();
   }, [open, count]);
 
   return (
