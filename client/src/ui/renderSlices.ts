@@ -1,7 +1,7 @@
 import { startTransition, useEffect, useState } from 'react';
 
 /** Cards or rows a phone's first screen holds: the first slice renders with the page. */
-export const FIRST_SLICE = 12;
+const FIRST_SLICE = 12;
 /** Cards or rows added per task after the first paint. */
 const SLICE = 20;
 
