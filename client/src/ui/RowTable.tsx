@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useRenderSlices } from './renderSlices.js';
+import { SlicesRoom, useRenderSlices } from './renderSlices.js';
 import './table.css';
 
 /** A column of a RowTable: its header, what it shows of a row, and `num` for a right-aligned number. */
@@ -26,30 +26,33 @@ export function RowTable<T extends { id: string }>({
 }) {
   const shown = columns.filter((column): column is Column<T> => column !== false);
   const numClass = (column: Column<T>) => (column.num ? 'num' : undefined);
-  const rendered = useRenderSlices(rows.length);
+  const slices = useRenderSlices<HTMLTableSectionElement>(rows.length);
   return (
-    <table className={className ? `admin-table ${className}` : 'admin-table'}>
-      <thead>
-        <tr>
-          {shown.map((column) => (
-            <th key={column.header} className={numClass(column)}>
-              {column.header}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.slice(0, rendered).map((row) => (
-          <tr key={row.id}>
+    <>
+      <table className={className ? `admin-table ${className}` : 'admin-table'}>
+        <thead>
+          <tr>
             {shown.map((column) => (
-              <td key={column.header} className={numClass(column)}>
-                {column.cell(row)}
-              </td>
+              <th key={column.header} className={numClass(column)}>
+                {column.header}
+              </th>
             ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody ref={slices.listRef}>
+          {rows.slice(0, slices.rendered).map((row) => (
+            <tr key={row.id}>
+              {shown.map((column) => (
+                <td key={column.header} className={numClass(column)}>
+                  {column.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <SlicesRoom slices={slices} />
+    </>
   );
 }
 

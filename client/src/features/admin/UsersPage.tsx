@@ -55,11 +55,15 @@ function UsersPageOnline() {
   // Counts the erasures done here: the erased accounts' list loads again after each.
   const [erasures, setErasures] = useState(0);
 
+  const [loadFailed, setLoadFailed] = useState(false);
+
   const load = useCallback(async () => {
     try {
       setUsers(await fetchUsers());
+      setLoadFailed(false);
     } catch (error) {
       console.error(error);
+      setLoadFailed(true);
     }
   }, []);
   useEffect(() => {
@@ -125,7 +129,13 @@ function UsersPageOnline() {
       ) : null}
       <h2>{t('admin.allUsers')}</h2>
       {!users ? (
-        <p className="muted">{t('common.loading')}</p>
+        loadFailed ? (
+          <p className="notice notice-warning" role="alert">
+            {t('admin.failed.loadUsers')}
+          </p>
+        ) : (
+          <p className="muted">{t('common.loading')}</p>
+        )
       ) : (
         <TableScroll>
           <RowTable
@@ -160,8 +170,13 @@ function UsersPageOnline() {
           />
         </TableScroll>
       )}
-      <ErasedAccountsSection language={language} version={erasures} />
-      <MemberImportSection onCreated={() => void load()} />
+      {/* Below the table once it is there: the table arriving would push them down (layout shift). */}
+      {users || loadFailed ? (
+        <>
+          <ErasedAccountsSection language={language} version={erasures} />
+          <MemberImportSection onCreated={() => void load()} />
+        </>
+      ) : null}
       {confirm ? (
         <ConfirmDialog
           title={t(`admin.confirm.${confirm.kind}Title`)}

@@ -17,7 +17,7 @@ import {
 } from '../../data/index.js';
 import { currentLanguage } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
-import { useRenderSlices } from '../../ui/renderSlices.js';
+import { SlicesRoom, useRenderSlices } from '../../ui/renderSlices.js';
 import { Announcements } from '../../collections/announcements/index.js';
 import { Polls } from '../polls/index.js';
 import { SyncMatchesButton } from '../matches/index.js';
@@ -88,7 +88,8 @@ export function EventsPage() {
   }, [liveEvents, liveSummary]);
   const summary = useMemo(() => liveSummary ?? new Map(remembered?.attendance ?? []), [liveSummary, remembered]);
   // The upcoming cards first, the past ones (faded, below) after: a season's cards in slices.
-  const rendered = useRenderSlices(upcoming.length + past.length);
+  const slices = useRenderSlices<HTMLDivElement>(upcoming.length + past.length);
+  const { rendered } = slices;
   const pastRendered = Math.max(0, rendered - upcoming.length);
 
   if (events === undefined) return <Loading />;
@@ -156,7 +157,7 @@ export function EventsPage() {
           {upcoming.length === 0 && past.length === 0 ? (
             <p className="empty-state">{t('events.noneForFilter')}</p>
           ) : (
-            <>
+            <div ref={slices.listRef}>
               {upcoming.length > 0 ? (
                 <ul className="card-list" aria-label={t('events.upcoming')}>
                   {upcoming.slice(0, rendered).map((event) => card(event, false))}
@@ -174,8 +175,9 @@ export function EventsPage() {
                   </ul>
                 </>
               ) : null}
-            </>
+            </div>
           )}
+          <SlicesRoom slices={slices} />
         </>
       )}
       {creating ? (

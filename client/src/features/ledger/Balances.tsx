@@ -27,7 +27,7 @@ import { useSiteConfig } from '../../session/siteConfig.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { Field } from '../../ui/Field.js';
 import { Loading } from '../../ui/Loading.js';
-import { useRenderSlices } from '../../ui/renderSlices.js';
+import { SlicesRoom, useRenderSlices } from '../../ui/renderSlices.js';
 import { MoneyField } from '../../ui/MoneyField.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { BalanceText, Statement, useEntryText } from './Statement.js';
@@ -38,8 +38,12 @@ import { useLedgerChanges } from './useLedgerChanges.js';
 
 const failureText = (error: unknown, fallback: string) => (isApiError(error) ? errorText(error) : fallback);
 
-/** The balances, reloaded after the admin's own bookings and whenever the server says the ledger changed. */
-function useBalances() {
+/**
+ * The balances, reloaded after the admin's own bookings and whenever the server says the ledger
+ * changed. The page holding `Balances` loads them, so it shows its sections together once all its
+ * data is there (nothing below the balances moves when they arrive).
+ */
+export function useBalances() {
   const [members, setMembers] = useState<MemberBalance[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
@@ -64,17 +68,18 @@ function useBalances() {
   return { members, error, reload, version };
 }
 
+export type LoadedBalances = ReturnType<typeof useBalances>;
+
 /**
  * /debts' balances (admin, online; docs/product.md, Tickets and money): every member's balance,
  * largest first, with their unpaid tickets; a member's statement opens below their row, with
  * "reverse" on the entries an admin booked; and the form that books a payment, charge, credit or refund.
  * On a phone each member is a block: the name on its own line, the labelled figures and the button beneath.
  */
-export function Balances({ onChanged }: { onChanged?: () => void } = {}) {
+export function Balances({ balances, onChanged }: { balances: LoadedBalances; onChanged?: () => void }) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const titleId = useId();
-  const balances = useBalances();
   const { members, error, version } = balances;
   // The page around it (its total) reloads with the balances.
   const reload = useCallback(() => {
@@ -84,7 +89,7 @@ export function Balances({ onChanged }: { onChanged?: () => void } = {}) {
   const [open, setOpen] = useState<string | null>(null);
   // Bookings go to members; an erased account only keeps its entries (docs/product.md, Data protection).
   const bookable = useMemo(() => (members ?? []).filter((member) => !isFormerMember(member.username)), [members]);
-  const rendered = useRenderSlices(members?.length ?? 0);
+  const slices = useRenderSlices<HTMLTableSectionElement>(members?.length ?? 0);
 
   if (error) return <p className="form-error" role="alert">{`${t('ledger.loadFailed')} ${error}`}</p>;
   if (!members) return <Loading />;
@@ -118,8 +123,8 @@ export function Balances({ onChanged }: { onChanged?: () => void } = {}) {
                 </th>
               </tr>
             </thead>
-            <tbody>
-              {members.slice(0, rendered).map((member) => (
+            <tbody ref={slices.listRef}>
+              {members.slice(0, slices.rendered).map((member) => (
                 <Fragment key={member.user_id}>
                   <tr data-member={member.user_id}>
                     <td className="ledger-name">{shownName(member.username, language) ?? '—'}</td>
@@ -166,6 +171,7 @@ export function Balances({ onChanged }: { onChanged?: () => void } = {}) {
               ))}
             </tbody>
           </table>
+          <SlicesRoom slices={slices} />
         </div>
       )}
     </section>

@@ -14,7 +14,7 @@ import { currentLanguage, errorText } from '../../i18n/index.js';
 import { isFormerMember, shownName } from '../../i18n/memberNames.js';
 import { useUser } from '../../session/session.js';
 import { Loading } from '../../ui/Loading.js';
-import { useRenderSlices } from '../../ui/renderSlices.js';
+import { SlicesRoom, useRenderSlices } from '../../ui/renderSlices.js';
 import { NeedsConnection, useOnline } from '../../ui/NeedsConnection.js';
 import { StatsLink } from '../stats/index.js';
 import { AdjustDialog } from './AdjustDialog.js';
@@ -110,7 +110,7 @@ function Ranking({ data, online, admin, onChanged }: RankingProps) {
   const chartId = useId();
   const tableId = useId();
   const [adjusting, setAdjusting] = useState<RankingRow | null>(null);
-  const rendered = useRenderSlices(data.ranking.length);
+  const slices = useRenderSlices<HTMLTableSectionElement>(data.ranking.length);
   const places = placesOf(data.ranking);
   const countedSeasons = data.my.seasons.filter((season) => season.counted).length;
   const adjustments = new Map(data.adjustments.map((adjustment) => [adjustment.user_id, adjustment]));
@@ -169,8 +169,8 @@ function Ranking({ data, online, admin, onChanged }: RankingProps) {
                 </th>
               </tr>
             </thead>
-            <tbody>
-              {data.ranking.slice(0, rendered).map((row, index) => {
+            <tbody ref={slices.listRef}>
+              {data.ranking.slice(0, slices.rendered).map((row, index) => {
                 const own = row.user_id === data.userId;
                 const adjustment = adjustments.get(row.user_id);
                 return (
@@ -206,6 +206,7 @@ function Ranking({ data, online, admin, onChanged }: RankingProps) {
               })}
             </tbody>
           </table>
+          <SlicesRoom slices={slices} />
         </div>
       )}
       {adjusting ? (

@@ -18,7 +18,7 @@ import { shownName } from '../../i18n/memberNames.js';
 import { useUser } from '../../session/session.js';
 import { useSiteConfig } from '../../session/siteConfig.js';
 import { Loading } from '../../ui/Loading.js';
-import { useRenderSlices } from '../../ui/renderSlices.js';
+import { SlicesRoom, useRenderSlices } from '../../ui/renderSlices.js';
 import { useOnline } from '../../ui/NeedsConnection.js';
 import { ChartCanvas } from './ChartCanvas.js';
 import { attendanceChart, MEMBERS_IN_CHART, membersChart, membersChartHeight, membersInChart, ownChart } from './charts.js';
@@ -240,7 +240,7 @@ function OwnSeason({ own, members, season }: { own: MemberSeasonStats; members: 
 
 function Attendance({ events, season }: { events: EventSeasonStats[]; season: string }) {
   const { t } = useTranslation();
-  const eventsRendered = useRenderSlices(events.length);
+  const eventRows = useRenderSlices<HTMLTableSectionElement>(events.length);
   const language = currentLanguage();
   const config = useMemo(
     () =>
@@ -281,8 +281,8 @@ function Attendance({ events, season }: { events: EventSeasonStats[]; season: st
                   </th>
                 </tr>
               </thead>
-              <tbody>
-                {events.slice(0, eventsRendered).map((event) => (
+              <tbody ref={eventRows.listRef}>
+                {events.slice(0, eventRows.rendered).map((event) => (
                   <tr key={event.event_id} data-event-id={event.event_id}>
                     <th scope="row" className="stats-name">
                       {event.title}
@@ -294,6 +294,7 @@ function Attendance({ events, season }: { events: EventSeasonStats[]; season: st
                 ))}
               </tbody>
             </table>
+            <SlicesRoom slices={eventRows} />
           </AsTable>
         </>
       )}
@@ -303,7 +304,7 @@ function Attendance({ events, season }: { events: EventSeasonStats[]; season: st
 
 function Members({ members, userId, season }: { members: MemberSeasonStats[]; userId: string; season: string }) {
   const { t } = useTranslation();
-  const membersRendered = useRenderSlices(members.length);
+  const memberRows = useRenderSlices<HTMLTableSectionElement>(members.length);
   const language = currentLanguage();
   // The chart's labels are the names as shown (an erased member's pseudonym in the reader's language).
   const charted = useMemo(
@@ -353,8 +354,8 @@ function Members({ members, userId, season }: { members: MemberSeasonStats[]; us
               </th>
             </tr>
           </thead>
-          <tbody>
-            {members.slice(0, membersRendered).map((member) => {
+          <tbody ref={memberRows.listRef}>
+            {members.slice(0, memberRows.rendered).map((member) => {
               const own = member.user_id === userId;
               return (
                 <tr key={member.user_id} className={own ? 'stats-own-row' : undefined} data-user-id={member.user_id}>
@@ -371,6 +372,7 @@ function Members({ members, userId, season }: { members: MemberSeasonStats[]; us
             })}
           </tbody>
         </table>
+        <SlicesRoom slices={memberRows} />
       </AsTable>
     </Section>
   );

@@ -9,14 +9,14 @@ import { useSiteConfig } from '../../session/siteConfig.js';
 import { currentLanguage, errorText } from '../../i18n/index.js';
 import { shownName } from '../../i18n/memberNames.js';
 import { Loading } from '../../ui/Loading.js';
-import { useRenderSlices } from '../../ui/renderSlices.js';
+import { SlicesRoom, useRenderSlices } from '../../ui/renderSlices.js';
 import { NeedsConnection } from '../../ui/NeedsConnection.js';
 import { AdminRequired } from '../../ui/AdminRequired.js';
 import { formatEventDate } from '../../i18n/eventDates.js';
 import { downloadText } from '../../ui/download.js';
 import { fetchDebts, type DebtOverview } from '../../api/tickets.js';
 import { debtText } from '../../ui/money.js';
-import { Balances, useLedgerChanges } from '../ledger/index.js';
+import { Balances, useBalances, useLedgerChanges } from '../ledger/index.js';
 import { ticketPriceText } from './format.js';
 import './tickets.css';
 
@@ -59,10 +59,12 @@ function Debts() {
   }, [version]);
 
   useLedgerChanges(reload);
-  const unpaidRendered = useRenderSlices(data?.unpaidTickets.length ?? 0);
+  const balances = useBalances();
+  const unpaid = useRenderSlices<HTMLUListElement>(data?.unpaidTickets.length ?? 0);
 
   if (error) return <p className="form-error" role="alert">{`${t('tickets.loadFailed')} ${error}`}</p>;
-  if (!data) return <Loading />;
+  // The sections show together: the balances arriving later would push the unpaid tickets down.
+  if (!data || (!balances.members && !balances.error)) return <Loading />;
   // The ledger's balance per member, credit as a negative amount (shared rule `debtsCsv`).
   const exportDebts = () =>
     downloadText(
@@ -126,14 +128,14 @@ function Debts() {
         </button>
       </div>
 
-      <Balances onChanged={reload} />
+      <Balances balances={balances} onChanged={reload} />
 
       <h2 className="section-title">{t('tickets.unpaidTickets')}</h2>
       {data.unpaidTickets.length === 0 ? (
         <p className="muted">{t('tickets.noDebts')}</p>
       ) : (
-        <ul className="plain-list ticket-items">
-          {data.unpaidTickets.slice(0, unpaidRendered).map((ticket) => (
+        <ul className="plain-list ticket-items" ref={unpaid.listRef}>
+          {data.unpaidTickets.slice(0, unpaid.rendered).map((ticket) => (
             <li key={ticket.id} className={ticket.overdue ? 'card ticket-item ticket-overdue' : 'card ticket-item'}>
               <div className="ticket-head">
                 <h3 className="ticket-title">
@@ -159,6 +161,7 @@ function Debts() {
           ))}
         </ul>
       )}
+      <SlicesRoom slices={unpaid} />
     </section>
   );
 }

@@ -1,0 +1,51 @@
+import { startTransition, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+
+/** Cards or rows a phone's first screen holds: the first slice renders with the page. */
+const FIRST_SLICE = 12;
+/** Cards or rows added per task after the first paint. */
+const SLICE = 20;
+
+/** A long list rendered in slices: how many items to render now, and the room the others hold. */
+export interface Slices<E extends HTMLElement = HTMLElement> {
+  rendered: number;
+  /** On the element that holds the rendered items (a list or a table body). */
+  listRef: RefObject<E | null>;
+  /** On the `SlicesRoom` right after that element. */
+  roomRef: RefObject<HTMLDivElement | null>;
+}
+
+/**
+ * A long list of `total` items in slices: the first `first` render with the page, then `SLICE` more
+ * in each following task (a transition, so React renders them in slices too) until all are there. A
+ * list of a hundred cards or rows is never one long task, and the first screen paints before the
+ * rest is built (docs/architecture.md, Loading).
+ *
+ * While items are missing, the list's `SlicesRoom` holds the height they will take (the rendered
+ * items' average height each), so what follows the list stays where it is as the slices arrive:
+ * no layout shift.
+ */
+export function useRenderSlices<E extends HTMLElement = HTMLElement>(total: number, first = FIRST_SLICE): Slices<E> {
+  const [shown, setShown] = useState(first);
+  const listRef = useRef<E | null>(null);
+  const roomRef = useRef<HTMLDivElement | null>(null);
+  const rendered = Math.min(shown, total);
+  useEffect(() => {
+    if (shown >= total) return;
+    const timer = setTimeout(() => startTransition(() => setShown((n) => n + SLICE)), 0);
+    return () => clearTimeout(timer);
+  }, [shown, total]);
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    const room = roomRef.current;
+    if (!room) return;
+    const missing = total - rendered;
+    const average = list && rendered > 0 ? list.getBoundingClientRect().height / rendered : 0;
+    room.style.height = missing > 0 ? `${Math.round(average * missing)}px` : '';
+  }, [rendered, total]);
+  return { rendered, listRef, roomRef };
+}
+
+/** The room a sliced list's missing items hold, placed right after the list (see `useRenderSlices`). */
+export function SlicesRoom({ slices }: { slices: Slices<HTMLElement> }) {
+  return <div ref={slices.roomRef} className="slices-room" aria-hidden="true" />;
+}
