@@ -17,9 +17,14 @@ test('a warm start shows the remembered events list while the RxDB chunk is stil
 
   await signInThroughForm(page, member.username, member.password);
   await expect(eventCard(page, title)).toBeVisible();
-  // The list is remembered for the next start.
+  // The list is remembered for the next start, with the news and polls above it.
   await expect
     .poll(() => page.evaluate(() => localStorage.getItem('snapshot:eventsList')?.includes('"title"') ?? false))
+    .toBe(true);
+  await expect
+    .poll(() =>
+      page.evaluate(() => ['snapshot:announcements', 'snapshot:polls'].every((key) => localStorage.getItem(key) !== null)),
+    )
     .toBe(true);
 
   // The next start: the RxDB chunk does not arrive until the test lets it.

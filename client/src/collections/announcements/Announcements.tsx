@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { deleteAnnouncement } from './api.js';
 import { useSyncState } from '../../data/index.js';
-import { useAnnouncements, type AnnouncementView } from './data.js';
+import type { AnnouncementView } from './data.js';
 import { formatDay } from '../../i18n/dates.js';
 import { currentLanguage } from '../../i18n/index.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
@@ -19,15 +19,15 @@ import './announcements.css';
 const SHOWN_AT_FIRST = 3;
 
 /**
- * The club's news above the events list, from the device's database (offline too), pinned first.
- * Admins post, edit and delete them online; the list follows through the sync.
+ * The club's news above the events list, from the device's database (offline too), pinned first;
+ * the page reads them (`useAnnouncements`) so it shows its sections together. Admins post, edit and
+ * delete them online; the list follows through the sync.
  */
-export function Announcements() {
+export function Announcements({ announcements }: { announcements: AnnouncementView[] | undefined }) {
   const { t } = useTranslation();
   const user = useUser();
   const isAdmin = user.scope === 'admin';
   const online = useSyncState('online');
-  const announcements = useAnnouncements();
   const headingId = useId();
   const listId = useId();
   const [showAll, setShowAll] = useState(false);

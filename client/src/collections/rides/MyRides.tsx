@@ -4,17 +4,17 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { formatEventDate, isoWallClock } from '../../i18n/eventDates.js';
 import { currentLanguage } from '../../i18n/index.js';
-import { useMyRides, type MyRide } from './data.js';
+import type { MyRide } from './data.js';
 import './rides.css';
 
 /**
  * The member's rides to upcoming events on /my-tickets (docs/product.md, Rides), from the device:
  * those they drive (seats taken and free, asks waiting) and those they asked for (the ride, its
- * driver, departure and the ask's state), each opening its event.
+ * driver, departure and the ask's state), each opening its event. The page reads them with
+ * `useMyRides`, so its sections show together.
  */
-export function MyRides({ user, today }: { user: { id: string; username: string }; today: string }) {
+export function MyRides({ rides }: { rides: MyRide[] | undefined }) {
   const { t } = useTranslation();
-  const rides = useMyRides(user, today);
   const headingId = useId();
   if (!rides) return null;
   return (

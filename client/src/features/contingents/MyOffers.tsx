@@ -1,13 +1,15 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useOpenOffers } from '../../data/index.js';
+import type { OfferView } from '../../data/index.js';
 import { OfferCard } from './OfferCard.js';
 import './contingents.css';
 
-/** /my-tickets: the member's open offers of returned tickets with their countdown, from the device (offline too). */
-export function MyOffers({ userId }: { userId: string }) {
+/**
+ * /my-tickets: the member's open offers of returned tickets with their countdown, from the device
+ * (offline too; the page reads them with `useOpenOffers`, so its sections show together).
+ */
+export function MyOffers({ offers, userId }: { offers: OfferView[] | undefined; userId: string }) {
   const { t } = useTranslation();
-  const offers = useOpenOffers(userId);
   const headingId = useId();
   if (!offers || offers.length === 0) return null;
   return (

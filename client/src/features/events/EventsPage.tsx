@@ -18,8 +18,8 @@ import {
 import { currentLanguage } from '../../i18n/index.js';
 import { Loading } from '../../ui/Loading.js';
 import { SlicesRoom, useRenderSlices } from '../../ui/renderSlices.js';
-import { Announcements } from '../../collections/announcements/index.js';
-import { Polls } from '../polls/index.js';
+import { Announcements, useAnnouncements } from '../../collections/announcements/index.js';
+import { PollList, usePollList } from '../polls/index.js';
 import { SyncMatchesButton } from '../matches/index.js';
 import { CreateEventDialog } from './CreateEventDialog.js';
 import { EventCard } from './EventCard.js';
@@ -89,10 +89,14 @@ export function EventsPage() {
   const summary = useMemo(() => liveSummary ?? new Map(remembered?.attendance ?? []), [liveSummary, remembered]);
   // The upcoming cards first, the past ones (faded, below) after: a season's cards in slices.
   const slices = useRenderSlices<HTMLDivElement>(upcoming.length + past.length);
+  // The news and polls above the list, remembered with it: a warm start paints them together.
+  const announcements = useSnapshot('announcements', user.id, useAnnouncements());
+  const polls = useSnapshot('polls', user.id, usePollList(user.id));
   const { rendered } = slices;
   const pastRendered = Math.max(0, rendered - upcoming.length);
 
-  if (events === undefined) return <Loading />;
+  // The news and polls above the list come with it: arriving later, they would push it down.
+  if (events === undefined || announcements === undefined || polls === undefined) return <Loading />;
 
   const changeFilters = (next: Partial<Filters>) =>
     setQuery(writeFilters(query, { ...filters, ...next }, seasons, today), { replace: true });
@@ -135,8 +139,8 @@ export function EventsPage() {
           )}
         </div>
       </div>
-      <Announcements />
-      <Polls />
+      <Announcements announcements={announcements} />
+      <PollList polls={polls} />
       {events.length === 0 ? (
         initialSyncDone ? (
           <p className="empty-state">{t('events.empty')}</p>

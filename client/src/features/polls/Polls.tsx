@@ -31,24 +31,13 @@ interface Props {
 }
 
 /**
- * The club's polls (docs/product.md, Polls), from the device's database: on /events below the news
- * and on their event's page. Members vote on the device, offline too; admins ask, edit, close and
- * delete polls online, and the list follows through the sync.
+ * The club's polls for the list (`eventId` undefined) or for one event's page, from the device's
+ * database, read again when a poll's closing time passes (by the device's clock). undefined while the
+ * device reads.
  */
-export function Polls({ eventId }: Props) {
-  const { t } = useTranslation();
-  const user = useUser();
-  const isAdmin = user.scope === 'admin';
-  const online = useSyncState('online');
+export function usePollList(userId: string, eventId?: string): PollView[] | undefined {
   const [tick, setTick] = useState(0);
-  const polls = usePolls(user.id, eventId, tick);
-  const headingId = useId();
-  const listId = useId();
-  // Folded on a phone above the events list only; on an event's page its polls are part of it.
-  const fold = useFold(eventId === undefined);
-  const [creating, setCreating] = useState(false);
-
-  // A poll closes at its closing time by the device's clock: the list is read again then.
+  const polls = usePolls(userId, eventId, tick);
   const nextClose = polls
     ?.filter((poll) => poll.open && poll.closes_at_utc !== null)
     .map((poll) => Date.parse(poll.closes_at_utc!))
@@ -60,6 +49,31 @@ export function Polls({ eventId }: Props) {
     const timer = setTimeout(() => setTick((value) => value + 1), wait);
     return () => clearTimeout(timer);
   }, [nextClose]);
+  return polls;
+}
+
+/** The polls of an event's page, read by the section itself. */
+export function Polls({ eventId }: Props) {
+  const user = useUser();
+  const polls = usePollList(user.id, eventId);
+  return <PollList eventId={eventId} polls={polls} />;
+}
+
+/**
+ * The club's polls (docs/product.md, Polls): on /events below the news (the page reads them, see
+ * `usePollList`) and on their event's page. Members vote on the device, offline too; admins ask,
+ * edit, close and delete polls online, and the list follows through the sync.
+ */
+export function PollList({ eventId, polls }: Props & { polls: PollView[] | undefined }) {
+  const { t } = useTranslation();
+  const user = useUser();
+  const isAdmin = user.scope === 'admin';
+  const online = useSyncState('online');
+  const headingId = useId();
+  const listId = useId();
+  // Folded on a phone above the events list only; on an event's page its polls are part of it.
+  const fold = useFold(eventId === undefined);
+  const [creating, setCreating] = useState(false);
 
   // Nothing while the device reads, and nothing at all for a member when there is no poll.
   if (polls === undefined || (polls.length === 0 && !isAdmin)) return null;

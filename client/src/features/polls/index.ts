@@ -1,2 +1,2 @@
 // What other features may use of the polls (docs/architecture.md, Layers).
-export { Polls } from './Polls.js';
+export { PollList, Polls, usePollList } from './Polls.js';

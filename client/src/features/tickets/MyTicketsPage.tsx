@@ -9,6 +9,7 @@ import {
   myOwedFigures,
   requestTicket,
   useMyLedger,
+  useOpenOffers,
   useMyTickets,
   type MyLedger,
   type MyTicket,
@@ -21,7 +22,7 @@ import { formatEventDate } from '../../i18n/eventDates.js';
 import { debtText } from '../../ui/money.js';
 import { BalanceText, GiroCode, Statement } from '../ledger/index.js';
 import { MyOffers } from '../contingents/index.js';
-import { MyRides } from '../../collections/rides/index.js';
+import { MyRides, useMyRides } from '../../collections/rides/index.js';
 import { requestErrorText, ticketPriceText } from './format.js';
 import './tickets.css';
 
@@ -37,10 +38,13 @@ export function MyTicketsPage() {
   const today = todayIn(useSiteConfig().time_zone);
   const tickets = useMyTickets(user.id, today);
   const ledger = useMyLedger(user.id);
+  const offers = useOpenOffers(user.id);
+  const rides = useMyRides(user, today);
   const titleId = useId();
   const language = currentLanguage();
 
-  if (!tickets || !ledger) return <Loading />;
+  // Every section's data first: a section arriving later would push the ones below it (layout shift).
+  if (!tickets || !ledger || !offers || !rides) return <Loading />;
   // What the member owes comes from the ledger, as on every other view (docs/architecture.md, Ledger).
   const owed = myOwedFigures(ledger, tickets.unpaid);
   const lists = [
@@ -58,8 +62,8 @@ export function MyTicketsPage() {
         <span>{t('tickets.unpaidTotal')}</span> <strong>{debtText(owed.owedCents, owed.openPriceCount, language, t)}</strong>
       </p>
       <LedgerBalance ledger={ledger} tickets={tickets} member={user} />
-      <MyOffers userId={user.id} />
-      <MyRides user={user} today={today} />
+      <MyOffers offers={offers} userId={user.id} />
+      <MyRides rides={rides} />
       {lists.map(([list, items]) => (
         <section key={list} className="ticket-list" aria-labelledby={`${titleId}-${list}`} data-list={list}>
           <h2 id={`${titleId}-${list}`} className="section-title">
