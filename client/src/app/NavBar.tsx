@@ -1,4 +1,5 @@
 import { Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router-dom';
 import type { Profile } from '../api/auth.js';
@@ -135,10 +136,13 @@ function useFittingRow(nav: React.RefObject<HTMLElement | null>, ruler: React.Re
   const measure = useCallback(() => {
     if (!nav.current || !ruler.current) return;
     const next = fittingRow(nav.current.clientWidth, ruler.current);
-    setLayout((current) => (current.links === next.links && current.user === next.user ? current : next));
+    // Applied before the browser paints, so no frame shows the row before it fits.
+    flushSync(() => setLayout((current) => (current.links === next.links && current.user === next.user ? current : next)));
   }, [nav, ruler]);
+  // Measured when the ResizeObserver reports (after the browser's layout, also right after
+  // `observe`), never by reading sizes in the render's task: that would force a layout of the whole
+  // page into it (docs/architecture.md, Loading).
   useLayoutEffect(() => {
-    measure();
     const observer = new ResizeObserver(measure);
     for (const element of [nav.current, ruler.current]) if (element) observer.observe(element);
     return () => observer.disconnect();

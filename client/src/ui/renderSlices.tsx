@@ -34,13 +34,24 @@ export function useRenderSlices<E extends HTMLElement = HTMLElement>(total: numb
     const timer = setTimeout(() => startTransition(() => setShown((n) => n + SLICE)), 0);
     return () => clearTimeout(timer);
   }, [shown, total]);
+  // The room is sized by a ResizeObserver on the list, which the browser calls after its own
+  // layout and before painting: no forced layout in the slice's task, and no frame painted with
+  // the old room.
   useLayoutEffect(() => {
     const list = listRef.current;
     const room = roomRef.current;
     if (!room) return;
     const missing = total - rendered;
-    const average = list && rendered > 0 ? list.getBoundingClientRect().height / rendered : 0;
-    room.style.height = missing > 0 ? `${Math.round(average * missing)}px` : '';
+    if (missing <= 0 || rendered === 0 || !list) {
+      room.style.height = '';
+      return;
+    }
+    const observer = new ResizeObserver(([entry]) => {
+      const height = entry?.borderBoxSize?.[0]?.blockSize ?? entry?.contentRect.height ?? 0;
+      room.style.height = `${Math.round((height / rendered) * missing)}px`;
+    });
+    observer.observe(list);
+    return () => observer.disconnect();
   }, [rendered, total]);
   return { rendered, listRef, roomRef };
 }
