@@ -15,6 +15,7 @@ import { deleteGuest, removeAttendee, updateAttendee } from '../../api/eventDeta
 import { errorText } from '../../i18n/index.js';
 import { shownName } from '../../i18n/memberNames.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
+import { SlicesRoom, useRenderSlices } from '../../ui/renderSlices.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { beyondContingent, type BeyondContingent } from '../contingents/index.js';
 import { AddAttendee } from './AddAttendee.js';
@@ -73,6 +74,7 @@ export function AttendeeTable({ event, attendees, members, names, access, langua
   const [beyondCheck, setBeyondCheck] = useState<{ beyond: BeyondContingent; changes: RowChange[] } | null>(null);
 
   const rows = useMemo(() => attendeeRows(attendees, names, t('eventDetail.unknownMember')), [attendees, names, t]);
+  const slices = useRenderSlices<HTMLTableSectionElement>(rows.length);
   const counts = attendanceCounts(attendees);
   const options = event.ticket_prices;
   const payers = useMemo(() => pickableMembers(members), [members]);
@@ -371,8 +373,8 @@ export function AttendeeTable({ event, attendees, members, names, access, langua
                 {editMode ? <th scope="col">{t('eventDetail.colActions')}</th> : null}
               </tr>
             </thead>
-            <tbody>
-              {rows.map((row) => (
+            <tbody ref={slices.listRef}>
+              {rows.slice(0, slices.rendered).map((row) => (
                 <tr
                   key={row.doc.id}
                   className={
@@ -400,6 +402,7 @@ export function AttendeeTable({ event, attendees, members, names, access, langua
               ))}
             </tbody>
           </table>
+          <SlicesRoom slices={slices} />
         </div>
       )}
       {access.isAdmin ? <AddAttendee eventId={event.id} attendees={attendees} members={members} online={access.online} /> : null}
