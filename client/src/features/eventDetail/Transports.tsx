@@ -53,7 +53,7 @@ export function Transports({ eventId, attendees, transports, access, language }:
         : formatMoney(transport.price_per_seat_cents, language);
 
   return (
-    <section className="card detail-card detail-wide transports" aria-labelledby={`${id}-title`}>
+    <section className="card detail-card detail-wide" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="card-title">
         {t('eventDetail.transports')}
       </h2>
