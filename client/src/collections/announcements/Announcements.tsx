@@ -23,7 +23,7 @@ const SHOWN_AT_FIRST = 3;
  * the page reads them (`useAnnouncements`) so it shows its sections together. Admins post, edit and
  * delete them online; the list follows through the sync.
  */
-export function Announcements({ announcements }: { announcements: AnnouncementView[] | undefined }) {
+export function Announcements({ announcements }: { announcements: AnnouncementView[] }) {
   const { t } = useTranslation();
   const user = useUser();
   const isAdmin = user.scope === 'admin';
@@ -37,21 +37,21 @@ export function Announcements({ announcements }: { announcements: AnnouncementVi
   const fold = useFold();
   const read = useReadAnnouncements(user.id);
   const isUnread = (announcement: AnnouncementView) => announcement.created_by !== user.id && !read.has(announcement.id);
-  const unread = (announcements ?? []).filter(isUnread);
+  const unread = announcements.filter(isUnread);
 
   // What the member saw here counts as read once they leave the page (the marker stays while they read).
   // Folded on a phone, nothing was seen until the member opens the news.
   const seen = useRef<{ ids: string[]; existing: string[]; opened: boolean }>({ ids: [], existing: [], opened: false });
   if (!fold.folded) seen.current.opened = true;
-  seen.current.existing = (announcements ?? []).map((announcement) => announcement.id);
+  seen.current.existing = announcements.map((announcement) => announcement.id);
   seen.current.ids = seen.current.opened ? seen.current.existing : [];
   useEffect(() => {
     const current = seen.current;
     return () => markAnnouncementsRead(user.id, current.ids, current.existing);
   }, [user.id]);
 
-  // Nothing while the device reads, and nothing at all for a member when there is no news.
-  if (announcements === undefined || (announcements.length === 0 && !isAdmin)) return null;
+  // Nothing at all for a member when there is no news.
+  if (announcements.length === 0 && !isAdmin) return null;
 
   const shown = showAll ? announcements : announcements.slice(0, SHOWN_AT_FIRST);
   const hidden = announcements.length - SHOWN_AT_FIRST;

@@ -13,10 +13,9 @@ import './rides.css';
  * driver, departure and the ask's state), each opening its event. The page reads them with
  * `useMyRides`, so its sections show together.
  */
-export function MyRides({ rides }: { rides: MyRide[] | undefined }) {
+export function MyRides({ rides }: { rides: MyRide[] }) {
   const { t } = useTranslation();
   const headingId = useId();
-  if (!rides) return null;
   return (
     <section className="ticket-list my-rides" aria-labelledby={headingId} data-list="rides">
       <h2 id={headingId} className="section-title">

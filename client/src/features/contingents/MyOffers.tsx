@@ -8,10 +8,10 @@ import './contingents.css';
  * /my-tickets: the member's open offers of returned tickets with their countdown, from the device
  * (offline too; the page reads them with `useOpenOffers`, so its sections show together).
  */
-export function MyOffers({ offers, userId }: { offers: OfferView[] | undefined; userId: string }) {
+export function MyOffers({ offers, userId }: { offers: OfferView[]; userId: string }) {
   const { t } = useTranslation();
   const headingId = useId();
-  if (!offers || offers.length === 0) return null;
+  if (offers.length === 0) return null;
   return (
     <section className="ticket-list my-offers" aria-labelledby={headingId}>
       <h2 id={headingId} className="section-title">
