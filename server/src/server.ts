@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { Server as HttpServer, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer, type ServerType } from '@hono/node-server';
 import { MESSAGES } from '@fankurve/shared';
@@ -38,6 +38,14 @@ function isRead(request: Request): boolean {
   if (request.method === 'GET' || request.method === 'HEAD') return path !== '/api/sync/stream';
   return request.method === 'POST' && SYNC_PULL.test(path);
 }
+
+/**
+ * How long an idle kept-alive connection stays open. Node's own default (5 s) equals the idle timeout
+ * of Node's default client agent and of many proxies, so both ends closed the same socket at once and
+ * a request sent in that instant was reset (ECONNRESET). Longer than the clients' and proxies' (60 s
+ * is the common one), the client always closes first.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 /** How long the stop waits for running requests, the running job and mails under way. */
 const DEFAULT_GRACE_MS = 10_000;
@@ -81,6 +89,11 @@ export function startServer(
   let resolveListening!: (info: AddressInfo) => void;
   const listening = new Promise<AddressInfo>((resolve) => (resolveListening = resolve));
   const server = createAdaptorServer({ fetch: guarded, hostname: options.hostname });
+  // An HTTP/1.1 server: no `createServer` option is given.
+  const http1 = server as HttpServer;
+  http1.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  // A kept-alive connection's next request must get its headers in before the server gives up on it.
+  http1.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
   // Node's default backlog (511) overflows when a club's phones connect at once on match day: the
   // kernel then resets connections (ECONNRESET) before the server could accept them.
   server.listen({ port: options.port, host: options.hostname, backlog: LISTEN_BACKLOG }, () =>

@@ -1,7 +1,8 @@
+import { globalAgent, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openConnection } from '../src/db/connection.js';
-import { startServer, type RunningServer } from '../src/server.js';
+import { KEEP_ALIVE_TIMEOUT_MS, startServer, type RunningServer } from '../src/server.js';
 import { createTestApp, openStream, type TestApp } from './helpers.js';
 
 /*
@@ -82,5 +83,23 @@ describe('graceful stop', () => {
     } finally {
       await check.close();
     }
+  });
+});
+
+describe('kept-alive connections', () => {
+  it('stay open longer than a default client agent and the common proxies keep them, so the client closes first', async () => {
+    t = await createTestApp();
+    running = startServer(t.runtime, t.app.fetch, { port: 0, hostname: '127.0.0.1' });
+    const { port } = (await running.listening) as AddressInfo;
+    // Both ends at 5 s closed the same idle socket at once; a request sent then was reset.
+    const clientIdleMs = (globalAgent as unknown as { options: { timeout: number } }).options.timeout;
+    const server = running.server as HttpServer;
+    expect(server.keepAliveTimeout).toBe(KEEP_ALIVE_TIMEOUT_MS);
+    expect(KEEP_ALIVE_TIMEOUT_MS).toBeGreaterThan(Math.max(clientIdleMs, 60_000));
+    expect(server.headersTimeout).toBeGreaterThan(KEEP_ALIVE_TIMEOUT_MS);
+    // The server answers on the connection as before.
+    const response = await fetch(`http://127.0.0.1:${port}/api/version`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('keep-alive')).toBe(`timeout=${KEEP_ALIVE_TIMEOUT_MS / 1000}`);
   });
 });
