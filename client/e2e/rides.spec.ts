@@ -116,9 +116,10 @@ test('a member offers a ride offline; it syncs and another member sees it; the d
   await edit.getByLabel('Ich fahre auch zurück').uncheck();
   await edit.getByRole('button', { name: 'Speichern' }).click();
   await expect(edit).toHaveCount(0);
+  // The server first, so a failure says which side did not move: the driver's push or the other member's pull.
+  await expect.poll(async () => (await ridesOnServer())[0]?.seats, { timeout: 15_000 }).toBe(2);
   await expect(seen).toContainText('2 Plätze', { timeout: 15_000 });
   await expect(seen).toContainText('Rückfahrtnein');
-  await expect.poll(async () => (await ridesOnServer())[0]?.seats).toBe(2);
 
   // An admin removes it (online), after a confirmation; it goes from every page.
   const { context: adminContext, page: adminPage } = await memberPage(browser, ADMIN);
