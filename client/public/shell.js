@@ -1,6 +1,7 @@
-/* global document */
+/* global document, Worker */
 // Paints the shell of index.html in the device's last language and with the club's cached title and
-// colour, before the app starts. A file, not an inline script: the Content-Security-Policy allows
+// colour, before the app starts, and starts loading the browser's date and number data on another
+// thread (intl-warmup.js). A file, not an inline script: the Content-Security-Policy allows
 // scripts from this origin only (server/src/http/securityHeaders.ts).
 (function () {
   try {
@@ -22,5 +23,12 @@
     }
   } catch {
     // storage blocked or a broken cache: the default shell stays
+  }
+  // The browser's date and number data, loaded on another thread while the app's code loads.
+  try {
+    var warmup = new Worker('/intl-warmup.js');
+    warmup.postMessage({ language: lang === 'en' ? 'en' : 'de', timeZone: (config && config.time_zone) || '' });
+  } catch {
+    // no workers: the app loads the data itself when it first formats
   }
 })();

@@ -84,7 +84,17 @@ function loyaltySeasonsOf(value: unknown): number {
   return checked.ok ? checked.value : DEFAULTS.loyalty_seasons;
 }
 
+/**
+ * The time zone this browser (its user agent, version included) already accepted when it cached the
+ * configuration. Checking a zone is the page's first `Intl` call, which waits for the browser's date
+ * data (docs/architecture.md, Loading); a start that finds the zone known skips it, so the data is
+ * first needed when a date is shown, by when the warm-up worker has loaded it.
+ */
+let knownZone: string | null = null;
+const zoneCheck = (zone: string) => `${zone} in ${navigator.userAgent}`;
+
 function isTimeZone(name: string): boolean {
+  if (name === knownZone) return true;
   try {
     new Intl.DateTimeFormat('en', { timeZone: name });
     return true;
@@ -95,7 +105,10 @@ function isTimeZone(name: string): boolean {
 
 function readCached(): SiteConfig {
   try {
-    return sanitize(JSON.parse(localStorage.getItem(SITE_CONFIG_STORAGE_KEY) ?? 'null'));
+    const cached = JSON.parse(localStorage.getItem(SITE_CONFIG_STORAGE_KEY) ?? 'null') as Record<string, unknown> | null;
+    if (cached && typeof cached.time_zone === 'string' && cached.zone_checked === zoneCheck(cached.time_zone))
+      knownZone = cached.time_zone;
+    return sanitize(cached);
   } catch {
     return DEFAULTS;
   }
@@ -139,8 +152,12 @@ function apply(next: SiteConfig): void {
 
 function store(next: SiteConfig): void {
   try {
-    // With the text colour for the theme, so public/shell.js paints the bar before the app runs.
-    localStorage.setItem(SITE_CONFIG_STORAGE_KEY, JSON.stringify({ ...next, on_theme: textColourOn(next.theme_color) }));
+    // With the text colour for the theme, so public/shell.js paints the bar before the app runs, and
+    // the zone as this browser checked it (sanitize did, just before).
+    localStorage.setItem(
+      SITE_CONFIG_STORAGE_KEY,
+      JSON.stringify({ ...next, on_theme: textColourOn(next.theme_color), zone_checked: zoneCheck(next.time_zone) }),
+    );
   } catch {
     // storage blocked
   }
