@@ -1,6 +1,6 @@
 import { USERNAME_MAX_LENGTH } from '@fankurve/shared';
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, Api, memberPage, png, uniqueName } from './support.js';
+import { ADMIN, Api, memberPage, png, signInThroughForm, uniqueName } from './support.js';
 
 /*
  * The nav bar (docs/architecture.md, Nav bar): one row at every width, whatever the language, the
@@ -139,4 +139,36 @@ test('an admin with a logo and the longest username: one row at 360–1920 px in
     await expect(page.locator('.nav-row .nav-links a')).toHaveCount(7);
     await context.close();
   }
+});
+
+test('a reload at the same width starts from the row fitted last: it is not fitted again', async ({ page, request }) => {
+  // A new member: no badge arrives during the load to change the items' widths (that does re-fit the row).
+  const admin = await Api.signIn(request, ADMIN.username, ADMIN.password);
+  const member = await admin.registeredMember(uniqueName('Reihe'));
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signInThroughForm(page, member.username, member.password);
+  await expect(page.locator('.nav-row .nav-links a').first()).toBeVisible();
+  // Every time a row is found not to fit (and hidden until the fitted one is rendered), counted from the page's start.
+  await page.addInitScript(() => {
+    const refits = { count: 0 };
+    (window as unknown as { navRefits: typeof refits }).navRefits = refits;
+    new MutationObserver((records) => {
+      for (const record of records)
+        if (record.target instanceof Element && record.target.classList.contains('nav-fitting')) refits.count++;
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['class'] });
+  });
+  await page.reload();
+  const links = page.locator('.nav-row .nav-links a');
+  await expect(links.first()).toBeVisible();
+  await expect.poll(() => rowProblems(page)).toEqual([]);
+  const fitted = await links.count();
+  expect(fitted).toBeGreaterThan(0);
+  expect(await page.evaluate(() => (window as unknown as { navRefits: { count: number } }).navRefits.count)).toBe(0);
+
+  // Another width is fitted again, and the row that did not fit is hidden meanwhile.
+  await page.setViewportSize({ width: 360, height: 800 });
+  await expect.poll(() => rowProblems(page)).toEqual([]);
+  await expect(page.locator('.nav-fitting')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { navRefits: { count: number } }).navRefits.count)).toBeGreaterThan(0);
+  expect(await links.count()).toBeLessThan(fitted);
 });

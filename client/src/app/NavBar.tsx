@@ -1,5 +1,4 @@
 import { Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router-dom';
 import type { Profile } from '../api/auth.js';
@@ -100,6 +99,7 @@ interface RowLayout {
 }
 
 const FOLDED: RowLayout = { links: 0, user: false };
+const sameRow = (a: RowLayout, b: RowLayout) => a.links === b.links && a.user === b.user;
 
 const gapOf = (element: Element) => parseFloat(getComputedStyle(element).columnGap) || 0;
 const widthOf = (element: Element | null | undefined) => element?.getBoundingClientRect().width ?? 0;
@@ -128,17 +128,56 @@ function fittingRow(room: number, ruler: HTMLElement): RowLayout {
 }
 
 /**
- * Keeps the row's layout fitted to the nav's room: measured again whenever the room (window, logo,
- * title, sync state) or the items' natural widths (language, username, badges) change.
+ * The row fitted last at this window width, language, items and username length: a page load starts
+ * from it, so the first measurement usually finds nothing to change (docs/architecture.md, Nav bar).
  */
-function useFittingRow(nav: React.RefObject<HTMLElement | null>, ruler: React.RefObject<HTMLElement | null>): RowLayout {
-  const [layout, setLayout] = useState<RowLayout>(FOLDED);
+const FITTED_ROW_KEY = 'navRow';
+
+function rememberedRow(shape: string): RowLayout {
+  try {
+    const saved = JSON.parse(localStorage.getItem(FITTED_ROW_KEY) ?? 'null') as { shape?: unknown; row?: RowLayout } | null;
+    if (saved?.shape === shape && Number.isInteger(saved.row?.links) && typeof saved.row?.user === 'boolean') return saved.row!;
+  } catch {
+    // storage blocked or a broken entry: measured from the folded row
+  }
+  return FOLDED;
+}
+
+function rememberRow(shape: string, row: RowLayout): void {
+  try {
+    localStorage.setItem(FITTED_ROW_KEY, JSON.stringify({ shape, row }));
+  } catch {
+    // storage blocked: the next load measures from the folded row
+  }
+}
+
+/**
+ * Keeps the row's layout fitted to the nav's room: measured again whenever the room (window, logo,
+ * title, sync state) or the items' natural widths (language, username, badges) change. `shape` names
+ * what the fit depends on besides the measured widths (language, items, user).
+ */
+function useFittingRow(
+  nav: React.RefObject<HTMLElement | null>,
+  ruler: React.RefObject<HTMLElement | null>,
+  shape: string,
+): RowLayout {
+  // Read once, at mount: the window's width is cheap while the page is still the shell.
+  const [layout, setLayout] = useState<RowLayout>(() => rememberedRow(`${window.innerWidth} ${shape}`));
+  const shown = useRef(layout);
+  useLayoutEffect(() => {
+    shown.current = layout;
+    nav.current?.classList.remove('nav-fitting');
+  }, [layout, nav]);
   const measure = useCallback(() => {
     if (!nav.current || !ruler.current) return;
     const next = fittingRow(nav.current.clientWidth, ruler.current);
-    // Applied before the browser paints, so no frame shows the row before it fits.
-    flushSync(() => setLayout((current) => (current.links === next.links && current.user === next.user ? current : next)));
-  }, [nav, ruler]);
+    rememberRow(`${window.innerWidth} ${shape}`, next);
+    // A row that no longer fits is hidden until React renders the fitted one, in a task of its own:
+    // no frame shows it, and the page's pending renders and effects are not pulled into this frame's
+    // task, as a flushSync would (docs/architecture.md, Nav bar).
+    if (!sameRow(next, shown.current)) nav.current.classList.add('nav-fitting');
+    setLayout((pending) => (sameRow(pending, next) ? pending : next));
+  }, [nav, ruler, shape]);
   // Measured when the ResizeObserver reports (after the browser's layout, also right after
   // `observe`), never by reading sizes in the render's task: that would force a layout of the whole
   // page into it (docs/architecture.md, Loading).
@@ -170,14 +209,14 @@ function NavLinks({ items }: { items: NavItem[] }) {
  * painted in the club's theme colour with the text colour that reads on it (--on-theme, app/siteConfig.ts).
  */
 export function NavBar({ user }: { user: Profile }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const config = useSiteConfig();
   const [open, setOpen] = useState(false);
   const restricted = user.must_change_password;
   const items = useNavItems(user);
   const navRef = useRef<HTMLElement>(null);
   const rulerRef = useRef<HTMLDivElement>(null);
-  const row = useFittingRow(navRef, rulerRef);
+  const row = useFittingRow(navRef, rulerRef, `${i18n.language} ${user.scope} ${user.username.length} ${items.length}`);
   const folded = !row.user;
 
   // The club's title, colour and logo follow an admin's change at once, on every signed-in device.
