@@ -13,6 +13,9 @@ test('a warm start shows the remembered events list while the RxDB chunk is stil
   const admin = await Api.signIn(request, ADMIN.username, ADMIN.password);
   const title = `${uniqueName('Warm')} (A)`;
   await admin.createEvent(title, daysAhead(5));
+  // An event two seasons back: the snapshot names its season for the selector, without its events.
+  const oldTitle = `${uniqueName('Warm old')} (A)`;
+  await admin.createEvent(oldTitle, daysAhead(-730));
   const member = await admin.registeredMember(uniqueName('warm'));
 
   await signInThroughForm(page, member.username, member.password);
@@ -21,6 +24,18 @@ test('a warm start shows the remembered events list while the RxDB chunk is stil
   await expect
     .poll(() => page.evaluate(() => localStorage.getItem('snapshot:eventsList')?.includes('"title"') ?? false))
     .toBe(true);
+  const snapshot = await page.evaluate(
+    () =>
+      (
+        JSON.parse(localStorage.getItem('snapshot:eventsList')!) as {
+          value: { season: string; seasons: string[]; events: { title: string }[] };
+        }
+      ).value,
+  );
+  expect(snapshot.events.map((event) => event.title)).toContain(title);
+  expect(snapshot.events.map((event) => event.title)).not.toContain(oldTitle);
+  expect(snapshot.seasons.length).toBeGreaterThanOrEqual(2);
+  expect(snapshot.seasons).toContain(snapshot.season);
   await expect
     .poll(() =>
       page.evaluate(() => ['snapshot:announcements', 'snapshot:polls'].every((key) => localStorage.getItem(key) !== null)),
@@ -33,6 +48,8 @@ test('a warm start shows the remembered events list while the RxDB chunk is stil
   await page.reload();
   await expect.poll(() => held.length).toBe(1);
   await expect(eventCard(page, title)).toBeVisible();
+  // The season selector offers the older seasons before the database is there.
+  await expect(page.getByRole('combobox', { name: 'Saison' }).getByRole('option')).toHaveCount(snapshot.seasons.length);
   expect(held.length).toBe(1);
 
   // Once it arrives, the device database takes over and the replication starts.

@@ -1,6 +1,5 @@
 import { todayIn } from '@fankurve/shared/dates';
 import { checkAnswerDeadlineOpen, checkEventOpenForAnswers } from '@fankurve/shared/rules/attendance';
-import type { EventDoc } from '@fankurve/shared';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
@@ -27,13 +26,11 @@ import { EventFilters } from './EventFilters.js';
 import { filterEvents, readFilters, seasonsOf, writeFilters, type EventFilters as Filters } from './filters.js';
 import { orderEvents } from './order.js';
 import { useClubNow } from './useClubNow.js';
-import { attendanceOf, summarizeAttendance, type EventAttendance } from './summary.js';
+import { eventsSnapshot, rememberedEventsOf, type EventsSnapshot } from './snapshot.js';
+import { attendanceOf, summarizeAttendance } from './summary.js';
 import './events.css';
 
-interface EventsSnapshot {
-  events: EventDoc[];
-  attendance: [string, EventAttendance][];
-}
+const NO_SEASONS: string[] = [];
 
 /**
  * /events: the events of the local database for the chosen season and location (kept in the URL query),
@@ -57,10 +54,10 @@ export function EventsPage() {
   // A warm start paints the last list at once and the device database replaces it when it has opened.
   const [live, setLive] = useState<EventsSnapshot | undefined>(undefined);
   const remembered = useSnapshot('eventsList', user.id, live);
-  const events = liveEvents ?? remembered?.events;
-
-  const seasons = useMemo(() => seasonsOf(events ?? []), [events]);
+  const liveSeasons = useMemo(() => liveEvents && seasonsOf(liveEvents), [liveEvents]);
+  const seasons = liveSeasons ?? remembered?.seasons ?? NO_SEASONS;
   const filters = useMemo(() => readFilters(query, seasons, today), [query, seasons, today]);
+  const events = liveEvents ?? rememberedEventsOf(remembered, filters.season);
   const { upcoming, past } = useMemo(() => orderEvents(filterEvents(events ?? [], filters), today), [events, filters, today]);
 
   // Thousands of rows: only those of the shown events, read after the events, so the cards show
@@ -84,8 +81,8 @@ export function EventsPage() {
   }, [attendees, user.id, shownIds, upcoming, past, today, loadedEvents]);
   // Kept for the next start (the snapshot holds the counts of the events shown last).
   useEffect(() => {
-    if (liveEvents && liveSummary) setLive({ events: liveEvents, attendance: [...liveSummary] });
-  }, [liveEvents, liveSummary]);
+    if (liveEvents && liveSummary) setLive(eventsSnapshot(liveEvents, filters.season, seasons, liveSummary));
+  }, [liveEvents, liveSummary, filters.season, seasons]);
   const summary = useMemo(() => liveSummary ?? new Map(remembered?.attendance ?? []), [liveSummary, remembered]);
   // The upcoming cards first, the past ones (faded, below) after: a season's cards in slices.
   const slices = useRenderSlices<HTMLDivElement>(upcoming.length + past.length);
