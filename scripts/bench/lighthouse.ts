@@ -5,6 +5,7 @@
  * simulated throttling (Lighthouse's defaults); several runs per page, median per figure.
  */
 import { chromium, type BrowserContext, type CDPSession } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,6 +34,11 @@ export interface LighthouseRun {
   scriptKiB: number | null;
   /** Audits below full marks outside performance (best practices, SEO, accessibility), by id. */
   failedAudits: string[];
+  /**
+   * Lighthouse's measure of this machine's speed (its benchmarkIndex): simulated throttling slows
+   * the CPU 4× from whatever the host does, so figures of two machines compare only beside it.
+   */
+  benchmarkIndex: number | null;
 }
 
 export interface LighthousePageFigures {
@@ -59,6 +65,9 @@ export interface LighthouseUserFigures {
 
 export interface LighthouseFigures {
   runsPerPage: number;
+  /** The browser that ran them (`chromium --version`), and Lighthouse's speed index of this machine (median of every run). */
+  browser: string;
+  benchmarkIndex: number | null;
   /** The sign-in page as a new visitor sees it. */
   login: LighthousePageFigures;
   users: LighthouseUserFigures[];
@@ -134,6 +143,7 @@ interface Lhr {
     { score: number | null; numericValue?: number; scoreDisplayMode: string; details?: { items?: Record<string, unknown>[] } }
   >;
   runtimeError?: { code: string; message: string };
+  environment?: { benchmarkIndex?: number };
 }
 type RunLighthouse = (url: string, flags: Record<string, unknown>) => Promise<{ lhr: Lhr } | undefined>;
 
@@ -209,6 +219,7 @@ function runOf(lhr: Lhr): LighthouseRun {
     longestTaskMs: taskDurations.length > 0 ? Math.max(...taskDurations) : 0,
     scriptKiB: scripts ? scripts.reduce((sum, item) => sum + (Number(item.resourceSize) || 0), 0) / 1024 : null,
     failedAudits,
+    benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,
   };
 }
 
@@ -229,6 +240,7 @@ function medianRun(runs: LighthouseRun[]): LighthouseRun {
     bootupMs: of((r) => r.bootupMs),
     longestTaskMs: of((r) => r.longestTaskMs),
     scriptKiB: of((r) => r.scriptKiB),
+    benchmarkIndex: of((r) => r.benchmarkIndex),
     // An audit counts when it failed in most runs.
     failedAudits: [...new Set(runs.flatMap((r) => r.failedAudits))].filter(
       (id) => runs.filter((r) => r.failedAudits.includes(id)).length * 2 > runs.length,
@@ -353,6 +365,17 @@ async function profilePages(context: BrowserContext, input: LighthouseInput, rol
     const file = path.join(folder, `${role}-${name.replace(/\W+/g, '_')}`);
     fs.writeFileSync(`${file}.cpuprofile`, JSON.stringify(profile));
     fs.writeFileSync(`${file}.trace.json`, await trace.stop());
+    // The first access to localStorage loads all of it at once, inside the first script that reads it.
+    const stored = (await page.evaluate(
+      'Object.keys(localStorage).map((key) => [key, localStorage.getItem(key).length]).sort((a, b) => b[1] - a[1])',
+    )) as [string, number][];
+    const chars = stored.reduce((sum, [, length]) => sum + length, 0);
+    input.log(
+      `  ${role} ${name}: localStorage ${stored.length} keys, ${(chars / 1024).toFixed(0)} K characters (largest: ${stored
+        .slice(0, 3)
+        .map(([key, length]) => `${key} ${(length / 1024).toFixed(0)} K`)
+        .join(', ')})`,
+    );
     await page.close();
   }
 }
@@ -435,7 +458,22 @@ export async function benchLighthouse(input: LighthouseInput): Promise<Lighthous
       }),
     );
   }
-  return { runsPerPage: input.runs, login, users };
+  const everyRun = [login, ...users.flatMap((u) => u.pages)].flatMap((page) => page.runs);
+  return {
+    runsPerPage: input.runs,
+    browser: browserVersion(),
+    benchmarkIndex: median(everyRun.map((run) => run.benchmarkIndex)),
+    login,
+    users,
+  };
+}
+
+function browserVersion(): string {
+  try {
+    return execFileSync(CHROMIUM_PATH, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return 'unknown';
+  }
 }
 
 const ms = (value: number | null) => (value === null ? '—' : `${Math.round(value)}`);
@@ -516,6 +554,9 @@ export function printLighthouseTable(figures: LighthouseFigures): void {
     `Lighthouse 12 (mobile, simulated throttling), median of ${figures.runsPerPage} runs per page, each user on a device of their own with the data warm (/login: a new visitor).` +
       ` (before) = before this round of loading work (338c4ed, one run a page).` +
       ` Target: performance ≥ ${LIGHTHOUSE_TARGET.performance}, TBT ≤ ${LIGHTHOUSE_TARGET.tbtMs} ms, best practices ${LIGHTHOUSE_TARGET.bestPractices}, JavaScript within its budget.`,
+  );
+  console.log(
+    `This machine: Lighthouse benchmark index ${figures.benchmarkIndex ?? '—'} (higher is faster; the figures of two machines compare only beside it), ${figures.browser}.`,
   );
   console.log(line(header));
   console.log(line(widths.map((w) => '-'.repeat(w))));
