@@ -49,5 +49,20 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: false,
+    // A lazy chunk's import links only its style sheets; the browser finds the modules it imports
+    // in the chunk itself (the service worker has them all). A preload link for each of them, some
+    // thirty for a screen, cost one long task on a phone (docs/architecture.md, Loading).
+    modulePreload: {
+      resolveDependencies: (_file, deps, { hostType }) => (hostType === 'js' ? deps.filter((dep) => dep.endsWith('.css')) : deps),
+    },
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // Every module the entry imports statically in one chunk: the first load asks for two
+          // scripts (this and the bundler's runtime) instead of a dozen small ones.
+          groups: [{ name: 'app', tags: ['$initial'] }],
+        },
+      },
+    },
   },
 });

@@ -12,13 +12,17 @@ import './ui/styles.css';
 
 /**
  * Starts the app in tasks of its own, each short on a phone (docs/architecture.md, Loading): the
- * entry's modules were evaluated in the task before; then the device database and the start screen's
- * chunk are asked for, the texts and the club's configuration are read, and the session starts.
+ * entry's modules were evaluated in the task before; then the device database is asked for, then the
+ * start screen's chunk, the texts and the club's configuration are read, and the session starts.
  */
 async function main(): Promise<void> {
   await yieldToMain();
   showSessionMessages();
-  const startScreen = prewarmDevice() ? preloadStartScreen(location.pathname) : null;
+  const warm = prewarmDevice();
+  // The start screen's chunk in a task of its own, apart from the data layer's: each starts its
+  // requests and links its style sheets, together one long task on a phone.
+  await yieldToMain();
+  const startScreen = warm ? preloadStartScreen(location.pathname) : null;
   await yieldToMain();
   await initI18n();
   await yieldToMain();
