@@ -5,6 +5,7 @@ import { initReactI18next } from 'react-i18next';
 import { isApiError } from '../api/client.js';
 import { englishAreas, GERMAN_AREAS, withAreas, type AreaTexts, type RefusalActionKey } from './areas.js';
 import de from './de.json';
+import { rememberPlainTexts } from './plainTexts.js';
 
 /** The last language used on this device (before sign-in, the user's profile language wins after). */
 export const LANGUAGE_STORAGE_KEY = 'language';
@@ -58,6 +59,7 @@ export async function initI18n(): Promise<void> {
     interpolation: { escapeValue: false },
     react: { useSuspense: false },
   });
+  rememberPlainTexts(i18next);
   await applyLanguage(language);
 }
 
