@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { SlicesRoom, useRenderSlices } from './renderSlices.js';
+import { SlicedItems, SlicesRoom, useRenderSlices } from './renderSlices.js';
 import './table.css';
 
 /** A column of a RowTable: its header, what it shows of a row, and `num` for a right-aligned number. */
@@ -40,15 +40,17 @@ export function RowTable<T extends { id: string }>({
           </tr>
         </thead>
         <tbody ref={slices.listRef}>
-          {rows.slice(0, slices.rendered).map((row) => (
-            <tr key={row.id}>
-              {shown.map((column) => (
-                <td key={column.header} className={numClass(column)}>
-                  {column.cell(row)}
-                </td>
-              ))}
-            </tr>
-          ))}
+          <SlicedItems items={rows} slices={slices} keyOf={(row) => row.id}>
+            {(row) => (
+              <tr>
+                {shown.map((column) => (
+                  <td key={column.header} className={numClass(column)}>
+                    {column.cell(row)}
+                  </td>
+                ))}
+              </tr>
+            )}
+          </SlicedItems>
         </tbody>
       </table>
       <SlicesRoom slices={slices} />

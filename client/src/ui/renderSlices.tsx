@@ -1,4 +1,4 @@
-import { startTransition, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { startTransition, useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 
 /** Cards or rows a phone's first screen holds: the first slice renders with the page. */
 const FIRST_SLICE = 12;
@@ -59,4 +59,30 @@ export function useRenderSlices<E extends HTMLElement = HTMLElement>(total: numb
 /** The room a sliced list's missing items hold, placed right after the list (see `useRenderSlices`). */
 export function SlicesRoom({ slices }: { slices: Slices<HTMLElement> }) {
   return <div ref={slices.roomRef} className="slices-room" aria-hidden="true" />;
+}
+
+/**
+ * The rendered items of a sliced list, each a component of its own: React can pause between items
+ * while it renders a transition (a new slice, a query's new result). A list drawn by one component
+ * is one piece of work it cannot split: a table of a hundred rows was one task of 120–160 ms on a
+ * phone (docs/architecture.md, Loading).
+ */
+export function SlicedItems<T>({
+  items,
+  slices,
+  keyOf,
+  children,
+}: {
+  items: readonly T[];
+  slices: Slices<HTMLElement>;
+  keyOf: (item: T) => string;
+  children: (item: T, index: number) => ReactNode;
+}) {
+  return items
+    .slice(0, slices.rendered)
+    .map((item, index) => <SliceItem key={keyOf(item)} render={() => children(item, index)} />);
+}
+
+function SliceItem({ render }: { render: () => ReactNode }) {
+  return render();
 }

@@ -15,7 +15,7 @@ import { deleteGuest, removeAttendee, updateAttendee } from '../../api/eventDeta
 import { errorText } from '../../i18n/index.js';
 import { shownName } from '../../i18n/memberNames.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
-import { SlicesRoom, useRenderSlices } from '../../ui/renderSlices.js';
+import { SlicedItems, SlicesRoom, useRenderSlices } from '../../ui/renderSlices.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { beyondContingent, type BeyondContingent } from '../contingents/index.js';
 import { AddAttendee } from './AddAttendee.js';
@@ -374,32 +374,33 @@ export function AttendeeTable({ event, attendees, members, names, access, langua
               </tr>
             </thead>
             <tbody ref={slices.listRef}>
-              {rows.slice(0, slices.rendered).map((row) => (
-                <tr
-                  key={row.doc.id}
-                  className={
-                    [row.isGuest ? 'row-guest' : '', row.doc.user_id === access.userId ? 'row-own' : ''].join(' ').trim() ||
-                    undefined
-                  }
-                >
-                  <th scope="row">
-                    {row.isGuest ? (
-                      <>
-                        {row.name} <span className="guest-host">({t('eventDetail.guestOfHost', { host: row.host })})</span>
-                      </>
-                    ) : (
-                      row.name
-                    )}
-                  </th>
-                  <td>
-                    <span className={`status status-${row.doc.status}`}>
-                      {row.doc.status === 'going' ? t('eventDetail.statusGoing') : t('eventDetail.statusMaybe')}
-                    </span>
-                  </td>
-                  <td>{needCell(row.doc)}</td>
-                  {editMode ? editCells(row) : viewCells(row.doc)}
-                </tr>
-              ))}
+              <SlicedItems items={rows} slices={slices} keyOf={(row) => row.doc.id}>
+                {(row) => (
+                  <tr
+                    className={
+                      [row.isGuest ? 'row-guest' : '', row.doc.user_id === access.userId ? 'row-own' : ''].join(' ').trim() ||
+                      undefined
+                    }
+                  >
+                    <th scope="row">
+                      {row.isGuest ? (
+                        <>
+                          {row.name} <span className="guest-host">({t('eventDetail.guestOfHost', { host: row.host })})</span>
+                        </>
+                      ) : (
+                        row.name
+                      )}
+                    </th>
+                    <td>
+                      <span className={`status status-${row.doc.status}`}>
+                        {row.doc.status === 'going' ? t('eventDetail.statusGoing') : t('eventDetail.statusMaybe')}
+                      </span>
+                    </td>
+                    <td>{needCell(row.doc)}</td>
+                    {editMode ? editCells(row) : viewCells(row.doc)}
+                  </tr>
+                )}
+              </SlicedItems>
             </tbody>
           </table>
           <SlicesRoom slices={slices} />

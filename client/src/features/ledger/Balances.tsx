@@ -8,7 +8,7 @@ import {
 } from '@fankurve/shared';
 import { checkEuros, centsToEuros } from '@fankurve/shared/rules/money';
 import { freeTextProblem } from '@fankurve/shared/rules/freeText';
-import { Fragment, useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { isApiError } from '../../api/client.js';
@@ -27,7 +27,7 @@ import { useSiteConfig } from '../../session/siteConfig.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { Field } from '../../ui/Field.js';
 import { Loading } from '../../ui/Loading.js';
-import { SlicesRoom, useRenderSlices } from '../../ui/renderSlices.js';
+import { SlicedItems, SlicesRoom, useRenderSlices } from '../../ui/renderSlices.js';
 import { MoneyField } from '../../ui/MoneyField.js';
 import { toastError, toastSuccess } from '../../ui/toast.js';
 import { BalanceText, Statement, useEntryText } from './Statement.js';
@@ -124,51 +124,53 @@ export function Balances({ balances, onChanged }: { balances: LoadedBalances; on
               </tr>
             </thead>
             <tbody ref={slices.listRef}>
-              {members.slice(0, slices.rendered).map((member) => (
-                <Fragment key={member.user_id}>
-                  <tr data-member={member.user_id}>
-                    <td className="ledger-name">{shownName(member.username, language) ?? '—'}</td>
-                    <td className={member.balanceCents > 0 ? 'num ledger-figure ledger-owed' : 'num ledger-figure'}>
-                      <span className="ledger-figure-label">{t('ledger.balance')}</span>
-                      {formatMoney(member.balanceCents, language)}
-                      {member.open_price_count > 0 ? (
-                        <small className="muted debt-open-prices">
-                          {t('tickets.openPrices', { count: member.open_price_count })}
-                        </small>
-                      ) : null}
-                      {member.reminded_at ? (
-                        <small className="muted ledger-reminded" data-testid="payment-reminded">
-                          {t('ledger.reminders.sent', {
-                            count: member.reminder_count,
-                            date: formatDay(member.reminded_at, language),
-                          })}
-                        </small>
-                      ) : null}
-                    </td>
-                    <td className="num ledger-figure">
-                      <span className="ledger-figure-label">{t('ledger.unpaidTickets')}</span>
-                      {member.unpaid_count}
-                    </td>
-                    <td className="ledger-actions">
-                      <button
-                        type="button"
-                        className="button button-secondary button-small"
-                        aria-expanded={open === member.user_id}
-                        onClick={() => setOpen(open === member.user_id ? null : member.user_id)}
-                      >
-                        {open === member.user_id ? t('ledger.hideStatement') : t('ledger.showStatement')}
-                      </button>
-                    </td>
-                  </tr>
-                  {open === member.user_id ? (
-                    <tr className="ledger-member-statement">
-                      <td colSpan={4}>
-                        <MemberStatement member={member} version={version} onChanged={reload} />
+              <SlicedItems items={members} slices={slices} keyOf={(member) => member.user_id}>
+                {(member) => (
+                  <>
+                    <tr data-member={member.user_id}>
+                      <td className="ledger-name">{shownName(member.username, language) ?? '—'}</td>
+                      <td className={member.balanceCents > 0 ? 'num ledger-figure ledger-owed' : 'num ledger-figure'}>
+                        <span className="ledger-figure-label">{t('ledger.balance')}</span>
+                        {formatMoney(member.balanceCents, language)}
+                        {member.open_price_count > 0 ? (
+                          <small className="muted debt-open-prices">
+                            {t('tickets.openPrices', { count: member.open_price_count })}
+                          </small>
+                        ) : null}
+                        {member.reminded_at ? (
+                          <small className="muted ledger-reminded" data-testid="payment-reminded">
+                            {t('ledger.reminders.sent', {
+                              count: member.reminder_count,
+                              date: formatDay(member.reminded_at, language),
+                            })}
+                          </small>
+                        ) : null}
+                      </td>
+                      <td className="num ledger-figure">
+                        <span className="ledger-figure-label">{t('ledger.unpaidTickets')}</span>
+                        {member.unpaid_count}
+                      </td>
+                      <td className="ledger-actions">
+                        <button
+                          type="button"
+                          className="button button-secondary button-small"
+                          aria-expanded={open === member.user_id}
+                          onClick={() => setOpen(open === member.user_id ? null : member.user_id)}
+                        >
+                          {open === member.user_id ? t('ledger.hideStatement') : t('ledger.showStatement')}
+                        </button>
                       </td>
                     </tr>
-                  ) : null}
-                </Fragment>
-              ))}
+                    {open === member.user_id ? (
+                      <tr className="ledger-member-statement">
+                        <td colSpan={4}>
+                          <MemberStatement member={member} version={version} onChanged={reload} />
+                        </td>
+                      </tr>
+                    ) : null}
+                  </>
+                )}
+              </SlicedItems>
             </tbody>
           </table>
           <SlicesRoom slices={slices} />

@@ -14,7 +14,7 @@ import { currentLanguage, errorText } from '../../i18n/index.js';
 import { isFormerMember, shownName } from '../../i18n/memberNames.js';
 import { useUser } from '../../session/session.js';
 import { Loading } from '../../ui/Loading.js';
-import { SlicesRoom, useRenderSlices } from '../../ui/renderSlices.js';
+import { SlicedItems, SlicesRoom, useRenderSlices } from '../../ui/renderSlices.js';
 import { NeedsConnection, useOnline } from '../../ui/NeedsConnection.js';
 import { StatsLink } from '../stats/index.js';
 import { AdjustDialog } from './AdjustDialog.js';
@@ -170,40 +170,42 @@ function Ranking({ data, online, admin, onChanged }: RankingProps) {
               </tr>
             </thead>
             <tbody ref={slices.listRef}>
-              {data.ranking.slice(0, slices.rendered).map((row, index) => {
-                const own = row.user_id === data.userId;
-                const adjustment = adjustments.get(row.user_id);
-                return (
-                  <tr key={row.user_id} className={own ? 'ranking-own' : undefined} data-own={own ? 'true' : undefined}>
-                    <td className="num">{places[index]}</td>
-                    <th scope="row" className="ranking-name">
-                      {shownName(row.username)}
-                      {own ? <span className="badge ranking-you">{t('loyalty.you')}</span> : null}
-                      {admin && !isFormerMember(row.username) ? (
-                        <div className="ranking-admin">
-                          {adjustment && adjustment.points !== 0 ? (
-                            <small className="muted ranking-adjustment">
-                              {t('loyalty.adjustment', { points: signed(adjustment.points) })}
-                              {adjustment.note ? ` · ${adjustment.note}` : ''}
-                            </small>
-                          ) : null}
-                          <button
-                            type="button"
-                            className="button button-small button-secondary"
-                            disabled={!online}
-                            aria-label={t('loyalty.adjustFor', { username: shownName(row.username) })}
-                            onClick={() => setAdjusting(row)}
-                          >
-                            {t('loyalty.adjust')}
-                          </button>
-                        </div>
-                      ) : null}
-                    </th>
-                    <td className="num ranking-points">{row.points}</td>
-                    <td className="num">{row.away_matches}</td>
-                  </tr>
-                );
-              })}
+              <SlicedItems items={data.ranking} slices={slices} keyOf={(row) => row.user_id}>
+                {(row, index) => {
+                  const own = row.user_id === data.userId;
+                  const adjustment = adjustments.get(row.user_id);
+                  return (
+                    <tr className={own ? 'ranking-own' : undefined} data-own={own ? 'true' : undefined}>
+                      <td className="num">{places[index]}</td>
+                      <th scope="row" className="ranking-name">
+                        {shownName(row.username)}
+                        {own ? <span className="badge ranking-you">{t('loyalty.you')}</span> : null}
+                        {admin && !isFormerMember(row.username) ? (
+                          <div className="ranking-admin">
+                            {adjustment && adjustment.points !== 0 ? (
+                              <small className="muted ranking-adjustment">
+                                {t('loyalty.adjustment', { points: signed(adjustment.points) })}
+                                {adjustment.note ? ` · ${adjustment.note}` : ''}
+                              </small>
+                            ) : null}
+                            <button
+                              type="button"
+                              className="button button-small button-secondary"
+                              disabled={!online}
+                              aria-label={t('loyalty.adjustFor', { username: shownName(row.username) })}
+                              onClick={() => setAdjusting(row)}
+                            >
+                              {t('loyalty.adjust')}
+                            </button>
+                          </div>
+                        ) : null}
+                      </th>
+                      <td className="num ranking-points">{row.points}</td>
+                      <td className="num">{row.away_matches}</td>
+                    </tr>
+                  );
+                }}
+              </SlicedItems>
             </tbody>
           </table>
           <SlicesRoom slices={slices} />

@@ -18,7 +18,7 @@ import { shownName } from '../../i18n/memberNames.js';
 import { useUser } from '../../session/session.js';
 import { useSiteConfig } from '../../session/siteConfig.js';
 import { Loading } from '../../ui/Loading.js';
-import { SlicesRoom, useRenderSlices } from '../../ui/renderSlices.js';
+import { SlicedItems, SlicesRoom, useRenderSlices } from '../../ui/renderSlices.js';
 import { useOnline } from '../../ui/NeedsConnection.js';
 import { ChartCanvas } from './ChartCanvas.js';
 import { attendanceChart, MEMBERS_IN_CHART, membersChart, membersChartHeight, membersInChart, ownChart } from './charts.js';
@@ -282,16 +282,18 @@ function Attendance({ events, season }: { events: EventSeasonStats[]; season: st
                 </tr>
               </thead>
               <tbody ref={eventRows.listRef}>
-                {events.slice(0, eventRows.rendered).map((event) => (
-                  <tr key={event.event_id} data-event-id={event.event_id}>
-                    <th scope="row" className="stats-name">
-                      {event.title}
-                      <span className="stats-date">{formatClubDay(event.date, language)}</span>
-                    </th>
-                    <td className="num">{event.going}</td>
-                    <td className="num">{event.maybe}</td>
-                  </tr>
-                ))}
+                <SlicedItems items={events} slices={eventRows} keyOf={(event) => event.event_id}>
+                  {(event) => (
+                    <tr data-event-id={event.event_id}>
+                      <th scope="row" className="stats-name">
+                        {event.title}
+                        <span className="stats-date">{formatClubDay(event.date, language)}</span>
+                      </th>
+                      <td className="num">{event.going}</td>
+                      <td className="num">{event.maybe}</td>
+                    </tr>
+                  )}
+                </SlicedItems>
               </tbody>
             </table>
             <SlicesRoom slices={eventRows} />
@@ -355,21 +357,23 @@ function Members({ members, userId, season }: { members: MemberSeasonStats[]; us
             </tr>
           </thead>
           <tbody ref={memberRows.listRef}>
-            {members.slice(0, memberRows.rendered).map((member) => {
-              const own = member.user_id === userId;
-              return (
-                <tr key={member.user_id} className={own ? 'stats-own-row' : undefined} data-user-id={member.user_id}>
-                  <th scope="row" className="stats-name">
-                    {shownName(member.username, language)}
-                    {own ? <span className="badge stats-you">{t('stats.you')}</span> : null}
-                  </th>
-                  <td className="num">{member.away}</td>
-                  <td className="num">{member.home}</td>
-                  <td className="num">{member.other}</td>
-                  <td className="num">{member.tickets}</td>
-                </tr>
-              );
-            })}
+            <SlicedItems items={members} slices={memberRows} keyOf={(member) => member.user_id}>
+              {(member) => {
+                const own = member.user_id === userId;
+                return (
+                  <tr className={own ? 'stats-own-row' : undefined} data-user-id={member.user_id}>
+                    <th scope="row" className="stats-name">
+                      {shownName(member.username, language)}
+                      {own ? <span className="badge stats-you">{t('stats.you')}</span> : null}
+                    </th>
+                    <td className="num">{member.away}</td>
+                    <td className="num">{member.home}</td>
+                    <td className="num">{member.other}</td>
+                    <td className="num">{member.tickets}</td>
+                  </tr>
+                );
+              }}
+            </SlicedItems>
           </tbody>
         </table>
         <SlicesRoom slices={memberRows} />

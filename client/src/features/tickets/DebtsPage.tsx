@@ -9,7 +9,7 @@ import { useSiteConfig } from '../../session/siteConfig.js';
 import { currentLanguage, errorText } from '../../i18n/index.js';
 import { shownName } from '../../i18n/memberNames.js';
 import { Loading } from '../../ui/Loading.js';
-import { SlicesRoom, useRenderSlices } from '../../ui/renderSlices.js';
+import { SlicedItems, SlicesRoom, useRenderSlices } from '../../ui/renderSlices.js';
 import { NeedsConnection } from '../../ui/NeedsConnection.js';
 import { AdminRequired } from '../../ui/AdminRequired.js';
 import { formatEventDate } from '../../i18n/eventDates.js';
@@ -135,30 +135,32 @@ function Debts() {
         <p className="muted">{t('tickets.noDebts')}</p>
       ) : (
         <ul className="plain-list ticket-items" ref={unpaid.listRef}>
-          {data.unpaidTickets.slice(0, unpaid.rendered).map((ticket) => (
-            <li key={ticket.id} className={ticket.overdue ? 'card ticket-item ticket-overdue' : 'card ticket-item'}>
-              <div className="ticket-head">
-                <h3 className="ticket-title">
-                  <Link to={`/events/${ticket.event_id}`}>{ticket.event_title}</Link>
-                </h3>
-                <span className="ticket-price">
-                  {ticketPriceText(
-                    { price_cents: ticket.priceCents, is_free: ticket.is_free, is_price_tbd: ticket.is_price_tbd },
-                    language,
-                    t,
-                  )}
-                </span>
-              </div>
-              <p className="ticket-meta muted">
-                {formatEventDate(ticket.event_date, language)} · {ticket.event_location}
-              </p>
-              <p className="ticket-guest">
-                {shownName(ticket.username, language)}
-                {ticket.guest_name ? ` · ${t('tickets.guest', { name: ticket.guest_name })}` : ''}
-                {ticket.paid_requested ? <span className="badge badge-amber">{t('tickets.paidRequestedShort')}</span> : null}
-              </p>
-            </li>
-          ))}
+          <SlicedItems items={data.unpaidTickets} slices={unpaid} keyOf={(ticket) => ticket.id}>
+            {(ticket) => (
+              <li className={ticket.overdue ? 'card ticket-item ticket-overdue' : 'card ticket-item'}>
+                <div className="ticket-head">
+                  <h3 className="ticket-title">
+                    <Link to={`/events/${ticket.event_id}`}>{ticket.event_title}</Link>
+                  </h3>
+                  <span className="ticket-price">
+                    {ticketPriceText(
+                      { price_cents: ticket.priceCents, is_free: ticket.is_free, is_price_tbd: ticket.is_price_tbd },
+                      language,
+                      t,
+                    )}
+                  </span>
+                </div>
+                <p className="ticket-meta muted">
+                  {formatEventDate(ticket.event_date, language)} · {ticket.event_location}
+                </p>
+                <p className="ticket-guest">
+                  {shownName(ticket.username, language)}
+                  {ticket.guest_name ? ` · ${t('tickets.guest', { name: ticket.guest_name })}` : ''}
+                  {ticket.paid_requested ? <span className="badge badge-amber">{t('tickets.paidRequestedShort')}</span> : null}
+                </p>
+              </li>
+            )}
+          </SlicedItems>
         </ul>
       )}
       <SlicesRoom slices={unpaid} />
