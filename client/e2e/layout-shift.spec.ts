@@ -127,7 +127,11 @@ test('the events list and my tickets open without their sections pushing each ot
   // The admin always sees the news and the polls above the list (to post and ask).
   await expect(page.getByRole('heading', { name: /^Umfragen/ })).toBeVisible();
   await expect(eventCard(page, title)).toBeVisible();
+  // The replication's first pull answered: the device database has opened and taken over (the
+  // sync indicator says "Synchronisiert" already before the sync chunk has run).
+  const pulled = page.waitForResponse((response) => /\/api\/sync\/[^/]+\/\d+\/pull$/.test(new URL(response.url()).pathname));
   for (const route of held) await route.continue();
+  await pulled;
   await expect(page.getByRole('status').filter({ hasText: 'Synchronisiert' })).toBeVisible();
   expectSteady(await layoutShiftSoFar(page));
 

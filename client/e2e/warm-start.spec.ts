@@ -52,8 +52,11 @@ test('a warm start shows the remembered events list while the RxDB chunk is stil
   await expect(page.getByRole('combobox', { name: 'Saison' }).getByRole('option')).toHaveCount(snapshot.seasons.length);
   expect(held.length).toBe(1);
 
-  // Once it arrives, the device database takes over and the replication starts.
+  // Once it arrives, the device database takes over and the replication starts: its first pull
+  // answers (the sync indicator says "Synchronisiert" already before the sync chunk has run).
+  const pulled = page.waitForResponse((response) => /\/api\/sync\/[^/]+\/\d+\/pull$/.test(new URL(response.url()).pathname));
   for (const route of held) await route.continue();
+  await pulled;
   await expect(page.getByRole('status').filter({ hasText: 'Synchronisiert' })).toBeVisible();
   await expect(eventCard(page, title)).toBeVisible();
 });
